@@ -1,0 +1,34 @@
+#include "checkers/construction.hpp"
+
+#include "checkers/copy/copy_construction.hpp"
+
+namespace tverify {
+
+const ClaimSpec& Construction::claim(const std::string& id) const {
+  std::string known;
+  for (const auto& c : claims()) {
+    if (c.id == id) return c;
+    known += (known.empty() ? "" : ", ") + c.id;
+  }
+  throw UsageError("--claim '" + id + "' is not a claim of " + name() + " (claims: " + known + ")");
+}
+
+const std::vector<std::unique_ptr<Construction>>& all_constructions() {
+  static const auto registry = [] {
+    std::vector<std::unique_ptr<Construction>> r;
+    r.push_back(std::make_unique<copy::CopyConstruction>());
+    return r;
+  }();
+  return registry;
+}
+
+const Construction& find_construction(const std::string& name) {
+  std::string known;
+  for (const auto& c : all_constructions()) {
+    if (c->name() == name) return *c;
+    known += (known.empty() ? "" : ", ") + c->name();
+  }
+  throw UsageError("construction '" + name + "' does not exist (available: " + known + ")");
+}
+
+}  // namespace tverify

@@ -1,0 +1,47 @@
+// What the CLI knows of a construction: its parameters, variants and claims, and how to check or evaluate it.
+// Each paper's folder under checkers/ implements one; the registry lists them. A construction here never prints.
+#pragma once
+
+#include "checkers/enumerate.hpp"
+#include "checkers/params.hpp"
+#include "checkers/verdict.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tverify {
+
+struct ClaimSpec {
+  std::string id;          // stable: "copy.alg1"
+  std::string section;     // where the paper states it
+  std::string statement;   // the paper's wording
+  std::string checked;     // what tverify checks, precisely, and on which domain
+  std::vector<std::string> params;
+};
+
+class Construction {
+ public:
+  virtual ~Construction() = default;
+  virtual std::string name() const = 0;
+  virtual std::string paper() const = 0;
+  virtual std::vector<ParamSpec> params() const = 0;
+  virtual std::vector<std::string> variants() const = 0;  // the first is the default ("paper")
+  virtual const std::vector<ClaimSpec>& claims() const = 0;
+
+  // Checks the given claims (all when empty) on the construction's domain for these parameters.
+  virtual CheckReport check(const ParamValues& params, const std::string& variant,
+                            const std::vector<std::string>& claim_ids, const RunOptions& options) const = 0;
+
+  // Evaluates one input (tokens, comma-separated) and returns the text to print; with trace, every intermediate block.
+  virtual std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,
+                           bool trace) const = 0;
+
+  const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
+};
+
+const std::vector<std::unique_ptr<Construction>>& all_constructions();
+// Throws UsageError naming the available constructions.
+const Construction& find_construction(const std::string& name);
+
+}  // namespace tverify

@@ -1,0 +1,61 @@
+#include "checkers/params.hpp"
+
+#include <charconv>
+
+namespace tverify {
+
+std::string ParamSpec::range_text() const {
+  if (kind == Kind::Integer) return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  std::string out = "one of ";
+  for (std::size_t i = 0; i < choices.size(); ++i) out += (i ? ", " : "") + choices[i];
+  return out;
+}
+
+long long parse_integer_option(const std::string& option, const std::string& text, long long min, long long max) {
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || value < min || value > max)
+    throw UsageError(option + " must be an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                     "] (got '" + text + "')");
+  return value;
+}
+
+ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& raw) {
+  ParamValues values;
+  for (const auto& spec : specs) {
+    auto given = raw.find(spec.name);
+    const std::string text = given != raw.end() ? given->second : spec.default_value;
+    values.order_.push_back(spec.name);
+    if (spec.kind == ParamSpec::Kind::Integer) {
+      values.integers_[spec.name] = parse_integer_option("--" + spec.name, text, spec.min, spec.max);
+    } else {
+      bool known = false;
+      for (const auto& c : spec.choices) known = known || c == text;
+      if (!known) throw UsageError("--" + spec.name + " must be " + spec.range_text() + " (got '" + text + "')");
+      values.choices_[spec.name] = text;
+    }
+  }
+  for (const auto& [name, text] : raw) {
+    bool known = false;
+    for (const auto& spec : specs) known = known || spec.name == name;
+    if (!known) throw UsageError("--" + name + " is not a parameter of this construction");
+  }
+  return values;
+}
+
+long long ParamValues::integer(const std::string& name) const { return integers_.at(name); }
+const std::string& ParamValues::choice(const std::string& name) const { return choices_.at(name); }
+
+Json ParamValues::to_json() const {
+  Json out = Json::object();
+  for (const auto& name : order_) {
+    if (auto it = integers_.find(name); it != integers_.end())
+      out[name] = it->second;
+    else
+      out[name] = choices_.at(name);
+  }
+  return out;
+}
+
+}  // namespace tverify

@@ -1,0 +1,47 @@
+// The named parameters of a construction (`--D 3 --n 2 --L 5`): their specs, and parsing that names the parameter and
+// its allowed range in every error (UsageError, exit 2).
+#pragma once
+
+#include "checkers/errors.hpp"
+#include "checkers/verdict.hpp"
+#include "core/exact.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tverify {
+
+struct ParamSpec {
+  enum class Kind { Integer, Choice };
+  std::string name;  // without dashes: "D"
+  std::string help;
+  Kind kind = Kind::Integer;
+  long long min = 1, max = 1;            // Integer: inclusive range
+  std::vector<std::string> choices;      // Choice
+  std::string default_value;
+
+  std::string range_text() const;        // "an integer in [1, 64]" / "one of paper, corrected"
+};
+
+class ParamValues {
+ public:
+  // Validates every given raw value against its spec and fills in defaults. Throws UsageError on the first bad one.
+  static ParamValues parse(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& raw);
+
+  long long integer(const std::string& name) const;
+  int small_int(const std::string& name) const { return static_cast<int>(integer(name)); }
+  const std::string& choice(const std::string& name) const;
+  Json to_json() const;  // in spec order
+
+ private:
+  std::vector<std::string> order_;
+  std::map<std::string, long long> integers_;
+  std::map<std::string, std::string> choices_;
+};
+
+// Parses an integer option of the CLI itself (--threads, --max-inputs) with the same one-line error.
+long long parse_integer_option(const std::string& option, const std::string& text, long long min, long long max);
+
+}  // namespace tverify

@@ -1,0 +1,56 @@
+// Verdicts of claims and the record of one check run (GUIDE.md §3).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tverify {
+
+using Json = nlohmann::ordered_json;
+
+enum class Verdict { Verified, Refuted, Unknown };
+
+const char* to_string(Verdict v);
+Verdict verdict_from_string(const std::string& s);  // throws std::invalid_argument
+
+struct Counterexample {
+  Json input;
+  Json expected;
+  Json got;
+  std::string detail;
+};
+
+struct ClaimResult {
+  std::string id;
+  std::string statement;
+  std::string reading;  // which reading of an ambiguous definition, empty when there is one
+  Verdict verdict = Verdict::Unknown;
+  std::uint64_t checked = 0, passed = 0, failed = 0, unknown = 0;
+  bool outside_hypotheses = false;
+  std::vector<Counterexample> counterexamples;  // smallest first
+  Json details = Json::object();                // claim-specific exact numbers
+  std::string reason;                           // the reason for `unknown`, or a one-line summary
+
+  // refuted if anything failed, else unknown if anything was undecided, else verified.
+  void set_verdict_from_counts();
+};
+
+struct CheckReport {
+  std::string construction;
+  std::string variant;
+  Json params = Json::object();
+  Json options = Json::object();  // options that change results (readings, counterexample limit)
+  std::string arithmetic;
+  std::string domain_description;
+  std::uint64_t domain_inputs = 0;
+  std::vector<ClaimResult> claims;
+  double elapsed_s = 0;
+};
+
+// 0 all verified, 1 something refuted, 3 unknown and nothing refuted (GUIDE.md §3).
+int exit_code_for(const std::vector<ClaimResult>& claims);
+
+}  // namespace tverify

@@ -1,0 +1,250 @@
+// The tverify executable: argument parsing and printing only (GUIDE.md §1). Every error of usage or input is one
+// line on stderr and exit code 2, with nothing written.
+#include "checkers/build_info.hpp"
+#include "checkers/certificate.hpp"
+#include "checkers/construction.hpp"
+#include "checkers/report.hpp"
+#include "cli/print.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <thread>
+
+namespace tverify::cli {
+namespace {
+
+struct CommonRunArgs {
+  std::string threads = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  std::string max_inputs = "10000000";
+  std::string max_counterexamples = "10";
+  bool force = false;
+
+  void add_to(CLI::App* app) {
+    app->add_option("--threads", threads, "worker threads (>= 1; default: the number of cores)");
+    app->add_option("--max-inputs", max_inputs, "refuse runs above this many inputs unless --force (default 10^7)");
+    app->add_flag("--force", force, "run even above --max-inputs");
+    app->add_option("--max-counterexamples", max_counterexamples, "counterexamples kept per claim (default 10)");
+  }
+
+  RunOptions parse() const {
+    RunOptions o;
+    o.threads = static_cast<unsigned>(parse_integer_option("--threads", threads, 1, 256));
+    o.max_inputs = static_cast<std::uint64_t>(parse_integer_option("--max-inputs", max_inputs, 1, 1'000'000'000'000'000));
+    o.max_counterexamples =
+        static_cast<std::size_t>(parse_integer_option("--max-counterexamples", max_counterexamples, 0, 100000));
+    o.force = force;
+    o.progress = ProgressBar::wanted();
+    return o;
+  }
+};
+
+std::string variant_or_default(const Construction& c, const std::string& variant) {
+  if (variant.empty()) return c.variants().front();
+  std::string known;
+  for (const auto& v : c.variants()) {
+    if (v == variant) return v;
+    known += (known.empty() ? "" : ", ") + v;
+  }
+  throw UsageError("--variant must be one of " + known + " (got '" + variant + "')");
+}
+
+std::string quoted_command(int argc, char** argv) {
+  std::string out = "tverify";
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    const bool plain = a.find_first_of(" \t'\"$\\") == std::string::npos && !a.empty();
+    out += " " + (plain ? a : "'" + a + "'");
+  }
+  return out;
+}
+
+// A construction's parameters as string options of one subcommand (validated later, with ranges in the message).
+struct ConstructionArgs {
+  const Construction* construction = nullptr;
+  std::map<std::string, std::string> values;
+  std::map<std::string, CLI::Option*> options;
+
+  void add_to(CLI::App* app, const Construction& c) {
+    construction = &c;
+    for (const auto& p : c.params())
+      options[p.name] = app->add_option("--" + p.name, values[p.name],
+                                        p.help + " (" + p.range_text() + "; default " + p.default_value + ")");
+  }
+  std::map<std::string, std::string> given() const {
+    std::map<std::string, std::string> out;
+    for (const auto& [name, opt] : options)
+      if (opt->count() > 0) out[name] = values.at(name);
+    return out;
+  }
+};
+
+int run_check(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
+              const std::string& json_path, const CommonRunArgs& common, const std::string& command) {
+  const Construction& c = *args.construction;
+  const ParamValues params = ParamValues::parse(c.params(), args.given());
+  const std::string v = variant_or_default(c, variant);
+  const RunOptions options = common.parse();
+  for (const auto& id : claims) c.claim(id);
+  if (!json_path.empty()) ensure_writable(json_path);
+  const CheckReport report = c.check(params, v, claims, options);
+  if (!json_path.empty()) write_json_atomically(json_path, certificate_json(report, command));
+  fmt::print("{}", format_report(report));
+  if (!json_path.empty()) fmt::print("certificate: {}\n", json_path);
+  return exit_code_for(report.claims);
+}
+
+std::map<std::string, std::string> params_from_certificate(const Json& params) {
+  std::map<std::string, std::string> raw;
+  for (const auto& [k, v] : params.items()) raw[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  return raw;
+}
+
+// Re-runs the certificate's check and compares every claim's record (verdict, counts, counterexamples, details).
+int run_recheck(const std::string& path, const CommonRunArgs& common) {
+  const Json cert = load_certificate(path);
+  const Construction& c = find_construction(cert["construction"].get<std::string>());
+  const ParamValues params = ParamValues::parse(c.params(), params_from_certificate(cert["params"]));
+  const std::string variant = variant_or_default(c, cert["variant"].get<std::string>());
+  RunOptions options = common.parse();
+  if (cert.contains("options") && cert["options"].contains("max_counterexamples"))
+    options.max_counterexamples = cert["options"]["max_counterexamples"].get<std::size_t>();
+  std::vector<std::string> ids;
+  for (const auto& claim : cert["claims"]) {
+    const std::string id = claim["id"].get<std::string>();
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  for (const auto& id : ids) c.claim(id);
+  const CheckReport fresh = c.check(params, variant, ids, options);
+  std::size_t differing = 0;
+  const auto& stored = cert["claims"];
+  if (stored.size() != fresh.claims.size()) {
+    fmt::print("{}: differs: {} claim results stored, {} now\n", path, stored.size(), fresh.claims.size());
+    return 1;
+  }
+  for (std::size_t i = 0; i < fresh.claims.size(); ++i) {
+    const Json now = claim_to_json(fresh.claims[i]);
+    const std::string name = now.value("id", "") + (now.contains("reading") ? " (" + now["reading"].get<std::string>() + ")" : "");
+    if (now == stored[i]) {
+      fmt::print("  {:<24} reproduced ({})\n", name, now["verdict"].get<std::string>());
+    } else {
+      ++differing;
+      fmt::print("  {:<24} DIFFERS: stored {}, now {}\n", name, stored[i].value("verdict", "?"),
+                 now["verdict"].get<std::string>());
+    }
+  }
+  if (cert.value("commit", "") != tool_commit())
+    fmt::print("note: certificate made at commit {}, rechecked at {}\n", cert.value("commit", "?"), tool_commit());
+  fmt::print("{}: {}\n", path, differing == 0 ? "reproduced" : fmt::format("{} claim result(s) differ", differing));
+  return differing == 0 ? 0 : 1;
+}
+
+int run_report(const std::vector<std::string>& paths, bool latex) {
+  std::vector<Json> certs;
+  for (const auto& p : paths) certs.push_back(load_certificate(p));
+  fmt::print("{}", certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown));
+  return 0;
+}
+
+// `check cat` with an unknown construction: name the available ones instead of CLI11's generic message.
+void reject_unknown_construction(int argc, char** argv) {
+  if (argc < 3) return;
+  const std::string verb = argv[1], name = argv[2];
+  if ((verb == "check" || verb == "eval") && !name.empty() && name[0] != '-') find_construction(name);
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"tverify: instantiate transformer constructions from ML-theory papers and machine-check their claims"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "every subcommand's options");
+
+  auto* list = app.add_subcommand("list", "list constructions, their parameters (ranges, defaults) and claim ids");
+  std::string list_name;
+  list->add_option("construction", list_name, "one construction, with each claim's wording");
+
+  CommonRunArgs common;
+  auto* check = app.add_subcommand("check", "check claims of a construction over every input of its domain");
+  check->require_subcommand(1);
+  auto* eval = app.add_subcommand("eval", "evaluate a construction on one input");
+  eval->require_subcommand(1);
+  std::vector<std::string> claims;
+  std::string variant, json_path, input;
+  bool trace = false;
+  std::map<std::string, ConstructionArgs> check_args, eval_args;
+  for (const auto& c : all_constructions()) {
+    auto* sub = check->add_subcommand(c->name(), c->paper());
+    check_args[c->name()].add_to(sub, *c);
+    sub->add_option("--claim", claims, "a claim id (repeatable; default: every claim)");
+    sub->add_option("--variant", variant, "paper (as printed, default) or corrected");
+    sub->add_option("--json", json_path, "write a certificate to this file");
+    common.add_to(sub);
+    auto* ev = eval->add_subcommand(c->name(), c->paper());
+    eval_args[c->name()].add_to(ev, *c);
+    ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required();
+    ev->add_option("--variant", variant, "paper (as printed, default) or corrected");
+    ev->add_flag("--trace", trace, "print every intermediate block");
+  }
+
+  auto* report = app.add_subcommand("report", "tabulate certificates for a write-up");
+  std::vector<std::string> report_paths;
+  bool markdown = false, latex = false;
+  report->add_option("certificates", report_paths, "certificate files")->required();
+  auto* md_flag = report->add_flag("--markdown", markdown, "a Markdown table (default)");
+  report->add_flag("--latex", latex, "a LaTeX tabular")->excludes(md_flag);
+
+  auto* recheck = app.add_subcommand("recheck", "re-run a certificate and say whether it reproduces (exit 0) or not (1)");
+  std::string recheck_path;
+  recheck->add_option("certificate", recheck_path, "a certificate file")->required();
+  CommonRunArgs recheck_common;
+  recheck_common.add_to(recheck);
+
+  reject_unknown_construction(argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+
+  const std::string command = quoted_command(argc, argv);
+  if (list->parsed()) {
+    fmt::print("{}", list_name.empty() ? format_construction_list() : format_construction(find_construction(list_name)));
+    return 0;
+  }
+  for (const auto& c : all_constructions()) {
+    if (check->got_subcommand(c->name()))
+      return run_check(check_args[c->name()], claims, variant, json_path, common, command);
+    if (eval->got_subcommand(c->name())) {
+      const ParamValues params = ParamValues::parse(c->params(), eval_args[c->name()].given());
+      fmt::print("{}", c->eval(params, variant_or_default(*c, variant), input, trace));
+      return 0;
+    }
+  }
+  if (report->parsed()) return run_report(report_paths, latex);
+  if (recheck->parsed()) return run_recheck(recheck_path, recheck_common);
+  return 2;
+}
+
+}  // namespace
+}  // namespace tverify::cli
+
+int main(int argc, char** argv) {
+  try {
+    return tverify::cli::run(argc, argv);
+  } catch (const tverify::UsageError& e) {
+    std::string message = e.what();
+    for (auto& ch : message)
+      if (ch == '\n') ch = ' ';
+    fmt::print(stderr, "tverify: error: {}\n", message);
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tverify: internal error: {}\n", e.what());
+    return 4;
+  }
+}

@@ -1,0 +1,98 @@
+// One evaluator per construction is written once over a scalar type T (GUIDE.md §2). This header is the whole
+// interface such an evaluator may use beyond + - * /: conversions from exact values, ReLU, three-valued signs and
+// comparisons, and whether T's answers are rigorous.
+//
+//   T            rigorous  sign() answers
+//   Exact        yes       exactly
+//   Interval<B>  yes       Unknown when the enclosure contains 0 (and is not [0, 0])
+//   Mpfr<B>      no        the sign of the rounded value
+//   double       no        the sign of the rounded value
+#pragma once
+
+#include "core/exact.hpp"
+#include "core/interval.hpp"
+#include "core/mpfr.hpp"
+#include "core/tri.hpp"
+
+#include <string>
+#include <type_traits>
+
+namespace tverify {
+
+template <class T>
+struct ScalarTraits;
+
+template <>
+struct ScalarTraits<Exact> {
+  static constexpr bool rigorous = true;
+  static std::string name() { return "exact"; }
+};
+template <unsigned B>
+struct ScalarTraits<Interval<B>> {
+  static constexpr bool rigorous = true;
+  static std::string name() { return "interval" + std::to_string(B); }
+};
+template <unsigned B>
+struct ScalarTraits<Mpfr<B>> {
+  static constexpr bool rigorous = false;
+  static std::string name() { return "mpfr" + std::to_string(B); }
+};
+template <>
+struct ScalarTraits<double> {
+  static constexpr bool rigorous = false;
+  static std::string name() { return "double"; }
+};
+
+template <class T>
+constexpr bool is_rigorous_v = ScalarTraits<T>::rigorous;
+
+// An exact value in T: exactly for Exact, enclosed for Interval, rounded to nearest for Mpfr and double.
+template <class T>
+T from_exact(const Exact& q) {
+  if constexpr (std::is_same_v<T, Exact>) {
+    return q;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return q.convert_to<double>();
+  } else if constexpr (requires { T::requested_bits; }) {
+    return T(q);  // Interval: mpfi_set_q, outward
+  } else {
+    T out;
+    mpfr_set_q(out.backend().data(), q.backend().data(), MPFR_RNDN);
+    return out;
+  }
+}
+
+template <class T>
+Sign sign_of(const T& x) {
+  if constexpr (requires { x.sign(); }) {
+    return x.sign();
+  } else {
+    if (x > 0) return Sign::Positive;
+    if (x < 0) return Sign::Negative;
+    return Sign::Zero;
+  }
+}
+
+template <class T>
+  requires(!requires(const T& x) { x.sign(); })
+T relu(const T& x) {
+  return x > 0 ? x : T(0);
+}
+
+// a > b, three-valued: True / False when decided in T, Unknown otherwise.
+template <class T>
+Tri is_greater(const T& a, const T& b) {
+  switch (sign_of(T(a - b))) {
+    case Sign::Positive: return Tri::True;
+    case Sign::Negative:
+    case Sign::Zero: return Tri::False;
+    default: return Tri::Unknown;
+  }
+}
+
+template <class T>
+Tri is_positive(const T& a) {
+  return is_greater(a, T(0));
+}
+
+}  // namespace tverify
