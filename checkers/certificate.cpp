@@ -89,7 +89,7 @@ Json load_certificate(const std::string& path) {
   try {
     j = Json::parse(text.str());
   } catch (const Json::parse_error& e) {
-    const bool truncated = std::string(e.what()).find("end of input") != std::string::npos;
+    const bool truncated = e.byte >= text.str().size();  // the parser ran out of input
     throw UsageError("certificate '" + path + "' is " + (truncated ? "truncated (incomplete JSON)" : "not JSON"));
   }
   if (!j.is_object() || j.value("tool", "") != "tverify")

@@ -149,10 +149,14 @@ int run_report(const std::vector<std::string>& paths, bool latex) {
   return 0;
 }
 
-// `check cat` with an unknown construction: name the available ones instead of CLI11's generic message.
-void reject_unknown_construction(int argc, char** argv) {
+// An unknown verb, or `check cat` with an unknown construction: name what exists instead of CLI11's generic message.
+void reject_unknown_words(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  const std::string verb = argv[1];
+  if (verb != "list" && verb != "check" && verb != "eval" && verb != "report" && verb != "recheck")
+    throw UsageError("'" + verb + "' is not a verb (verbs: list, check, eval, report, recheck)");
   if (argc < 3) return;
-  const std::string verb = argv[1], name = argv[2];
+  const std::string name = argv[2];
   if ((verb == "check" || verb == "eval") && !name.empty() && name[0] != '-') find_construction(name);
 }
 
@@ -201,7 +205,7 @@ int run(int argc, char** argv) {
   CommonRunArgs recheck_common;
   recheck_common.add_to(recheck);
 
-  reject_unknown_construction(argc, argv);
+  reject_unknown_words(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -18,9 +18,15 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
+// Boost reads a leading 0 as an octal prefix ("0125" is 85), so leading zeros are dropped first.
+BigInt decimal_digits_to_bigint(std::string_view digits) {
+  const auto first = digits.find_first_not_of('0');
+  return first == std::string_view::npos ? BigInt(0) : BigInt(std::string(digits.substr(first)));
+}
+
 BigInt parse_natural(std::string_view digits, std::string_view whole) {
   if (!all_digits(digits)) reject(whole);
-  return BigInt(std::string(digits));
+  return decimal_digits_to_bigint(digits);
 }
 
 // Decimal with optional fraction and exponent, no sign: "12", "0.25", ".5", "3e-2", "1.5E3".
@@ -46,7 +52,7 @@ Exact parse_unsigned_decimal(std::string_view s, std::string_view whole) {
   }
   if (!int_part.empty() && !all_digits(int_part)) reject(whole);
   if (int_part.empty() && frac_part.empty()) reject(whole);
-  BigInt mantissa(std::string(int_part.empty() ? "0" : int_part) + std::string(frac_part));
+  const BigInt mantissa = decimal_digits_to_bigint(std::string(int_part) + std::string(frac_part));
   exponent -= static_cast<long>(frac_part.size());
   if (exponent >= 0) return Exact(mantissa * big_pow(10, static_cast<unsigned long>(exponent)));
   return Exact(mantissa, big_pow(10, static_cast<unsigned long>(-exponent)));

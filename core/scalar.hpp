@@ -46,6 +46,9 @@ struct ScalarTraits<double> {
 template <class T>
 constexpr bool is_rigorous_v = ScalarTraits<T>::rigorous;
 
+template <class T>
+constexpr bool is_interval_v = requires { T::requested_bits; };
+
 // An exact value in T: exactly for Exact, enclosed for Interval, rounded to nearest for Mpfr and double.
 template <class T>
 T from_exact(const Exact& q) {
@@ -53,7 +56,7 @@ T from_exact(const Exact& q) {
     return q;
   } else if constexpr (std::is_same_v<T, double>) {
     return q.convert_to<double>();
-  } else if constexpr (requires { T::requested_bits; }) {
+  } else if constexpr (is_interval_v<T>) {
     return T(q);  // Interval: mpfi_set_q, outward
   } else {
     T out;
@@ -64,7 +67,7 @@ T from_exact(const Exact& q) {
 
 template <class T>
 Sign sign_of(const T& x) {
-  if constexpr (requires { x.sign(); }) {
+  if constexpr (is_interval_v<T>) {
     return x.sign();
   } else {
     if (x > 0) return Sign::Positive;
@@ -74,7 +77,7 @@ Sign sign_of(const T& x) {
 }
 
 template <class T>
-  requires(!requires(const T& x) { x.sign(); })
+  requires(!is_interval_v<T>)
 T relu(const T& x) {
   return x > 0 ? x : T(0);
 }

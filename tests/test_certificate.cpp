@@ -1,1 +1,101 @@
+// checkers/certificate and report: the GUIDE.md §3 format, atomic writes, and the validation recheck relies on.
+#include "checkers/certificate.hpp"
+#include "checkers/errors.hpp"
+#include "checkers/report.hpp"
+
 #include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace tverify;
+namespace fs = std::filesystem;
+
+namespace {
+
+CheckReport sample_report() {
+  CheckReport r;
+  r.construction = "copy";
+  r.variant = "paper";
+  r.params = Json{{"D", 2}, {"n", 2}, {"L", 5}};
+  r.arithmetic = "exact";
+  r.domain_description = "every string";
+  r.domain_inputs = 32;
+  ClaimResult c;
+  c.id = "copy.alg1";
+  c.statement = "copies";
+  c.verdict = Verdict::Refuted;
+  c.checked = 32;
+  c.passed = 20;
+  c.failed = 12;
+  c.counterexamples.push_back({Json({1, 1, 1, 1, 0}), Json({1, 1, 1, 1, 0}), Json({1, 1, 1, 1, 1}), "step 5"});
+  r.claims.push_back(c);
+  return r;
+}
+
+fs::path temp_dir() {
+  const fs::path dir = fs::temp_directory_path() / ("tverify-cert-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+}  // namespace
+
+TEST_CASE("certificate fields follow GUIDE.md section 3", "[certificate]") {
+  const Json j = certificate_json(sample_report(), "tverify check copy");
+  for (const char* field : {"tool", "version", "commit", "command", "construction", "variant", "params", "arithmetic",
+                            "domain", "claims", "elapsed_s"})
+    CHECK(j.contains(field));
+  CHECK(j["tool"] == "tverify");
+  CHECK(j["domain"]["inputs"] == 32);
+  const Json& claim = j["claims"][0];
+  CHECK(claim["verdict"] == "refuted");
+  CHECK(claim["checked"] == 32);
+  CHECK(claim["passed"] == 20);
+  CHECK(claim["failed"] == 12);
+  CHECK(claim["counterexamples"][0]["got"] == Json({1, 1, 1, 1, 1}));
+}
+
+TEST_CASE("a written certificate loads back unchanged", "[certificate]") {
+  const fs::path path = temp_dir() / "ok.json";
+  const Json j = certificate_json(sample_report(), "cmd");
+  write_json_atomically(path.string(), j);
+  CHECK(load_certificate(path.string()) == j);
+  CHECK_FALSE(fs::exists(path.string() + ".tmp"));
+}
+
+TEST_CASE("corrupt certificates are refused with a reason", "[certificate]") {
+  const fs::path dir = temp_dir();
+  const std::string full = certificate_json(sample_report(), "cmd").dump();
+  write_text(dir / "truncated.json", full.substr(0, full.size() / 2));
+  write_text(dir / "garbage.json", "this is not json");
+  write_text(dir / "other.json", R"({"tool": "someone-else", "claims": []})");
+  write_text(dir / "fields.json", R"({"tool": "tverify", "construction": "copy"})");
+  write_text(dir / "badclaim.json",
+             R"({"tool": "tverify", "construction": "copy", "variant": "paper", "params": {}, "claims": [{}]})");
+  CHECK_THROWS_WITH(load_certificate((dir / "truncated.json").string()), Catch::Contains("truncated"));
+  CHECK_THROWS_WITH(load_certificate((dir / "garbage.json").string()), Catch::Contains("not JSON"));
+  CHECK_THROWS_WITH(load_certificate((dir / "other.json").string()), Catch::Contains("not a tverify certificate"));
+  CHECK_THROWS_WITH(load_certificate((dir / "fields.json").string()), Catch::Contains("lacks the field"));
+  CHECK_THROWS_WITH(load_certificate((dir / "badclaim.json").string()), Catch::Contains("without an id"));
+  CHECK_THROWS_AS(load_certificate((dir / "missing.json").string()), UsageError);
+}
+
+TEST_CASE("ensure_writable refuses missing directories and directories as files, creating nothing", "[certificate]") {
+  const fs::path dir = temp_dir();
+  CHECK_THROWS_WITH(ensure_writable((dir / "no-such-dir" / "c.json").string()), Catch::Contains("does not exist"));
+  CHECK_THROWS_WITH(ensure_writable(dir.string()), Catch::Contains("is a directory"));
+  CHECK_NOTHROW(ensure_writable((dir / "fresh.json").string()));
+  CHECK_FALSE(fs::exists(dir / "fresh.json"));
+}
+
+TEST_CASE("report tables list one row per claim, in Markdown and LaTeX", "[report]") {
+  const std::vector<Json> certs{certificate_json(sample_report(), "cmd")};
+  const std::string md = certificates_table(certs, TableFormat::Markdown);
+  CHECK(md.find("| copy | paper | D=2 n=2 L=5 | copy.alg1 | 32 | 20/12/0 | refuted |") != std::string::npos);
+  const std::string tex = certificates_table(certs, TableFormat::Latex);
+  CHECK(tex.find("\\begin{tabular}") != std::string::npos);
+  CHECK(tex.find("copy.alg1") != std::string::npos);
+}

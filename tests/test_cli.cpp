@@ -1,1 +1,169 @@
+// cli: the tverify executable end to end. Bad input gets one line on stderr naming the parameter and its range,
+// exit 2, nothing on stdout and no certificate; good runs write certificates that recheck reproduces.
 #include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("tverify-cli-test-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+CliRun run_cli(const std::string& args) {
+  const fs::path out = scratch() / "stdout", err = scratch() / "stderr";
+  const std::string command = std::string("env -u CI ") + TVERIFY_BINARY + " " + args + " >" + out.string() + " 2>" +
+                              err.string() + " </dev/null";
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+void expect_usage_error(const std::string& args, const std::string& must_mention) {
+  INFO("tverify " << args);
+  const CliRun r = run_cli(args);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.rfind("tverify: error: ", 0) == 0);
+  CHECK(r.err.find(must_mention) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("bad parameters: one line naming the parameter and its range, exit 2", "[cli][bad-input]") {
+  expect_usage_error("check copy --D 0", "--D must be an integer in [1, 64]");
+  expect_usage_error("check copy --D x", "--D must be an integer in [1, 64] (got 'x')");
+  expect_usage_error("check copy --D 2.5", "--D must be an integer");
+  expect_usage_error("check copy --n 0", "--n must be an integer in [1, 64]");
+  expect_usage_error("check copy --L 0", "--L must be an integer in [1, 4096]");
+  expect_usage_error("check copy --S -3", "--S must be an integer in [1, ");
+  expect_usage_error("check copy --threads 0", "--threads must be an integer in [1, 256]");
+  expect_usage_error("check copy --variant fixed", "--variant must be one of paper, corrected");
+  expect_usage_error("check copy --reading both3", "--reading must be one of both, text, formula");
+  expect_usage_error("eval copy --input 0,5 --D 2", "--input token must be an integer in [0, 1]");
+}
+
+TEST_CASE("unknown constructions and claims name what exists", "[cli][bad-input]") {
+  expect_usage_error("check cat", "construction 'cat' does not exist (available: copy)");
+  expect_usage_error("list nope", "construction 'nope' does not exist");
+  expect_usage_error("check copy --claim copy.nope", "--claim 'copy.nope' is not a claim of copy");
+  expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, eval, report, recheck)");
+}
+
+TEST_CASE("a run above the budget is refused without --force", "[cli][bad-input]") {
+  expect_usage_error("check copy --D 2 --L 30", "--max-inputs 10000000");
+  expect_usage_error("check copy --D 2 --L 12 --max-inputs 100", "raise --max-inputs or pass --force");
+  expect_usage_error("check copy --D 64 --L 20", "beyond 2^63");
+}
+
+TEST_CASE("an unwritable --json path is refused before any work, and nothing is written", "[cli][bad-input]") {
+  expect_usage_error("check copy --json " + (scratch() / "missing-dir" / "c.json").string(), "does not exist");
+  expect_usage_error("check copy --json " + scratch().string(), "is a directory");
+  CHECK_FALSE(fs::exists(scratch() / "missing-dir"));
+}
+
+TEST_CASE("a failing run does not clobber an existing certificate", "[cli][bad-input]") {
+  const fs::path cert = scratch() / "keep.json";
+  std::ofstream(cert) << "precious";
+  expect_usage_error("check copy --D 0 --json " + cert.string(), "--D");
+  CHECK(slurp(cert) == "precious");
+}
+
+TEST_CASE("recheck refuses truncated, non-JSON and foreign certificates", "[cli][bad-input]") {
+  const CliRun good = run_cli("check copy --claim copy.alg1 --D 2 --n 2 --L 4 --json " +
+                              (scratch() / "good.json").string());
+  REQUIRE(good.exit_code == 1);  // the printed Algorithm 1 is refuted
+  const std::string full = slurp(scratch() / "good.json");
+  std::ofstream(scratch() / "trunc.json") << full.substr(0, full.size() - 20);
+  std::ofstream(scratch() / "text.json") << "hello";
+  std::ofstream(scratch() / "foreign.json") << R"({"tool": "other"})";
+  expect_usage_error("recheck " + (scratch() / "trunc.json").string(), "truncated");
+  expect_usage_error("recheck " + (scratch() / "text.json").string(), "not JSON");
+  expect_usage_error("recheck " + (scratch() / "foreign.json").string(), "not a tverify certificate");
+  expect_usage_error("recheck " + (scratch() / "absent.json").string(), "cannot be read");
+}
+
+TEST_CASE("check writes a certificate that recheck reproduces, and a tampered one is caught", "[cli]") {
+  const fs::path cert = scratch() / "out.json";
+  const CliRun check = run_cli("check copy --claim copy.alg1 --D 2 --n 2 --L 4 --json " + cert.string());
+  CHECK(check.exit_code == 1);
+  CHECK(check.out.find("copy.alg1 (text)") != std::string::npos);
+  CHECK(check.out.find("refuted") != std::string::npos);
+  CHECK(check.err.empty());
+  const CliRun recheck = run_cli("recheck " + cert.string());
+  CHECK(recheck.exit_code == 0);
+  CHECK(recheck.out.find("reproduced") != std::string::npos);
+
+  std::string text = slurp(cert);
+  const auto at = text.find("\"refuted\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 9, "\"verified\"");
+  std::ofstream(scratch() / "tampered.json") << text;
+  const CliRun caught = run_cli("recheck " + (scratch() / "tampered.json").string());
+  CHECK(caught.exit_code == 1);
+  CHECK(caught.out.find("DIFFERS") != std::string::npos);
+}
+
+TEST_CASE("exit codes: 0 all verified, 1 refuted, 3 unknown", "[cli]") {
+  // L = 5 holds the 4 binary 2-grams once each (e.g. 0 0 1 1 0); L = 6 has no repeat-free string, so nothing is
+  // checked and the verdict is unknown, not a vacuous "verified".
+  CHECK(run_cli("check copy --variant corrected --claim copy.alg1 --reading text --D 2 --n 2 --L 5").exit_code == 0);
+  CHECK(run_cli("check copy --variant corrected --claim copy.alg1 --reading text --D 2 --n 2 --L 6").exit_code == 3);
+  CHECK(run_cli("check copy --claim copy.alg1 --D 2 --n 2 --L 4").exit_code == 1);
+  CHECK(run_cli("check copy --claim copy.thm2_7 --D 2 --L 3 --S 3").exit_code == 3);
+}
+
+TEST_CASE("list, eval --trace and report print what they promise", "[cli]") {
+  const CliRun list = run_cli("list copy");
+  CHECK(list.exit_code == 0);
+  CHECK(list.out.find("copy.lemma2_4") != std::string::npos);
+  CHECK(list.out.find("--D") != std::string::npos);
+
+  const CliRun eval = run_cli("eval copy --n 2 --D 2 --input 0,0,1,0 --trace");
+  CHECK(eval.exit_code == 0);
+  CHECK(eval.out.find("k_4 = (0 1)") != std::string::npos);
+  CHECK(eval.out.find("copied: no") != std::string::npos);
+
+  const fs::path cert = scratch() / "for-report.json";
+  run_cli("check copy --D 2 --n 1 --L 2 --json " + cert.string());
+  const CliRun md = run_cli("report --markdown " + cert.string());
+  CHECK(md.exit_code == 0);
+  CHECK(md.out.find("| copy | paper |") != std::string::npos);
+  const CliRun tex = run_cli("report --latex " + cert.string());
+  CHECK(tex.out.find("\\begin{tabular}") != std::string::npos);
+}
+
+TEST_CASE("--help works for every verb and exits 0", "[cli]") {
+  for (const char* verb : {"", "list", "check", "check copy", "eval copy", "report", "recheck"}) {
+    INFO(verb);
+    const CliRun r = run_cli(std::string(verb) + " --help");
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(r.out.empty());
+  }
+}

@@ -1,1 +1,54 @@
+// checkers/enumerate: contiguous ranges, deterministic merge order, exceptions carried out of worker threads.
+#include "checkers/enumerate.hpp"
+
 #include <catch2/catch.hpp>
+
+#include <numeric>
+
+using namespace tverify;
+
+TEST_CASE("every index is visited once, and the merged order is the index order for any thread count",
+          "[enumerate]") {
+  for (unsigned threads : {1u, 2u, 3u, 7u, 64u}) {
+    RunOptions o;
+    o.threads = threads;
+    const auto seen = enumerate_indices<std::vector<std::uint64_t>>(
+        1000, o, "test", [](std::uint64_t i, std::vector<std::uint64_t>& acc) { acc.push_back(i); },
+        [](std::vector<std::uint64_t>& into, std::vector<std::uint64_t>&& from) {
+          into.insert(into.end(), from.begin(), from.end());
+        });
+    std::vector<std::uint64_t> expected(1000);
+    std::iota(expected.begin(), expected.end(), 0);
+    CHECK(seen == expected);
+  }
+}
+
+TEST_CASE("an empty domain visits nothing", "[enumerate]") {
+  RunOptions o;
+  o.threads = 4;
+  const auto count = enumerate_indices<std::uint64_t>(
+      0, o, "test", [](std::uint64_t, std::uint64_t& n) { ++n; }, [](std::uint64_t& a, std::uint64_t&& b) { a += b; });
+  CHECK(count == 0);
+}
+
+TEST_CASE("an exception in a worker reaches the caller", "[enumerate]") {
+  RunOptions o;
+  o.threads = 4;
+  auto visit = [](std::uint64_t i, int&) {
+    if (i == 777) throw std::runtime_error("bad input 777");
+  };
+  CHECK_THROWS_WITH((enumerate_indices<int>(1000, o, "test", visit, [](int&, int&&) {})), "bad input 777");
+}
+
+TEST_CASE("append_limited keeps the first items only", "[enumerate]") {
+  std::vector<int> a{1, 2};
+  append_limited(a, std::vector<int>{3, 4, 5}, 4);
+  CHECK(a == std::vector<int>{1, 2, 3, 4});
+}
+
+TEST_CASE("check_budget names the limit and the way out", "[enumerate]") {
+  RunOptions o;
+  o.max_inputs = 10;
+  CHECK_NOTHROW(check_budget(10, o, "domain"));
+  CHECK_THROWS_WITH(check_budget(11, o, "domain"), Catch::Contains("--max-inputs 10") && Catch::Contains("--force"));
+}

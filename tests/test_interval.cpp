@@ -1,1 +1,72 @@
+// core/interval: MPFI enclosures with three-valued signs.
+#include "core/interval.hpp"
+#include "core/scalar.hpp"
+
 #include <catch2/catch.hpp>
+
+using tverify::Exact;
+using tverify::Sign;
+using I = tverify::Interval<64>;
+
+TEST_CASE("exact rationals enter by outward rounding and stay enclosed through arithmetic", "[interval]") {
+  const Exact third(1, 3);
+  const I x(third);
+  CHECK(x.contains(third));
+  CHECK(x.lower() < third);  // 1/3 is not dyadic, so the enclosure has width
+  CHECK(x.upper() > third);
+  const I y = x * I(3) - I(1);  // exactly 0 in the reals
+  CHECK(y.contains(Exact(0)));
+  CHECK(y.sign() == Sign::Unknown);
+  CHECK((x + x).contains(Exact(2, 3)));
+  CHECK((I(1) / x).contains(Exact(3)));
+}
+
+TEST_CASE("sign is decided only when zero is excluded, and [0, 0] is exactly zero", "[interval]") {
+  CHECK(I(Exact(1, 1000000)).sign() == Sign::Positive);
+  CHECK(I(Exact(-5, 7)).sign() == Sign::Negative);
+  CHECK(I(0).sign() == Sign::Zero);
+  CHECK(I::hull(Exact(-1, 10), Exact(1, 10)).sign() == Sign::Unknown);
+  CHECK(tverify::is_greater(I(2), I(1)) == tverify::Tri::True);
+  CHECK(tverify::is_greater(I(1), I(2)) == tverify::Tri::False);
+  CHECK(tverify::is_greater(I::hull(0, 2), I(1)) == tverify::Tri::Unknown);
+}
+
+TEST_CASE("precision is at least the requested number of bits", "[interval]") {
+  CHECK(I(1).precision_bits() >= 64);
+  CHECK(tverify::Interval<200>(1).precision_bits() >= 200);
+  CHECK(tverify::Interval<2>(1).precision_bits() >= 2);
+}
+
+TEST_CASE("domain errors are raised, not hidden in NaN endpoints", "[interval]") {
+  CHECK_THROWS_AS(log(I::hull(-1, 1)), std::domain_error);
+  CHECK_THROWS_AS(sqrt(I(-1)), std::domain_error);
+  CHECK_THROWS_AS(I(1) / I::hull(-1, 1), std::domain_error);
+  CHECK_THROWS_AS(I::hull(2, 1), std::invalid_argument);
+}
+
+TEST_CASE("relu is the exact image of the interval", "[interval]") {
+  const I r = relu(I::hull(-2, 3));
+  CHECK(r.lower() == 0);
+  CHECK(r.upper() == 3);
+  CHECK(relu(I::hull(-3, -1)).sign() == Sign::Zero);
+  CHECK(relu(I(Exact(5, 2))).contains(Exact(5, 2)));
+}
+
+TEST_CASE("to_string rounds the lower end down and the upper end up", "[interval]") {
+  const I x(Exact(1, 3));
+  const std::string s = x.to_string();
+  const auto comma = s.find(", ");
+  REQUIRE(s.front() == '[');
+  REQUIRE(comma != std::string::npos);
+  // Both printed endpoints read back as exact decimals that still enclose 1/3.
+  auto decimal = [](std::string t) {
+    const auto e = t.find('e');
+    return tverify::parse_exact(t.substr(0, e) + "e" + t.substr(e + 1));
+  };
+  const Exact lo = decimal(s.substr(1, comma - 1));
+  const Exact hi = decimal(s.substr(comma + 2, s.size() - comma - 3));
+  CHECK(lo <= Exact(1, 3));
+  CHECK(hi >= Exact(1, 3));
+  CHECK(lo <= x.lower());
+  CHECK(hi >= x.upper());
+}
