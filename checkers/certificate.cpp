@@ -28,6 +28,7 @@ Json claim_to_json(const ClaimResult& c) {
   for (const auto& x : c.counterexamples)
     j["counterexamples"].push_back(
         Json{{"input", x.input}, {"expected", x.expected}, {"got", x.got}, {"detail", x.detail}});
+  if (!c.summary.empty()) j["summary"] = c.summary;
   if (!c.reason.empty()) j["reason"] = c.reason;
   j["details"] = c.details;
   return j;

@@ -2,15 +2,73 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tverify {
 namespace {
 
+using Cells = std::vector<std::string>;
+
 std::string params_text(const Json& params) {
   std::string out;
-  for (const auto& [k, v] : params.items()) {
+  for (const auto& [k, v] : params.items())
     out += (out.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-  }
   return out;
+}
+
+std::string claim_name(const Json& c) {
+  std::string name = c.value("id", "");
+  if (c.contains("reading")) name += " (" + c["reading"].get<std::string>() + ")";
+  return name;
+}
+
+std::string verdict_text(const Json& c) {
+  std::string verdict = c.value("verdict", "");
+  if (c.value("outside_hypotheses", false)) verdict += ", outside hypotheses";
+  return verdict;
+}
+
+std::string inputs_text(const Json& cert) {
+  return cert.contains("domain") ? cert["domain"].value("inputs", Json(0)).dump() : "";
+}
+
+Cells certificate_cells(const Json& cert) {
+  return {cert.value("construction", ""), cert.value("variant", ""), params_text(cert["params"])};
+}
+
+void per_claim(const std::vector<Json>& certs, Cells& header, std::vector<Cells>& rows) {
+  header = {"construction", "variant", "parameters", "claim", "domain inputs", "passed/failed/unknown", "verdict",
+            "summary"};
+  for (const auto& cert : certs)
+    for (const auto& c : cert["claims"]) {
+      Cells row = certificate_cells(cert);
+      row.insert(row.end(), {claim_name(c), inputs_text(cert),
+                             fmt::format("{}/{}/{}", c.value("passed", 0ull), c.value("failed", 0ull),
+                                         c.value("unknown", 0ull)),
+                             verdict_text(c), c.value("summary", "")});
+      rows.push_back(std::move(row));
+    }
+}
+
+void per_certificate(const std::vector<Json>& certs, Cells& header, std::vector<Cells>& rows) {
+  Cells claims;
+  for (const auto& cert : certs)
+    for (const auto& c : cert["claims"])
+      if (std::find(claims.begin(), claims.end(), claim_name(c)) == claims.end()) claims.push_back(claim_name(c));
+  header = {"construction", "variant", "parameters", "domain inputs"};
+  header.insert(header.end(), claims.begin(), claims.end());
+  for (const auto& cert : certs) {
+    Cells row = certificate_cells(cert);
+    row.push_back(inputs_text(cert));
+    for (const auto& name : claims) {
+      std::string cell;
+      for (const auto& c : cert["claims"])
+        if (claim_name(c) == name)
+          cell = verdict_text(c) + (c.value("summary", "").empty() ? "" : ": " + c.value("summary", ""));
+      row.push_back(cell);
+    }
+    rows.push_back(std::move(row));
+  }
 }
 
 std::string latex_escape(const std::string& s) {
@@ -22,50 +80,51 @@ std::string latex_escape(const std::string& s) {
   return out;
 }
 
-struct Row {
-  std::string construction, variant, params, claim, inputs, counts, verdict;
-};
-
-std::vector<Row> rows_of(const std::vector<Json>& certificates) {
-  std::vector<Row> rows;
-  for (const auto& cert : certificates) {
-    const std::string inputs = cert.contains("domain") ? cert["domain"].value("inputs", Json(0)).dump() : "";
-    for (const auto& c : cert["claims"]) {
-      std::string claim = c.value("id", "");
-      if (c.contains("reading")) claim += " (" + c["reading"].get<std::string>() + ")";
-      std::string verdict = c.value("verdict", "");
-      if (c.value("outside_hypotheses", false)) verdict += ", outside hypotheses";
-      rows.push_back({cert.value("construction", ""), cert.value("variant", ""), params_text(cert["params"]), claim,
-                      inputs,
-                      fmt::format("{}/{}/{}", c.value("passed", 0ull), c.value("failed", 0ull),
-                                  c.value("unknown", 0ull)),
-                      verdict});
-    }
+std::string markdown_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
   }
-  return rows;
+  return out;
+}
+
+std::string render(const Cells& header, const std::vector<Cells>& rows, TableFormat format) {
+  std::string out;
+  auto line = [&](const Cells& cells) {
+    if (format == TableFormat::Markdown) {
+      out += "|";
+      for (const auto& c : cells) out += " " + markdown_escape(c) + " |";
+      out += "\n";
+    } else {
+      for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? " & " : "") + latex_escape(cells[i]);
+      out += " \\\\\n";
+    }
+  };
+  if (format == TableFormat::Latex) out += "\\begin{tabular}{" + std::string(header.size(), 'l') + "}\n\\hline\n";
+  line(header);
+  if (format == TableFormat::Markdown) {
+    out += "|";
+    for (std::size_t i = 0; i < header.size(); ++i) out += "---|";
+    out += "\n";
+  } else {
+    out += "\\hline\n";
+  }
+  for (const auto& r : rows) line(r);
+  if (format == TableFormat::Latex) out += "\\hline\n\\end{tabular}\n";
+  return out;
 }
 
 }  // namespace
 
-std::string certificates_table(const std::vector<Json>& certificates, TableFormat format) {
-  const auto rows = rows_of(certificates);
-  std::string out;
-  if (format == TableFormat::Markdown) {
-    out += "| construction | variant | parameters | claim | domain inputs | passed/failed/unknown | verdict |\n";
-    out += "|---|---|---|---|---|---|---|\n";
-    for (const auto& r : rows)
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", r.construction, r.variant, r.params, r.claim,
-                         r.inputs, r.counts, r.verdict);
-    return out;
-  }
-  out += "\\begin{tabular}{lllllll}\n\\hline\n";
-  out += "construction & variant & parameters & claim & domain inputs & passed/failed/unknown & verdict \\\\\n\\hline\n";
-  for (const auto& r : rows)
-    out += fmt::format("{} & {} & {} & {} & {} & {} & {} \\\\\n", latex_escape(r.construction),
-                       latex_escape(r.variant), latex_escape(r.params), latex_escape(r.claim), r.inputs, r.counts,
-                       latex_escape(r.verdict));
-  out += "\\hline\n\\end{tabular}\n";
-  return out;
+std::string certificates_table(const std::vector<Json>& certificates, TableFormat format, TableLayout layout) {
+  Cells header;
+  std::vector<Cells> rows;
+  if (layout == TableLayout::PerClaim)
+    per_claim(certificates, header, rows);
+  else
+    per_certificate(certificates, header, rows);
+  return render(header, rows, format);
 }
 
 }  // namespace tverify

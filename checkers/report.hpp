@@ -1,5 +1,5 @@
-// Tables of certificates for a write-up: one row per claim result, with construction, parameters, domain size and
-// verdict.
+// Tables of certificates for a write-up. PerClaim: one row per claim result (construction, parameters, domain size,
+// counts, verdict, summary). PerCertificate ("--wide"): one row per certificate, one column per claim (and reading).
 #pragma once
 
 #include "checkers/verdict.hpp"
@@ -10,7 +10,9 @@
 namespace tverify {
 
 enum class TableFormat { Markdown, Latex };
+enum class TableLayout { PerClaim, PerCertificate };
 
-std::string certificates_table(const std::vector<Json>& certificates, TableFormat format);
+std::string certificates_table(const std::vector<Json>& certificates, TableFormat format,
+                               TableLayout layout = TableLayout::PerClaim);
 
 }  // namespace tverify

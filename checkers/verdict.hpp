@@ -32,7 +32,8 @@ struct ClaimResult {
   bool outside_hypotheses = false;
   std::vector<Counterexample> counterexamples;  // smallest first
   Json details = Json::object();                // claim-specific exact numbers
-  std::string reason;                           // the reason for `unknown`, or a one-line summary
+  std::string summary;                          // one line of exact key numbers, for tables ("p = 1/2 < 4")
+  std::string reason;                           // why the verdict is `unknown`, or why hypotheses are not met
 
   // refuted if anything failed, else unknown if anything was undecided, else verified.
   void set_verdict_from_counts();

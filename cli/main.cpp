@@ -142,10 +142,11 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
   return differing == 0 ? 0 : 1;
 }
 
-int run_report(const std::vector<std::string>& paths, bool latex) {
+int run_report(const std::vector<std::string>& paths, bool latex, bool wide) {
   std::vector<Json> certs;
   for (const auto& p : paths) certs.push_back(load_certificate(p));
-  fmt::print("{}", certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown));
+  fmt::print("{}", certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown,
+                                      wide ? TableLayout::PerCertificate : TableLayout::PerClaim));
   return 0;
 }
 
@@ -194,10 +195,11 @@ int run(int argc, char** argv) {
 
   auto* report = app.add_subcommand("report", "tabulate certificates for a write-up");
   std::vector<std::string> report_paths;
-  bool markdown = false, latex = false;
+  bool markdown = false, latex = false, wide = false;
   report->add_option("certificates", report_paths, "certificate files")->required();
   auto* md_flag = report->add_flag("--markdown", markdown, "a Markdown table (default)");
   report->add_flag("--latex", latex, "a LaTeX tabular")->excludes(md_flag);
+  report->add_flag("--wide", wide, "one row per certificate, one column per claim");
 
   auto* recheck = app.add_subcommand("recheck", "re-run a certificate and say whether it reproduces (exit 0) or not (1)");
   std::string recheck_path;
@@ -230,7 +232,7 @@ int run(int argc, char** argv) {
       return 0;
     }
   }
-  if (report->parsed()) return run_report(report_paths, latex);
+  if (report->parsed()) return run_report(report_paths, latex, wide);
   if (recheck->parsed()) return run_recheck(recheck_path, recheck_common);
   return 2;
 }

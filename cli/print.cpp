@@ -22,6 +22,7 @@ std::string format_claim(const ClaimResult& c) {
     out += fmt::format("      smallest counterexample: input {} expected {} got {}: {}\n", x.input.dump(),
                        x.expected.dump(), x.got.dump(), x.detail);
   }
+  if (!c.summary.empty()) out += "      " + c.summary + "\n";
   if (!c.reason.empty()) out += "      " + c.reason + "\n";
   return out;
 }

@@ -95,6 +95,12 @@ TEST_CASE("report tables list one row per claim, in Markdown and LaTeX", "[repor
   const std::vector<Json> certs{certificate_json(sample_report(), "cmd")};
   const std::string md = certificates_table(certs, TableFormat::Markdown);
   CHECK(md.find("| copy | paper | D=2 n=2 L=5 | copy.alg1 | 32 | 20/12/0 | refuted |") != std::string::npos);
+  const std::string wide = certificates_table(certs, TableFormat::Markdown, TableLayout::PerCertificate);
+  CHECK(wide.find("| construction | variant | parameters | domain inputs | copy.alg1 |") != std::string::npos);
+  CHECK(wide.find("| copy | paper | D=2 n=2 L=5 | 32 | refuted |") != std::string::npos);
+  Json with_pipe = certs.front();
+  with_pipe["claims"][0]["summary"] = "bound 1 - |S|/D^L";
+  CHECK(certificates_table({with_pipe}, TableFormat::Markdown).find("1 - \\|S\\|/D^L |") != std::string::npos);
   const std::string tex = certificates_table(certs, TableFormat::Latex);
   CHECK(tex.find("\\begin{tabular}") != std::string::npos);
   CHECK(tex.find("copy.alg1") != std::string::npos);

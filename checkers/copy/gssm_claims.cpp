@@ -90,6 +90,7 @@ ClaimResult check_thm2_7(const StringDomain& d, std::uint64_t states, bool stric
   r.details["bound"] = exact_to_string(bound);
   r.details["tightness"] = tightness(d, states);
   auto violates = [&](const Exact& err) { return strict ? !(err > bound) : !(err >= bound); };
+  r.summary = "bound 1 - |S|/D^L = " + exact_to_string(bound);
 
   if (bound < 0 || (!strict && bound == 0)) {  // err >= 0 always
     r.checked = r.passed = 1;
@@ -104,6 +105,7 @@ ClaimResult check_thm2_7(const StringDomain& d, std::uint64_t states, bool stric
     r.details["constant_string_gssm_err"] = exact_to_string(err);
     if (violates(err)) {
       r.checked = r.failed = 1;
+      r.summary += ", attained by a " + std::to_string(states) + "-state GSSM";
       r.counterexamples.push_back({describe_gssm(g), Json("err " + std::string(strict ? "> " : ">= ") +
                                                            exact_to_string(bound)),
                                    Json(exact_to_string(err)),
@@ -120,6 +122,7 @@ ClaimResult check_thm2_7(const StringDomain& d, std::uint64_t states, bool stric
     return r;
   }
   const Exact best_err = error_of(all->best_copied, d);
+  r.summary += ", smallest err over all " + std::to_string(all->models) + " GSSMs = " + exact_to_string(best_err);
   r.checked = all->models;
   r.details["gssms_enumerated"] = all->models;
   r.details["smallest_err_over_all_gssms"] = exact_to_string(best_err);
@@ -148,6 +151,8 @@ ClaimResult check_cor2_8(const StringDomain& d, std::uint64_t states, const RunO
   r.details["bound_above_half"] = conclusion;
   r.details["tightness"] = tightness(d, states);
   r.checked = 1;
+  r.summary = "bound " + exact_to_string(bound) + (conclusion ? " > 1/2" : " <= 1/2") +
+              (hypothesis ? ", 2|S| < D^L" : ", 2|S| >= D^L");
   const bool holds = !hypothesis || conclusion;  // the implication, decided exactly
   const bool tight = r.details["tightness"]["attains_bound"].get<bool>();
   r.passed = holds && tight ? 1 : 0;

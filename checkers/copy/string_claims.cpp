@@ -46,6 +46,7 @@ ClaimResult alg1_result(const ClaimSpec& spec, NgramReading reading, const Readi
   r.failed = t.failed;
   r.counterexamples = t.counterexamples;
   r.set_verdict_from_counts();
+  r.summary = "copied " + std::to_string(t.copied) + "/" + std::to_string(t.without_repeat) + " repeat-free strings";
   if (r.checked == 0) r.reason = "no string of the domain is free of repeated n-grams under this reading";
   r.details["reading"] = describe(reading);
   r.details["first_key_position"] = first_key_position(variant, n);
@@ -76,6 +77,7 @@ ClaimResult lemma2_4_result(const ClaimSpec& spec, NgramReading reading, const R
   r.passed = holds ? 1 : 0;
   r.failed = holds ? 0 : 1;
   r.set_verdict_from_counts();
+  r.summary = "p = " + exact_to_string(p) + (holds ? " < " : " >= ") + exact_to_string(bound);
   r.details["reading"] = describe(reading);
   r.details["strings"] = d.size;
   r.details["strings_with_repeat"] = t.with_repeat;
