@@ -32,10 +32,12 @@ struct ScalarTraits<Interval<B>> {
   static constexpr bool rigorous = true;
   static std::string name() { return "interval" + std::to_string(B); }
 };
-template <unsigned B>
-struct ScalarTraits<Mpfr<B>> {
+// Mpfr<Bits> is an alias whose Bits cannot be deduced, so the traits match the MPFR backend it names.
+template <unsigned Digits10>
+struct ScalarTraits<boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<Digits10>,
+                                                  boost::multiprecision::et_off>> {
   static constexpr bool rigorous = false;
-  static std::string name() { return "mpfr" + std::to_string(B); }
+  static std::string name() { return "mpfr" + std::to_string(boost::multiprecision::detail::digits10_2_2(Digits10)); }
 };
 template <>
 struct ScalarTraits<double> {

@@ -39,3 +39,16 @@ TEST_CASE("exact_to_string writes integers plainly and fractions as p/q", "[exac
   CHECK(tverify::exact_to_string(Exact(-2, 6)) == "-1/3");
   CHECK(tverify::big_pow(3, 4) == 81);
 }
+
+#include "core/scalar.hpp"
+
+TEST_CASE("Mpfr<53> rounds like double, and Mpfr<Bits> has at least Bits bits", "[mpfr]") {
+  using M = tverify::Mpfr<53>;
+  const M third = tverify::from_exact<M>(Exact(1, 3));
+  CHECK(third.convert_to<double>() == 1.0 / 3.0);
+  CHECK(mpfr_get_prec(tverify::Mpfr<200>(1).backend().data()) >= 200);
+  CHECK(tverify::sign_of(M(-2)) == tverify::Sign::Negative);
+  CHECK(tverify::relu(M(-2)) == M(0));
+  CHECK_FALSE(tverify::is_rigorous_v<M>);
+  CHECK(tverify::is_rigorous_v<tverify::Interval<64>>);
+}

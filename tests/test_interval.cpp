@@ -70,3 +70,26 @@ TEST_CASE("to_string rounds the lower end down and the upper end up", "[interval
   CHECK(lo <= x.lower());
   CHECK(hi >= x.upper());
 }
+
+#include "core/precision_ladder.hpp"
+
+TEST_CASE("rising precision decides what 64 bits cannot, and reports unknown what no precision can", "[interval]") {
+  // exp(x) - (1 + x + x^2/2) = x^3/6 + ... ~ 1.7e-91 for x = 10^-30: below 64-bit resolution, within 512 bits.
+  const Exact x(1, tverify::big_pow(10, 30));
+  auto taylor_gap = []<unsigned B>(const Exact& at) {
+    using J = tverify::Interval<B>;
+    const J v(at);
+    return tverify::is_greater(exp(v), J(1) + v + v * v / J(2));
+  };
+  CHECK(taylor_gap.template operator()<64>(x) == tverify::Tri::Unknown);
+  const auto decided = tverify::decide_with_rising_precision([&]<unsigned B>() { return taylor_gap.template operator()<B>(x); });
+  CHECK(decided.answer == tverify::Tri::True);
+  CHECK(decided.bits >= 256);
+  // 3 * (1/3) - 1 is 0 in the reals, but 1/3 is not dyadic: no precision excludes 0, so the answer stays unknown.
+  const auto undecidable = tverify::decide_with_rising_precision([]<unsigned B>() {
+    using J = tverify::Interval<B>;
+    return tverify::is_positive(J(3) * J(Exact(1, 3)) - J(1));
+  });
+  CHECK(undecidable.answer == tverify::Tri::Unknown);
+  CHECK(undecidable.bits == 1024);
+}
