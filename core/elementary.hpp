@@ -30,10 +30,10 @@ T sigmoid(const T& x) {
 template <class T>
 std::vector<T> softmax(const std::vector<T>& z) {
   if (z.empty()) throw std::invalid_argument("softmax of an empty vector");
-  if constexpr (std::is_same_v<T, Exact>) {
+  if constexpr (is_exact_v<T>) {
     for (const auto& zi : z)
       if (zi != z.front()) throw std::domain_error("softmax over Exact needs equal scores (else it is irrational)");
-    return std::vector<T>(z.size(), Exact(1, static_cast<long>(z.size())));
+    return std::vector<T>(z.size(), T(Exact(1, static_cast<long>(z.size()))));
   } else {
     std::vector<T> out;
     out.reserve(z.size());

@@ -1,6 +1,8 @@
 // Small dense vectors and matrices over any scalar type. Row-major, bounds-checked in debug builds only through at().
 #pragma once
 
+#include "core/scalar.hpp"
+
 #include <cstddef>
 #include <initializer_list>
 #include <stdexcept>
@@ -43,7 +45,8 @@ template <class T>
 T dot(const Vector<T>& a, const Vector<T>& b) {
   if (a.size() != b.size()) throw std::invalid_argument("dot product of vectors of different lengths");
   T s(0);
-  for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!is_zero(a[i]) && !is_zero(b[i])) s += a[i] * b[i];
   return s;
 }
 
@@ -52,7 +55,8 @@ Vector<T> operator*(const Matrix<T>& m, const Vector<T>& v) {
   if (m.cols() != v.size()) throw std::invalid_argument("matrix-vector product with mismatched sizes");
   Vector<T> out(m.rows(), T(0));
   for (std::size_t r = 0; r < m.rows(); ++r)
-    for (std::size_t c = 0; c < m.cols(); ++c) out[r] += m(r, c) * v[c];
+    for (std::size_t c = 0; c < m.cols(); ++c)
+      if (!is_zero(m(r, c)) && !is_zero(v[c])) out[r] += m(r, c) * v[c];  // weights and activations: mostly zero
   return out;
 }
 

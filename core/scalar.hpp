@@ -4,6 +4,7 @@
 //
 //   T            rigorous  sign() answers
 //   Exact        yes       exactly
+//   QuadraticSurd yes      exactly (a + b sqrt r)
 //   Interval<B>  yes       Unknown when the enclosure contains 0 (and is not [0, 0])
 //   Mpfr<B>      no        the sign of the rounded value
 //   double       no        the sign of the rounded value
@@ -12,6 +13,7 @@
 #include "core/exact.hpp"
 #include "core/interval.hpp"
 #include "core/mpfr.hpp"
+#include "core/quadratic.hpp"
 #include "core/tri.hpp"
 
 #include <string>
@@ -26,6 +28,11 @@ template <>
 struct ScalarTraits<Exact> {
   static constexpr bool rigorous = true;
   static std::string name() { return "exact"; }
+};
+template <>
+struct ScalarTraits<QuadraticSurd> {
+  static constexpr bool rigorous = true;
+  static std::string name() { return "exact-quadratic"; }
 };
 template <unsigned B>
 struct ScalarTraits<Interval<B>> {
@@ -51,11 +58,15 @@ constexpr bool is_rigorous_v = ScalarTraits<T>::rigorous;
 template <class T>
 constexpr bool is_interval_v = requires { T::requested_bits; };
 
+// Exact scalar types: every operation is exact (no rounding anywhere).
+template <class T>
+constexpr bool is_exact_v = std::is_same_v<T, Exact> || std::is_same_v<T, QuadraticSurd>;
+
 // An exact value in T: exactly for Exact, enclosed for Interval, rounded to nearest for Mpfr and double.
 template <class T>
 T from_exact(const Exact& q) {
-  if constexpr (std::is_same_v<T, Exact>) {
-    return q;
+  if constexpr (is_exact_v<T>) {
+    return T(q);
   } else if constexpr (std::is_same_v<T, double>) {
     return q.convert_to<double>();
   } else if constexpr (is_interval_v<T>) {
@@ -69,12 +80,25 @@ T from_exact(const Exact& q) {
 
 template <class T>
 Sign sign_of(const T& x) {
-  if constexpr (is_interval_v<T>) {
+  if constexpr (is_interval_v<T> || std::is_same_v<T, QuadraticSurd>) {
     return x.sign();
   } else {
     if (x > 0) return Sign::Positive;
     if (x < 0) return Sign::Negative;
     return Sign::Zero;
+  }
+}
+
+template <class T>
+bool is_zero(const T& x) {
+  if constexpr (std::is_same_v<T, Exact>) {
+    return x.sign() == 0;
+  } else if constexpr (std::is_same_v<T, QuadraticSurd>) {
+    return x.is_zero();
+  } else if constexpr (std::is_same_v<T, double>) {
+    return x == 0;
+  } else {
+    return sign_of(x) == Sign::Zero;
   }
 }
 

@@ -1,0 +1,258 @@
+#include "constructions/copy/transformer.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tverify::copy {
+namespace {
+
+// Builds the layer-1 MLP one hidden unit at a time: each unit is a linear form on u = [h_1 | .. | h_{n+1}] plus a
+// bias, and writes itself into some output coordinates with some coefficient.
+class MlpBuilder {
+ public:
+  MlpBuilder(std::size_t inputs, std::size_t outputs) : inputs_(inputs), outputs_(outputs) {}
+
+  std::size_t unit(const Vector<Surd>& form, const Surd& bias) {
+    forms_.push_back(form);
+    biases_.push_back(bias);
+    return forms_.size() - 1;
+  }
+  void write(std::size_t output, std::size_t unit, const Surd& coefficient) {
+    writes_.push_back({output, unit, coefficient});
+  }
+  ReluMlp<Surd> build() const {
+    ReluMlp<Surd> mlp{Matrix<Surd>(forms_.size(), inputs_), Matrix<Surd>(outputs_, forms_.size()), biases_, {}};
+    for (std::size_t u = 0; u < forms_.size(); ++u)
+      for (std::size_t c = 0; c < inputs_; ++c) mlp.inner(u, c) = forms_[u][c];
+    for (const auto& w : writes_) mlp.outer(w.output, w.unit) += w.coefficient;
+    return mlp;
+  }
+
+ private:
+  struct Write {
+    std::size_t output, unit;
+    Surd coefficient;
+  };
+  std::size_t inputs_, outputs_;
+  std::vector<Vector<Surd>> forms_;
+  Vector<Surd> biases_;
+  std::vector<Write> writes_;
+};
+
+// Linear forms on u = [h_1 | ... | h_{n+1}] (each block d wide).
+class HeadForms {
+ public:
+  HeadForms(int n, int d, const Matrix<Surd>& psi) : n_(n), d_(d), psi_(psi) {}
+
+  Vector<Surd> zero() const { return Vector<Surd>(static_cast<std::size_t>((n_ + 1) * d_), Surd(0)); }
+  // e_j . h_k (h_0 = 0).
+  Vector<Surd> h(int k, int j) const {
+    Vector<Surd> f = zero();
+    if (k >= 1) f[static_cast<std::size_t>((k - 1) * d_ + j)] = 1;
+    return f;
+  }
+  // e_j . g_t = (t+1) e_j.h_{t+1} - t e_j.h_t.
+  Vector<Surd> g(int t, int j) const { return scaled(h(t + 1, j), Surd(t + 1)) + scaled(h(t, j), Surd(-t)); }
+  // Psi(token) . g_t and Psi(token) . h_1.
+  Vector<Surd> psi_dot_g(Token token, int t) const { return psi_dot([&](int j) { return g(t, j); }, token); }
+  Vector<Surd> psi_dot_h1(Token token) const { return psi_dot([&](int j) { return h(1, j); }, token); }
+
+ private:
+  template <class Form>
+  Vector<Surd> psi_dot(Form form, Token token) const {
+    Vector<Surd> f = zero();
+    for (int j = 0; j < d_; ++j) {
+      const Surd& w = psi_(static_cast<std::size_t>(token), static_cast<std::size_t>(j));
+      if (!is_zero(w)) f = f + scaled(form(j), w);
+    }
+    return f;
+  }
+  int n_, d_;
+  const Matrix<Surd>& psi_;
+};
+
+}  // namespace
+
+CopyTransformer::CopyTransformer(const CopyTransformerConfig& config)
+    : config_(config),
+      dim_(embedding_dim(config.embedding, config.alphabet)),
+      psi_(make_embedding(config.embedding, config.alphabet, config.variant)) {
+  const int n = config.n, d = dim_;
+  const auto ud = static_cast<std::size_t>(d);
+  for (int t = 1; t <= n + 1; ++t)  // Lemma C.1: averaging heads with window t
+    heads_.push_back({Matrix<Surd>(ud, ud), Matrix<Surd>(ud, ud), Matrix<Surd>::identity(ud),
+                      HardAlibiWindow{static_cast<std::size_t>(t)}});
+
+  const std::size_t key_at = ud, block = static_cast<std::size_t>(n) * ud;
+  const std::size_t query_at = key_at + block + static_cast<std::size_t>(n);
+  const std::size_t outputs = query_at + block + static_cast<std::size_t>(n);
+  const HeadForms forms(n, d, psi_);
+  MlpBuilder mlp((static_cast<std::size_t>(n) + 1) * ud, outputs);
+
+  for (int j = 0; j < d; ++j) {  // T^value = h_1 = relu(h_1) - relu(-h_1)
+    const auto plus = mlp.unit(forms.h(1, j), 0), minus = mlp.unit(scaled(forms.h(1, j), Surd(-1)), 0);
+    mlp.write(static_cast<std::size_t>(j), plus, 1);
+    mlp.write(static_cast<std::size_t>(j), minus, -1);
+  }
+  const Vector<Surd> bos_gn = scaled(forms.psi_dot_g(bos(), n), Surd(n));
+  for (int t = 0; t <= n; ++t)  // ghat_t: T^key blocks t = 1..n, T^query blocks t = 0..n-1
+    for (int j = 0; j < d; ++j) {
+      const Vector<Surd> gtj = forms.g(t, j);
+      const auto a = mlp.unit(gtj + scaled(bos_gn, Surd(-1)), 0);
+      const auto b = mlp.unit(scaled(gtj, Surd(-1)) + scaled(bos_gn, Surd(-1)), 0);
+      const auto uj = static_cast<std::size_t>(j), ut = static_cast<std::size_t>(t);
+      if (t >= 1) {
+        mlp.write(key_at + (ut - 1) * ud + uj, a, 1);
+        mlp.write(key_at + (ut - 1) * ud + uj, b, -1);
+      }
+      if (t <= n - 1) {
+        mlp.write(query_at + ut * ud + uj, a, 1);
+        mlp.write(query_at + ut * ud + uj, b, -1);
+      }
+    }
+  const Surd gtilde_scale = config.variant == TransformerVariant::Paper ? Surd(Exact(1, 2)) : Surd(1);
+  for (int t = 1; t <= n; ++t) {  // gtil_t: key positional entries
+    const Vector<Surd> form = scaled(forms.psi_dot_g(bos(), t) + scaled(forms.psi_dot_h1(bos()), Surd(-1)), Surd(2));
+    mlp.write(key_at + block + static_cast<std::size_t>(t - 1), mlp.unit(form, Surd(-1)), gtilde_scale);
+  }
+  for (int t = 1; t <= n; ++t)  // n gstar_t: query positional entries
+    mlp.write(query_at + block + static_cast<std::size_t>(t - 1), mlp.unit(forms.psi_dot_g(copy(), t - 1), 0),
+              Surd(n));
+  mlp_ = mlp.build();
+}
+
+std::string CopyTransformer::tau_description() const {
+  if (config_.tau) return exact_to_string(*config_.tau);
+  const BigInt k = big_pow(static_cast<unsigned long>(config_.alphabet), static_cast<unsigned long>(config_.n));
+  return std::to_string(dim_) + " ln(" + BigInt(BigInt(8) * k * dim_).str() + ")";
+}
+
+TokenString CopyTransformer::copy_sequence(const TokenString& x, std::size_t extra) const {
+  TokenString s{bos()};
+  s.insert(s.end(), x.begin(), x.end());
+  s.push_back(copy());
+  s.insert(s.end(), x.begin(), x.begin() + static_cast<long>(std::min(extra, x.size())));
+  return s;
+}
+
+Layer1Output CopyTransformer::layer1_at(const std::vector<Vector<Surd>>& embedded, std::size_t p) const {
+  Vector<Surd> u;
+  for (const auto& head : heads_) {
+    const Vector<Surd> out = head.forward_at(embedded, p);
+    u.insert(u.end(), out.begin(), out.end());
+  }
+  const Vector<Surd> y = mlp_(u);
+  const auto d = static_cast<long>(dim_), half = (static_cast<long>(y.size()) - d) / 2;
+  return {Vector<Surd>(y.begin(), y.begin() + d), Vector<Surd>(y.begin() + d, y.begin() + d + half),
+          Vector<Surd>(y.begin() + d + half, y.end())};
+}
+
+std::vector<Layer1Output> CopyTransformer::layer1(const TokenString& sequence) const {
+  std::vector<Vector<Surd>> embedded;
+  std::vector<Layer1Output> blocks;
+  for (std::size_t p = 0; p < sequence.size(); ++p) {
+    const auto row = static_cast<std::size_t>(sequence[p]);
+    embedded.emplace_back();
+    for (std::size_t c = 0; c < psi_.cols(); ++c) embedded.back().push_back(psi_(row, c));
+    blocks.push_back(layer1_at(embedded, p));
+  }
+  return blocks;
+}
+
+std::vector<Surd> CopyTransformer::scores(const std::vector<Layer1Output>& blocks, std::size_t p) {
+  std::vector<Surd> z;
+  for (std::size_t j = 0; j <= p; ++j) z.push_back(dot(blocks[j].key, blocks[p].query));
+  return z;
+}
+
+// softmax(tau z) grouped by exact score level: keys with equal z get equal weight, so one exponential per level,
+// w_l = 1 / sum_m c_m exp(tau (z_m - z_l)), and the readout r_x = sum_l w_l sum_{j in l} T^value_j . Psi(x).
+template <unsigned Bits>
+ArgmaxReadout CopyTransformer::readout_at(const std::vector<Layer1Output>& blocks, std::size_t p) const {
+  using I = Interval<Bits>;
+  const std::vector<Surd> z = scores(blocks, p);
+  std::vector<std::size_t> order(z.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return z[a] < z[b]; });
+  const std::size_t tokens = psi_.rows();
+  struct Level {
+    Surd score;
+    long count = 0;
+    Vector<Surd> value_dot_psi;
+  };
+  std::vector<Level> levels;
+  for (std::size_t j : order) {
+    if (levels.empty() || !(levels.back().score == z[j])) levels.push_back({z[j], 0, Vector<Surd>(tokens, Surd(0))});
+    Level& level = levels.back();
+    ++level.count;
+    for (std::size_t x = 0; x < tokens; ++x)
+      for (std::size_t c = 0; c < psi_.cols(); ++c)
+        if (!is_zero(psi_(x, c))) level.value_dot_psi[x] += blocks[j].value[c] * psi_(x, c);
+  }
+  const I tau = config_.tau ? I(*config_.tau)
+                            : I(dim_) * log(I(Exact(BigInt(8) * big_pow(static_cast<unsigned long>(config_.alphabet),
+                                                                          static_cast<unsigned long>(config_.n)) *
+                                                    dim_)));
+  Vector<I> readout(tokens, I(0));
+  for (const Level& level : levels) {
+    I denominator(0);
+    for (const Level& other : levels)
+      denominator += I(other.count) * exp(tau * (other.score - level.score).template to_interval<Bits>());
+    const I weight = I(1) / denominator;
+    for (std::size_t x = 0; x < tokens; ++x)
+      if (!is_zero(level.value_dot_psi[x])) readout[x] += weight * level.value_dot_psi[x].template to_interval<Bits>();
+  }
+  return argmax_readout(readout);
+}
+
+CopyStep CopyTransformer::next_token(const std::vector<Layer1Output>& blocks, std::size_t p) const {
+  CopyStep step;
+  step.position = p + 1;
+  auto attempt = [&]<unsigned Bits>() {
+    if (step.margin == Margin::Certified) return;
+    const ArgmaxReadout r = readout_at<Bits>(blocks, p);
+    step.margin = r.margin;
+    step.bits = Bits;
+    if (r.margin == Margin::Certified) step.output = static_cast<Token>(r.winner);
+  };
+  attempt.template operator()<64>();
+  attempt.template operator()<256>();
+  attempt.template operator()<1024>();
+  return step;
+}
+
+CopyRun CopyTransformer::copy_string(const TokenString& x) const {
+  CopyRun run;
+  TokenString sequence = copy_sequence(x, 0);
+  std::vector<Layer1Output> blocks = layer1(sequence);
+  std::vector<Vector<Surd>> embedded;
+  for (Token t : sequence) {
+    embedded.emplace_back();
+    for (std::size_t c = 0; c < psi_.cols(); ++c) embedded.back().push_back(psi_(static_cast<std::size_t>(t), c));
+  }
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    CopyStep step = next_token(blocks, sequence.size() - 1);
+    step.target = x[k];
+    run.steps.push_back(step);
+    if (!step.output) {
+      run.decided = false;
+      run.failure = "step " + std::to_string(k + 1) + ": the readout's argmax is not certified";
+      return run;
+    }
+    run.output.push_back(*step.output);
+    if (*step.output != x[k]) {
+      run.failure = "step " + std::to_string(k + 1) + ": generated " + std::to_string(*step.output) + ", expected " +
+                    std::to_string(x[k]);
+      return run;
+    }
+    sequence.push_back(*step.output);
+    embedded.emplace_back();
+    for (std::size_t c = 0; c < psi_.cols(); ++c)
+      embedded.back().push_back(psi_(static_cast<std::size_t>(sequence.back()), c));
+    blocks.push_back(layer1_at(embedded, sequence.size() - 1));
+  }
+  run.copied = true;
+  return run;
+}
+
+}  // namespace tverify::copy
