@@ -1,11 +1,17 @@
 #include "checkers/params.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace tverify {
 
 std::string ParamSpec::range_text() const {
   if (kind == Kind::Integer) return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (kind == Kind::PositiveRational) {
+    std::string words;
+    for (const auto& c : choices) words += " or '" + c + "'";
+    return "an exact number > 0 (e.g. 12, 7/2, 3.5)" + words;
+  }
   std::string out = "one of ";
   for (std::size_t i = 0; i < choices.size(); ++i) out += (i ? ", " : "") + choices[i];
   return out;
@@ -29,6 +35,19 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
     values.order_.push_back(spec.name);
     if (spec.kind == ParamSpec::Kind::Integer) {
       values.integers_[spec.name] = parse_integer_option("--" + spec.name, text, spec.min, spec.max);
+    } else if (spec.kind == ParamSpec::Kind::PositiveRational) {
+      values.choices_[spec.name] = text;
+      if (std::find(spec.choices.begin(), spec.choices.end(), text) != spec.choices.end()) {
+        values.rationals_[spec.name] = std::nullopt;
+        continue;
+      }
+      try {
+        const Exact q = parse_exact(text);
+        if (q <= 0) throw std::invalid_argument("not positive");
+        values.rationals_[spec.name] = q;
+      } catch (const std::invalid_argument&) {
+        throw UsageError("--" + spec.name + " must be " + spec.range_text() + " (got '" + text + "')");
+      }
     } else {
       bool known = false;
       for (const auto& c : spec.choices) known = known || c == text;
@@ -46,6 +65,7 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
 
 long long ParamValues::integer(const std::string& name) const { return integers_.at(name); }
 const std::string& ParamValues::choice(const std::string& name) const { return choices_.at(name); }
+const std::optional<Exact>& ParamValues::rational(const std::string& name) const { return rationals_.at(name); }
 
 Json ParamValues::to_json() const {
   Json out = Json::object();

@@ -14,12 +14,12 @@
 namespace tverify {
 
 struct ParamSpec {
-  enum class Kind { Integer, Choice };
+  enum class Kind { Integer, Choice, PositiveRational };
   std::string name;  // without dashes: "D"
   std::string help;
   Kind kind = Kind::Integer;
   long long min = 1, max = 1;            // Integer: inclusive range
-  std::vector<std::string> choices;      // Choice
+  std::vector<std::string> choices;      // Choice; PositiveRational: words that stand for "no number" (a default)
   std::string default_value;
 
   std::string range_text() const;        // "an integer in [1, 64]" / "one of paper, corrected"
@@ -33,12 +33,15 @@ class ParamValues {
   long long integer(const std::string& name) const;
   int small_int(const std::string& name) const { return static_cast<int>(integer(name)); }
   const std::string& choice(const std::string& name) const;
+  // A PositiveRational parameter: nullopt when it was given as one of its words (e.g. "proof").
+  const std::optional<Exact>& rational(const std::string& name) const;
   Json to_json() const;  // in spec order
 
  private:
   std::vector<std::string> order_;
   std::map<std::string, long long> integers_;
   std::map<std::string, std::string> choices_;
+  std::map<std::string, std::optional<Exact>> rationals_;
 };
 
 // Parses an integer option of the CLI itself (--threads, --max-inputs) with the same one-line error.

@@ -1,6 +1,7 @@
 #include "checkers/copy/copy_construction.hpp"
 
 #include "checkers/copy/copy_claims.hpp"
+#include "checkers/copy/transformer_claims.hpp"
 
 #include <fmt/format.h>
 
@@ -40,6 +41,48 @@ const CopyClaimSpecs& copy_claim_specs() {
   return specs;
 }
 
+const TransformerClaimSpecs& transformer_claim_specs() {
+  static const TransformerClaimSpecs specs{
+      {"copy.lemma_c1", "Appendix C.1, Lemma C.1",
+       "Let h_t(x_1, ..., x_i) = 1/min(t,i) sum_{j=max(1,i-t+1)}^{i} x_j. Then, h_t can be computed using a hard-ALiBi "
+       "attention head.",
+       "the head with W_k = W_q = 0, W_v = I and window m = t equals h_t exactly, for t = 1..n+1, at every position "
+       "1..2L+1 of <BOS>, x, <COPY>, x_1..x_{L-1}, for every x in [D]^L",
+       {"D", "n", "L", "embedding"}},
+      {"copy.lemma_c2", "Appendix C.1, Lemma C.2",
+       "Assume that d = ceil(log(D)) + 2. Then, there exists an embedding Psi s.t. ||Psi(x)||_2 = 1 and "
+       "||Psi(x)||_inf <= 1; for x' != x, <x, x'> < 1 - 1/d; Psi(x) is orthogonal to Psi(<BOS>) for x != <BOS> and to "
+       "Psi(<COPY>) for x != <COPY>.",
+       "each property, exactly in Q(sqrt r), for every token and pair of tokens of the embedding in the proof "
+       "([0, 0, Psi'(x)] with entries +-1/sqrt(d) as printed)",
+       {"D"}},
+      {"copy.lemma_c4", "Appendix C.2, Lemma C.4",
+       "Let Psi be the one-hot embedding. Then, there exists a hard-ALiBi transformer block with 3 outputs T^key, "
+       "T^query, T^value s.t. T^value_i = Psi(x_i); T^key blocks t = Psi(x_{i-t}) if i > n, 0 if i <= n; "
+       "T^key_{nd+t,i} = 1{i = t+1}; T^query blocks t = Psi(x_{i-t+1}) if i >= n, 0 if i < n; "
+       "T^query_{nd+t,i} = n 1{i = L+t}.",
+       "every block of layer 1 as built in the proof, at every position 1..2L+1 of the copy sequence, for every x in "
+       "[D]^L, exactly (Appendix C's L read as L + 1, docs/positions.md); reports every failing (position, block)",
+       {"D", "n", "L", "embedding"}},
+      {"copy.scores", "Appendix C.2, proof of Theorem 2.3 (first claim)",
+       "Fix some i > L, denote z = T^key . T^query_i. Then, z_{i-L+1} = n and |z_j| < n - 1/d for all j != i-L+1.",
+       "exactly, at every query position L+2..2L+1 of the copy sequence, for every x without a repeated n-gram "
+       "(per reading); the proof assumes 2L + 2 <= K = D^n",
+       {"D", "n", "L", "embedding"}},
+      {"copy.thm2_3", "Sec. 2.2, Theorem 2.3 (proof in Appendix C.2)",
+       "For all n, there exists a depth-2 transformer T of dimension O(n log(D)) s.t. for all 2n <= L <= D^n, and for "
+       "any copy distribution D_L, err_D_L(T) < p_n-gram(D_L).",
+       "the construction of the proof generates x exactly (every argmax certified) for every x in [D]^L without a "
+       "repeated n-gram, per reading; also compared with Algorithm 1 on each string",
+       {"D", "n", "L", "embedding", "tau"}},
+      {"copy.err", "Sec. 2.2, Theorem 2.3 for the uniform distribution",
+       "err_D_L(T) < p_n-gram(D_L)",
+       "the exact error rate of the construction over [D]^L against the exact p_n-gram, per reading",
+       {"D", "n", "L", "embedding", "tau"}},
+  };
+  return specs;
+}
+
 std::string CopyConstruction::paper() const {
   return "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)";
 }
@@ -54,13 +97,19 @@ std::vector<ParamSpec> CopyConstruction::params() const {
        "2"},
       {"reading", "reading of 'repeated n-gram' in Definition 2.2", K::Choice, 0, 0, {"both", "text", "formula"},
        "both"},
+      {"embedding", "token embedding of the transformer (one-hot, or Lemma C.2)", K::Choice, 0, 0, {"onehot", "c2"},
+       "onehot"},
+      {"tau", "layer-2 inverse temperature tau; 'proof' is d ln(8Kd), K = D^n", K::PositiveRational, 0, 0, {"proof"},
+       "proof"},
   };
 }
 
 const std::vector<ClaimSpec>& CopyConstruction::claims() const {
   static const std::vector<ClaimSpec> list = [] {
     const auto& s = copy_claim_specs();
-    return std::vector<ClaimSpec>{s.alg1, s.lemma2_4, s.thm2_7, s.cor2_8};
+    const auto& t = transformer_claim_specs();
+    return std::vector<ClaimSpec>{s.alg1,       t.lemma_c1, t.lemma_c2, t.lemma_c4, t.scores, t.thm2_3,
+                                  t.err,        s.lemma2_4, s.thm2_7,   s.cor2_8};
   }();
   return list;
 }
@@ -84,12 +133,26 @@ CheckReport CopyConstruction::check(const ParamValues& params, const std::string
   report.variant = variant;
   report.params = params.to_json();
   report.options = Json{{"max_counterexamples", options.max_counterexamples}};
-  report.arithmetic = "exact";
+  const CopyTransformerConfig transformer{domain.alphabet,
+                                          domain.n,
+                                          domain.length,
+                                          params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot,
+                                          variant == "paper" ? TransformerVariant::Paper : TransformerVariant::Corrected,
+                                          params.rational("tau")};
+  const TransformerClaimSelection selection{wanted("copy.lemma_c1"), wanted("copy.lemma_c4"), wanted("copy.scores"),
+                                            wanted("copy.thm2_3"), wanted("copy.err")};
+  const auto readings = readings_from(params.choice("reading"));
+  report.arithmetic = selection.any() ? "exact (layer 1 and scores, in Q(sqrt r)); interval (softmax and readout)"
+                                      : "exact";
   report.domain_description = "every string of [D]^L in lexicographic order (x_1 most significant)";
   report.domain_inputs = domain.size;
+  auto append = [&](std::vector<ClaimResult> more) {
+    for (auto& r : more) report.claims.push_back(std::move(r));
+  };
   if (wanted("copy.alg1") || wanted("copy.lemma2_4"))
-    report.claims = check_string_claims(domain, alg1_variant, readings_from(params.choice("reading")),
-                                        wanted("copy.alg1"), wanted("copy.lemma2_4"), options);
+    append(check_string_claims(domain, alg1_variant, readings, wanted("copy.alg1"), wanted("copy.lemma2_4"), options));
+  if (wanted("copy.lemma_c2")) report.claims.push_back(check_lemma_c2(domain.alphabet, transformer.variant));
+  if (selection.any()) append(check_transformer_claims(domain, transformer, readings, selection, options));
   if (wanted("copy.thm2_7")) report.claims.push_back(check_thm2_7(domain, states, variant == "paper", options));
   if (wanted("copy.cor2_8")) report.claims.push_back(check_cor2_8(domain, states, options));
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -108,6 +171,45 @@ TokenString parse_tokens(const std::string& input, int alphabet) {
   }
   if (x.empty()) throw UsageError("--input must be a comma-separated list of tokens in [0, D-1] (got '" + input + "')");
   return x;
+}
+
+}  // namespace
+
+namespace {
+
+std::string vector_text(const Vector<QuadraticSurd>& v) {
+  std::string out;
+  for (const auto& e : v) out += (out.empty() ? "" : " ") + e.to_string();
+  return "(" + out + ")";
+}
+
+// The transformer of Thm 2.3 on one string: the generated copy and, traced, every block of both layers.
+std::string eval_transformer(const ParamValues& params, const std::string& variant, const TokenString& x, bool trace) {
+  const CopyTransformer tr({params.small_int("D"), params.small_int("n"), static_cast<int>(x.size()),
+                            params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot,
+                            variant == "paper" ? TransformerVariant::Paper : TransformerVariant::Corrected,
+                            params.rational("tau")});
+  const TokenString s = tr.copy_sequence(x, x.size() - 1);
+  const auto blocks = tr.layer1(s);
+  const CopyRun run = tr.copy_string(x, blocks);
+  std::string out = fmt::format("Transformer of Theorem 2.3 (variant {}, embedding {}, d = {}, tau = {})\n", variant,
+                                params.choice("embedding"), tr.dim(), tr.tau_description());
+  if (trace) {
+    out += "  layer 1 on the copy sequence (positions 1-based; <BOS> = " + std::to_string(tr.bos()) +
+           ", <COPY> = " + std::to_string(tr.copy()) + "):\n";
+    for (std::size_t p = 0; p < blocks.size(); ++p)
+      out += fmt::format("    position {} token {}: value {} key {} query {}\n", p + 1, s[p],
+                         vector_text(blocks[p].value), vector_text(blocks[p].key), vector_text(blocks[p].query));
+    out += "  layer 2 at each generation step (scores z_j = T^key_j . T^query_i, exact):\n";
+    for (const auto& step : run.steps)
+      out += fmt::format("    step at position {}: z = {}; argmax {} ({}, {} bits), target {}\n", step.position,
+                         vector_text(CopyTransformer::scores(blocks, step.position - 1)),
+                         step.output ? std::to_string(*step.output) : std::string("undecided"), to_string(step.margin),
+                         step.bits, step.target);
+  }
+  out += fmt::format("  generated y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
+                     run.copied ? "" : " (" + run.failure + ")");
+  return out;
 }
 
 }  // namespace
@@ -141,7 +243,7 @@ std::string CopyConstruction::eval(const ParamValues& params, const std::string&
   }
   out += fmt::format("  output y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
                      run.copied ? "" : " (" + run.failure + ")");
-  return out;
+  return out + eval_transformer(params, variant, x, trace);
 }
 
 }  // namespace tverify::copy

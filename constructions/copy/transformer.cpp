@@ -147,15 +147,19 @@ Layer1Output CopyTransformer::layer1_at(const std::vector<Vector<Surd>>& embedde
           Vector<Surd>(y.begin() + d + half, y.end())};
 }
 
-std::vector<Layer1Output> CopyTransformer::layer1(const TokenString& sequence) const {
+std::vector<Vector<Surd>> CopyTransformer::embed(const TokenString& sequence) const {
   std::vector<Vector<Surd>> embedded;
-  std::vector<Layer1Output> blocks;
-  for (std::size_t p = 0; p < sequence.size(); ++p) {
-    const auto row = static_cast<std::size_t>(sequence[p]);
+  for (Token token : sequence) {
     embedded.emplace_back();
-    for (std::size_t c = 0; c < psi_.cols(); ++c) embedded.back().push_back(psi_(row, c));
-    blocks.push_back(layer1_at(embedded, p));
+    for (std::size_t c = 0; c < psi_.cols(); ++c) embedded.back().push_back(psi_(static_cast<std::size_t>(token), c));
   }
+  return embedded;
+}
+
+std::vector<Layer1Output> CopyTransformer::layer1(const TokenString& sequence) const {
+  const std::vector<Vector<Surd>> embedded = embed(sequence);
+  std::vector<Layer1Output> blocks;
+  for (std::size_t p = 0; p < sequence.size(); ++p) blocks.push_back(layer1_at(embedded, p));
   return blocks;
 }
 
@@ -165,10 +169,10 @@ std::vector<Surd> CopyTransformer::scores(const std::vector<Layer1Output>& block
   return z;
 }
 
-// softmax(tau z) grouped by exact score level: keys with equal z get equal weight, so one exponential per level,
-// w_l = 1 / sum_m c_m exp(tau (z_m - z_l)), and the readout r_x = sum_l w_l sum_{j in l} T^value_j . Psi(x).
+// softmax(tau z) grouped by exact score level: keys with equal z get equal weight w_l, and the readout is
+// r_x = sum_l w_l sum_{j in l} T^value_j . Psi(x), the inner sums exact.
 template <unsigned Bits>
-ArgmaxReadout CopyTransformer::readout_at(const std::vector<Layer1Output>& blocks, std::size_t p) const {
+CopyStep CopyTransformer::readout_at(const std::vector<Layer1Output>& blocks, std::size_t p) const {
   using I = Interval<Bits>;
   const std::vector<Surd> z = scores(blocks, p);
   std::vector<std::size_t> order(z.size());
@@ -193,27 +197,54 @@ ArgmaxReadout CopyTransformer::readout_at(const std::vector<Layer1Output>& block
                             : I(dim_) * log(I(Exact(BigInt(8) * big_pow(static_cast<unsigned long>(config_.alphabet),
                                                                           static_cast<unsigned long>(config_.n)) *
                                                     dim_)));
-  Vector<I> readout(tokens, I(0));
+  // w_l = E_l / sum_m c_m E_m with E_l = exp(tau (z_l - z_top)): the same weights, one exponential per level.
+  const Surd& top = levels.back().score;
+  std::vector<I> scaled_exp;
+  I denominator(0);
   for (const Level& level : levels) {
-    I denominator(0);
-    for (const Level& other : levels)
-      denominator += I(other.count) * exp(tau * (other.score - level.score).template to_interval<Bits>());
-    const I weight = I(1) / denominator;
+    scaled_exp.push_back(exp(tau * (level.score - top).template to_interval<Bits>()));
+    denominator += I(level.count) * scaled_exp.back();
+  }
+  Vector<I> readout(tokens, I(0));
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const Level& level = levels[l];
+    const I weight = scaled_exp[l] / denominator;
     for (std::size_t x = 0; x < tokens; ++x)
       if (!is_zero(level.value_dot_psi[x])) readout[x] += weight * level.value_dot_psi[x].template to_interval<Bits>();
   }
-  return argmax_readout(readout);
+  CopyStep step;
+  step.position = p + 1;
+  step.bits = Bits;
+  const ArgmaxReadout r = argmax_readout(readout);
+  step.margin = r.margin;
+  if (r.margin == Margin::Certified) {
+    step.output = static_cast<Token>(r.winner);
+    return step;
+  }
+  // Intervals never separate equal reals. Two readouts are exactly equal when their exact per-level coefficients
+  // agree (the weights are shared); if every rival the intervals could not rank is such an exact copy of the
+  // winner, the argmax is a decided tie.
+  auto exactly_equal = [&](std::size_t a, std::size_t b) {
+    for (const Level& level : levels)
+      if (!(level.value_dot_psi[a] == level.value_dot_psi[b])) return false;
+    return true;
+  };
+  std::vector<Token> tied{static_cast<Token>(r.winner)};
+  for (std::size_t y = 0; y < tokens; ++y) {
+    if (y == r.winner || is_greater(readout[r.winner], readout[y]) == Tri::True) continue;
+    if (!exactly_equal(r.winner, y)) return step;  // undecided
+    tied.push_back(static_cast<Token>(y));
+  }
+  step.margin = Margin::Tie;
+  step.tied = tied;
+  return step;
 }
 
 CopyStep CopyTransformer::next_token(const std::vector<Layer1Output>& blocks, std::size_t p) const {
   CopyStep step;
-  step.position = p + 1;
   auto attempt = [&]<unsigned Bits>() {
-    if (step.margin == Margin::Certified) return;
-    const ArgmaxReadout r = readout_at<Bits>(blocks, p);
-    step.margin = r.margin;
-    step.bits = Bits;
-    if (r.margin == Margin::Certified) step.output = static_cast<Token>(r.winner);
+    if (step.margin == Margin::Certified || step.margin == Margin::Tie) return;
+    step = readout_at<Bits>(blocks, p);
   };
   attempt.template operator()<64>();
   attempt.template operator()<256>();
@@ -221,19 +252,18 @@ CopyStep CopyTransformer::next_token(const std::vector<Layer1Output>& blocks, st
   return step;
 }
 
-CopyRun CopyTransformer::copy_string(const TokenString& x) const {
+CopyRun CopyTransformer::copy_string(const TokenString& x, const std::vector<Layer1Output>& copy_blocks) const {
   CopyRun run;
-  TokenString sequence = copy_sequence(x, 0);
-  std::vector<Layer1Output> blocks = layer1(sequence);
-  std::vector<Vector<Surd>> embedded;
-  for (Token t : sequence) {
-    embedded.emplace_back();
-    for (std::size_t c = 0; c < psi_.cols(); ++c) embedded.back().push_back(psi_(static_cast<std::size_t>(t), c));
-  }
+  const std::size_t prompt = x.size() + 2;  // <BOS>, x, <COPY>
   for (std::size_t k = 0; k < x.size(); ++k) {
-    CopyStep step = next_token(blocks, sequence.size() - 1);
+    CopyStep step = next_token(copy_blocks, prompt - 1 + k);
     step.target = x[k];
     run.steps.push_back(step);
+    if (step.margin == Margin::Tie) {
+      run.failure = "step " + std::to_string(k + 1) + ": the readout's argmax is an exact tie between tokens " +
+                    format_tokens(step.tied);
+      return run;
+    }
     if (!step.output) {
       run.decided = false;
       run.failure = "step " + std::to_string(k + 1) + ": the readout's argmax is not certified";
@@ -245,14 +275,13 @@ CopyRun CopyTransformer::copy_string(const TokenString& x) const {
                     std::to_string(x[k]);
       return run;
     }
-    sequence.push_back(*step.output);
-    embedded.emplace_back();
-    for (std::size_t c = 0; c < psi_.cols(); ++c)
-      embedded.back().push_back(psi_(static_cast<std::size_t>(sequence.back()), c));
-    blocks.push_back(layer1_at(embedded, sequence.size() - 1));
   }
   run.copied = true;
   return run;
+}
+
+std::vector<Vector<Surd>> CopyTransformer::head_outputs(const TokenString& sequence, int t) const {
+  return heads_.at(static_cast<std::size_t>(t - 1)).forward(embed(sequence));
 }
 
 }  // namespace tverify::copy

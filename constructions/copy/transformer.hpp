@@ -48,8 +48,9 @@ struct Layer1Output {
 struct CopyStep {
   std::size_t position = 0;  // 1-based position of the query (the token it predicts is at position + 1)
   Token target = 0;
-  std::optional<Token> output;  // absent when the readout could not be certified
-  Margin margin = Margin::Undecided;
+  std::optional<Token> output;  // present only when the argmax is certified and unique
+  Margin margin = Margin::Undecided;  // Tie: the readout of `output`'s rivals equals the top value exactly
+  std::vector<Token> tied;      // with Margin::Tie: every token whose readout equals the maximum
   unsigned bits = 0;            // interval precision that decided
 };
 
@@ -57,7 +58,7 @@ struct CopyRun {
   TokenString output;
   std::vector<CopyStep> steps;
   bool copied = false;
-  bool decided = true;  // every step's argmax certified
+  bool decided = true;  // every step's argmax certified, or an exact tie (then not copied)
   std::string failure;
 };
 
@@ -81,15 +82,22 @@ class CopyTransformer {
   static std::vector<Surd> scores(const std::vector<Layer1Output>& blocks, std::size_t p);
 
   // Autoregressive generation of L tokens after <BOS>, x, <COPY>, stopping at the first wrong or undecided token.
-  CopyRun copy_string(const TokenString& x) const;
+  CopyRun copy_string(const TokenString& x) const { return copy_string(x, layer1(copy_sequence(x, x.size()))); }
+  // The same from layer-1 blocks of the correct copy sequence: up to the first wrong token, generation sees exactly
+  // the sequence the correct copy has, so the blocks can be computed once and shared with the lemma checks.
+  CopyRun copy_string(const TokenString& x, const std::vector<Layer1Output>& copy_blocks) const;
+
+  // The averaging head h_t (t = 1..n+1) of Lemma C.1 at every position of a token sequence.
+  std::vector<Vector<Surd>> head_outputs(const TokenString& sequence, int t) const;
 
   // The certified readout at query index p (0-based) given layer-1 blocks of the sequence so far.
   CopyStep next_token(const std::vector<Layer1Output>& blocks, std::size_t p) const;
 
  private:
+  std::vector<Vector<Surd>> embed(const TokenString& sequence) const;
   Layer1Output layer1_at(const std::vector<Vector<Surd>>& embedded, std::size_t p) const;
   template <unsigned Bits>
-  ArgmaxReadout readout_at(const std::vector<Layer1Output>& blocks, std::size_t p) const;
+  CopyStep readout_at(const std::vector<Layer1Output>& blocks, std::size_t p) const;
 
   CopyTransformerConfig config_;
   int dim_;

@@ -1,0 +1,138 @@
+// constructions/copy/transformer and checkers/copy/transformer_claims: the construction of Theorem 2.3 weight for
+// weight, with hand-derived layer-1 values, and every transformer claim verified where it holds and refuted where the
+// printed construction (or a deliberately broken one) fails.
+#include "checkers/copy/transformer_claims.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace tverify;
+using namespace tverify::copy;
+
+namespace {
+
+RunOptions options() {
+  RunOptions o;
+  o.threads = 2;
+  return o;
+}
+
+CopyTransformerConfig config(int D, int n, int L, TransformerVariant v, EmbeddingKind e = EmbeddingKind::OneHot,
+                             std::optional<Exact> tau = std::nullopt) {
+  return {D, n, L, e, v, tau};
+}
+
+std::vector<ClaimResult> claims(int D, int n, int L, TransformerVariant v, EmbeddingKind e = EmbeddingKind::OneHot,
+                                std::optional<Exact> tau = std::nullopt) {
+  const auto domain = make_string_domain(D, n, L, options());
+  return check_transformer_claims(domain, config(D, n, L, v, e, tau), {NgramReading::Text},
+                                  {true, true, true, true, true}, options());
+}
+
+const ClaimResult& find(const std::vector<ClaimResult>& rs, const std::string& id) {
+  for (const auto& r : rs)
+    if (r.id == id) return r;
+  FAIL("no result " << id);
+  static const ClaimResult none;
+  return none;
+}
+
+Vector<Surd> v(std::initializer_list<Exact> xs) {
+  Vector<Surd> out;
+  for (const auto& x : xs) out.emplace_back(x);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("embeddings: one-hot is the identity; Lemma C.2 codes are +-1/sqrt(d) printed, +-1/sqrt(d-2) corrected",
+          "[copy][transformer]") {
+  const auto onehot = make_embedding(EmbeddingKind::OneHot, 2, TransformerVariant::Paper);
+  CHECK(onehot.rows() == 4);
+  CHECK(onehot(3, 3) == Surd(1));
+  CHECK(onehot(3, 2) == Surd(0));
+  // D = 4: d = ceil(log2 4) + 2 = 4. Token 3 has both bits set: [0, 0, -c, -c].
+  const auto printed = make_embedding(EmbeddingKind::C2, 4, TransformerVariant::Paper);
+  CHECK(printed(3, 2) == Surd(Exact(-1, 2)));  // -1/sqrt(4)
+  const auto corrected = make_embedding(EmbeddingKind::C2, 4, TransformerVariant::Corrected);
+  CHECK(corrected(3, 2) * corrected(3, 2) == Surd(Exact(1, 2)));  // (1/sqrt 2)^2
+  CHECK(printed(4, 0) == Surd(1));                                 // <BOS> = e_1
+}
+
+TEST_CASE("layer 1 by hand: D=2, n=1, x = 0 1 (printed g-tilde gives 1/2 where the lemma says 1)",
+          "[copy][transformer]") {
+  // Sequence <BOS>=2, 0, 1, <COPY>=3, 0 (positions 1..5), one-hot d = 4, L_C = 3.
+  const CopyTransformer paper(config(2, 1, 2, TransformerVariant::Paper));
+  const auto blocks = paper.layer1(paper.copy_sequence({0, 1}, 1));
+  // Position 2: g_1 = 2 h_2 - h_1 = (e_BOS + e_0) - e_0 = e_BOS, so Psi(BOS).(g_1 - h_1) = 1 and
+  // gtil_1 = 1/2 relu(2 - 1) = 1/2. The key block is 0 (i <= n + 1: g_n = e_BOS zeroes ghat).
+  CHECK(blocks[1].key == v({0, 0, 0, 0, Exact(1, 2)}));
+  // Position 3 (token 1): key block Psi(s_2) = e_0, query block Psi(s_3) = e_1, no positional entries.
+  CHECK(blocks[2].key == v({1, 0, 0, 0, 0}));
+  CHECK(blocks[2].query == v({0, 1, 0, 0, 0}));
+  // Position 4 (<COPY>): query positional n 1{p = L_C + 1} = 1; query block Psi(<COPY>) = e_3.
+  CHECK(blocks[3].query == v({0, 0, 0, 1, 1}));
+  // The corrected gtil (no 1/2) gives the lemma's 1.
+  const CopyTransformer fixed(config(2, 1, 2, TransformerVariant::Corrected));
+  CHECK(fixed.layer1(fixed.copy_sequence({0, 1}, 1))[1].key == v({0, 0, 0, 0, 1}));
+}
+
+TEST_CASE("the printed construction ties at x = 0 1 1 0 (n = 2): two keys score n/2 with different values",
+          "[copy][transformer]") {
+  // Query at <COPY> (position 6): positional n 1{p = L_C + 1} = 2 meets key 2's printed positional 1/2: z_2 = 1.
+  // Key 4 = [Psi(s_3), Psi(s_2)] = [e_1, e_0] meets the query block t = 2, Psi(s_5) = e_0: z_4 = 1. Values:
+  // Psi(s_2) = e_0 and Psi(s_4) = e_1, with equal weights: tokens 0 and 1 tie exactly.
+  const CopyTransformer paper(config(2, 2, 4, TransformerVariant::Paper));
+  const CopyRun run = paper.copy_string({0, 1, 1, 0});
+  CHECK(run.decided);
+  CHECK_FALSE(run.copied);
+  REQUIRE(run.steps.size() == 1);
+  CHECK(run.steps[0].margin == Margin::Tie);
+  CHECK(run.steps[0].tied == std::vector<Token>{0, 1});
+}
+
+TEST_CASE("corrected construction, one-hot, D=2 n=2 L=4: every transformer claim verified", "[copy][transformer]") {
+  const auto rs = claims(2, 2, 4, TransformerVariant::Corrected);
+  for (const char* id : {"copy.lemma_c1", "copy.lemma_c4", "copy.scores", "copy.thm2_3", "copy.err"}) {
+    INFO(id);
+    CHECK(find(rs, id).verdict == Verdict::Verified);
+  }
+  CHECK(find(rs, "copy.thm2_3").passed == 8);  // the 8 repeat-free strings (test_copy_claims)
+}
+
+TEST_CASE("printed construction, one-hot, D=2 n=2 L=4: lemma C.4, the scores and Theorem 2.3 are refuted",
+          "[copy][transformer]") {
+  const auto rs = claims(2, 2, 4, TransformerVariant::Paper);
+  CHECK(find(rs, "copy.lemma_c1").verdict == Verdict::Verified);
+  const auto& c4 = find(rs, "copy.lemma_c4");
+  CHECK(c4.verdict == Verdict::Refuted);
+  CHECK(c4.counterexamples.front().detail == "position 2: key position t=1");  // 1/2 instead of 1
+  CHECK(find(rs, "copy.scores").verdict == Verdict::Refuted);
+  CHECK(find(rs, "copy.thm2_3").verdict == Verdict::Refuted);
+}
+
+TEST_CASE("C.2 embedding: thm2_3 holds (corrected), the two-sided score bound fails, the one-sided one holds",
+          "[copy][transformer]") {
+  const auto corrected = claims(2, 2, 4, TransformerVariant::Corrected, EmbeddingKind::C2);
+  CHECK(find(corrected, "copy.thm2_3").verdict == Verdict::Verified);
+  CHECK(find(corrected, "copy.scores").verdict == Verdict::Verified);
+  // Printed |z_j| < n - 1/d fails: with D = 2 the corrected codes are Psi(0) = (0, 0, 1), Psi(1) = (0, 0, -1). For
+  // x = 0 0 1 0 the query at position 9 holds [Psi(s_9), Psi(s_8)] = [Psi(1), Psi(0)] and key 6 holds
+  // [Psi(s_5), Psi(s_4)] = [Psi(0), Psi(1)], so z_6 = -1 - 1 = -2 = -n.
+  CHECK(find(corrected, "copy.scores").details["strings_breaking_the_printed_two_sided_bound"] > 0);
+}
+
+TEST_CASE("a deliberately broken temperature (tau = 1/100) is caught by thm2_3", "[copy][transformer]") {
+  const auto rs = claims(2, 2, 4, TransformerVariant::Corrected, EmbeddingKind::OneHot, Exact(1, 100));
+  CHECK(find(rs, "copy.thm2_3").verdict == Verdict::Refuted);
+}
+
+TEST_CASE("copy.lemma_c2: the printed scaling fails ||Psi|| = 1, the corrected one satisfies every property",
+          "[copy][transformer]") {
+  const ClaimResult printed = check_lemma_c2(2, TransformerVariant::Paper);
+  CHECK(printed.verdict == Verdict::Refuted);  // d = 3, one code bit: ||Psi(0)||^2 = 1/3
+  CHECK(printed.counterexamples.front().got == "sqrt(1/3)");
+  for (int D = 2; D <= 9; ++D) {
+    INFO("D = " << D);
+    CHECK(check_lemma_c2(D, TransformerVariant::Corrected).verdict == Verdict::Verified);
+  }
+}
