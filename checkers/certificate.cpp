@@ -40,6 +40,7 @@ Json certificate_json(const CheckReport& r, const std::string& command) {
   j["version"] = tool_version();
   j["commit"] = tool_commit();
   j["command"] = command;
+  j["verb"] = r.verb;
   j["construction"] = r.construction;
   j["variant"] = r.variant;
   j["params"] = r.params;

@@ -13,6 +13,11 @@ const ClaimSpec& Construction::claim(const std::string& id) const {
   throw UsageError("--claim '" + id + "' is not a claim of " + name() + " (claims: " + known + ")");
 }
 
+CheckReport Construction::prove(const ParamValues&, const std::string&, const std::vector<std::string>&,
+                                const ProofOptions&, const RunOptions&) const {
+  throw UsageError("construction '" + name() + "' has no Z3 proofs yet");
+}
+
 const std::vector<std::unique_ptr<Construction>>& all_constructions() {
   static const auto registry = [] {
     std::vector<std::unique_ptr<Construction>> r;

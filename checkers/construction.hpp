@@ -12,12 +12,18 @@
 
 namespace tverify {
 
+struct ProofOptions {
+  unsigned timeout_ms = 60'000;
+  std::string smt2_dir;  // empty: no SMT-LIB2 dump
+};
+
 struct ClaimSpec {
   std::string id;          // stable: "copy.alg1"
   std::string section;     // where the paper states it
   std::string statement;   // the paper's wording
   std::string checked;     // what tverify checks, precisely, and on which domain
   std::vector<std::string> params;
+  bool proof_only = false;  // established by `tverify prove` (Z3), not by enumeration
 };
 
 class Construction {
@@ -32,6 +38,11 @@ class Construction {
   // Checks the given claims (all when empty) on the construction's domain for these parameters.
   virtual CheckReport check(const ParamValues& params, const std::string& variant,
                             const std::vector<std::string>& claim_ids, const RunOptions& options) const = 0;
+
+  // Proves the given claims (all proof claims when empty) with Z3. Default: the construction has none.
+  virtual CheckReport prove(const ParamValues& params, const std::string& variant,
+                            const std::vector<std::string>& claim_ids, const ProofOptions& options,
+                            const RunOptions& run) const;
 
   // Evaluates one input (tokens, comma-separated) and returns the text to print; with trace, every intermediate block.
   virtual std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,

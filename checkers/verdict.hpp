@@ -40,6 +40,7 @@ struct ClaimResult {
 };
 
 struct CheckReport {
+  std::string verb = "check";  // "check" (enumeration) or "prove" (Z3)
   std::string construction;
   std::string variant;
   Json params = Json::object();

@@ -9,7 +9,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <map>
 #include <thread>
@@ -82,6 +85,35 @@ struct ConstructionArgs {
   }
 };
 
+// --smt2 DIR: created if missing; refused (exit 2) when it cannot be.
+std::string prepare_smt2_dir(const std::string& dir) {
+  if (dir.empty()) return dir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
+    throw UsageError("--smt2 '" + dir + "' is not a writable directory");
+  return dir;
+}
+
+int run_prove(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
+              const std::string& json_path, const std::string& smt2_dir, const std::string& timeout_s,
+              const CommonRunArgs& common, const std::string& command) {
+  const Construction& c = *args.construction;
+  const ParamValues params = ParamValues::parse(c.params(), args.given());
+  const std::string v = variant_or_default(c, variant);
+  const RunOptions run = common.parse();
+  ProofOptions options;
+  options.timeout_ms = static_cast<unsigned>(parse_integer_option("--timeout-s", timeout_s, 1, 86400) * 1000);
+  if (!json_path.empty()) ensure_writable(json_path);
+  options.smt2_dir = prepare_smt2_dir(smt2_dir);
+  const CheckReport report = c.prove(params, v, claims, options, run);
+  if (!json_path.empty()) write_json_atomically(json_path, certificate_json(report, command));
+  fmt::print("{}", format_report(report));
+  if (!smt2_dir.empty()) fmt::print("SMT-LIB2 queries: {}\n", smt2_dir);
+  if (!json_path.empty()) fmt::print("certificate: {}\n", json_path);
+  return exit_code_for(report.claims);
+}
+
 int run_check(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
               const std::string& json_path, const CommonRunArgs& common, const std::string& command) {
   const Construction& c = *args.construction;
@@ -118,17 +150,33 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
     if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
   }
   for (const auto& id : ids) c.claim(id);
-  const CheckReport fresh = c.check(params, variant, ids, options);
+  CheckReport fresh;
+  if (cert.value("verb", "check") == "prove") {
+    ProofOptions proof;
+    if (cert.contains("options") && cert["options"].contains("timeout_ms"))
+      proof.timeout_ms = cert["options"]["timeout_ms"].get<unsigned>();
+    fresh = c.prove(params, variant, ids, proof, options);
+  } else {
+    fresh = c.check(params, variant, ids, options);
+  }
   std::size_t differing = 0;
   const auto& stored = cert["claims"];
   if (stored.size() != fresh.claims.size()) {
     fmt::print("{}: differs: {} claim results stored, {} now\n", path, stored.size(), fresh.claims.size());
     return 1;
   }
+  // Solver time and dump paths change from run to run; everything else must reproduce.
+  auto stable = [](Json claim) {
+    if (claim.contains("details") && claim["details"].is_object()) {
+      claim["details"].erase("seconds");
+      claim["details"].erase("smt2");
+    }
+    return claim;
+  };
   for (std::size_t i = 0; i < fresh.claims.size(); ++i) {
     const Json now = claim_to_json(fresh.claims[i]);
     const std::string name = now.value("id", "") + (now.contains("reading") ? " (" + now["reading"].get<std::string>() + ")" : "");
-    if (now == stored[i]) {
+    if (stable(now) == stable(stored[i])) {
       fmt::print("  {:<24} reproduced ({})\n", name, now["verdict"].get<std::string>());
     } else {
       ++differing;
@@ -154,11 +202,11 @@ int run_report(const std::vector<std::string>& paths, bool latex, bool wide) {
 void reject_unknown_words(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-') return;
   const std::string verb = argv[1];
-  if (verb != "list" && verb != "check" && verb != "eval" && verb != "report" && verb != "recheck")
-    throw UsageError("'" + verb + "' is not a verb (verbs: list, check, eval, report, recheck)");
+  if (verb != "list" && verb != "check" && verb != "prove" && verb != "eval" && verb != "report" && verb != "recheck")
+    throw UsageError("'" + verb + "' is not a verb (verbs: list, check, prove, eval, report, recheck)");
   if (argc < 3) return;
   const std::string name = argv[2];
-  if ((verb == "check" || verb == "eval") && !name.empty() && name[0] != '-') find_construction(name);
+  if ((verb == "check" || verb == "prove" || verb == "eval") && !name.empty() && name[0] != '-') find_construction(name);
 }
 
 int run(int argc, char** argv) {
@@ -173,6 +221,10 @@ int run(int argc, char** argv) {
   CommonRunArgs common;
   auto* check = app.add_subcommand("check", "check claims of a construction over every input of its domain");
   check->require_subcommand(1);
+  auto* prove = app.add_subcommand("prove", "prove claims of a construction with Z3 (all inputs symbolically)");
+  prove->require_subcommand(1);
+  std::string smt2_dir, timeout_s = "60";
+  std::map<std::string, ConstructionArgs> prove_args;
   auto* eval = app.add_subcommand("eval", "evaluate a construction on one input");
   eval->require_subcommand(1);
   std::vector<std::string> claims;
@@ -186,6 +238,14 @@ int run(int argc, char** argv) {
     sub->add_option("--variant", variant, "paper (as printed, default) or corrected");
     sub->add_option("--json", json_path, "write a certificate to this file");
     common.add_to(sub);
+    auto* pr = prove->add_subcommand(c->name(), c->paper());
+    prove_args[c->name()].add_to(pr, *c);
+    pr->add_option("--claim", claims, "a claim id (repeatable; default: every claim with a proof)");
+    pr->add_option("--variant", variant, "paper (as printed, default) or corrected");
+    pr->add_option("--json", json_path, "write a certificate to this file");
+    pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory");
+    pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)");
+    common.add_to(pr);
     auto* ev = eval->add_subcommand(c->name(), c->paper());
     eval_args[c->name()].add_to(ev, *c);
     ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required();
@@ -226,6 +286,8 @@ int run(int argc, char** argv) {
   for (const auto& c : all_constructions()) {
     if (check->got_subcommand(c->name()))
       return run_check(check_args[c->name()], claims, variant, json_path, common, command);
+    if (prove->got_subcommand(c->name()))
+      return run_prove(prove_args[c->name()], claims, variant, json_path, smt2_dir, timeout_s, common, command);
     if (eval->got_subcommand(c->name())) {
       const ParamValues params = ParamValues::parse(c->params(), eval_args[c->name()].given());
       fmt::print("{}", c->eval(params, variant_or_default(*c, variant), input, trace));

@@ -69,11 +69,34 @@ TEST_CASE("bad parameters: one line naming the parameter and its range, exit 2",
   expect_usage_error("eval copy --input 0,5 --D 2", "--input token must be an integer in [0, 1]");
 }
 
+TEST_CASE("bad transformer parameters and proof options", "[cli][bad-input]") {
+  expect_usage_error("check copy --tau 0", "--tau must be an exact number > 0 (e.g. 12, 7/2, 3.5) or 'proof' (got '0')");
+  expect_usage_error("check copy --tau -2", "--tau must be an exact number > 0");
+  expect_usage_error("check copy --tau fast", "--tau must be an exact number > 0");
+  expect_usage_error("check copy --embedding dense", "--embedding must be one of onehot, c2 (got 'dense')");
+  expect_usage_error("prove copy --timeout-s 0", "--timeout-s must be an integer in [1, 86400]");
+  expect_usage_error("prove copy --claim copy.alg1", "--claim copy.alg1 has no Z3 proof");
+  expect_usage_error("check copy --claim copy.lemma_c3", "is proved with `tverify prove copy`");
+  expect_usage_error("prove copy --embedding c2 --claim copy.scores", "one-hot embedding only");
+  std::ofstream(scratch() / "a-file") << "x";
+  expect_usage_error("prove copy --smt2 " + (scratch() / "a-file").string(), "is not a writable directory");
+}
+
+TEST_CASE("prove writes a certificate that recheck reproduces", "[cli]") {
+  const fs::path cert = scratch() / "prove.json";
+  const CliRun prove = run_cli("prove copy --variant corrected --D 2 --n 1 --L 2 --json " + cert.string());
+  CHECK(prove.exit_code == 0);
+  CHECK(prove.out.find("copy.lemma_c3") != std::string::npos);
+  const CliRun recheck = run_cli("recheck " + cert.string());
+  CHECK(recheck.exit_code == 0);
+  CHECK(recheck.out.find("reproduced") != std::string::npos);
+}
+
 TEST_CASE("unknown constructions and claims name what exists", "[cli][bad-input]") {
   expect_usage_error("check cat", "construction 'cat' does not exist (available: copy)");
   expect_usage_error("list nope", "construction 'nope' does not exist");
   expect_usage_error("check copy --claim copy.nope", "--claim 'copy.nope' is not a claim of copy");
-  expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, eval, report, recheck)");
+  expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, prove, eval, report, recheck)");
 }
 
 TEST_CASE("a run above the budget is refused without --force", "[cli][bad-input]") {

@@ -1,6 +1,7 @@
 #include "checkers/copy/copy_construction.hpp"
 
 #include "checkers/copy/copy_claims.hpp"
+#include "checkers/copy/proof_claims.hpp"
 #include "checkers/copy/transformer_claims.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +11,19 @@
 #include <sstream>
 
 namespace tverify::copy {
+
+namespace {
+
+CopyTransformerConfig transformer_config(const ParamValues& params, const std::string& variant, int length) {
+  return {params.small_int("D"),
+          params.small_int("n"),
+          length,
+          params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot,
+          variant == "paper" ? TransformerVariant::Paper : TransformerVariant::Corrected,
+          params.rational("tau")};
+}
+
+}  // namespace
 
 const CopyClaimSpecs& copy_claim_specs() {
   static const CopyClaimSpecs specs{
@@ -83,6 +97,32 @@ const TransformerClaimSpecs& transformer_claim_specs() {
   return specs;
 }
 
+const ProofClaimSpecs& proof_claim_specs() {
+  static const ProofClaimSpecs specs{
+      {"copy.lemma_c3", "Appendix C.1, Lemma C.3",
+       "Let z in R^K be some vector such that, for some constants a > b > 0, there exists i in [K] s.t. z_i = a and for "
+       "all j != i we have |z_j| <= b. Denote s = softmax(z). Then s_i >= 1/(1 + K exp(b - a)) and s_j <= exp(b - a) "
+       "for all j != i.",
+       "with Z3, for every K >= 1: exp(a), exp(b) and exp(z_j) replaced by positive variables with exp(z_j) <= exp(b) "
+       "(monotonicity, the only property of exp the proof uses)",
+       {}, true},
+      {"copy.gadget_ghat", "Appendix C.2, proof of Lemma C.4 (claim on ghat)",
+       "ghat_t(Psi(x_1), ..., Psi(x_i)) = 1{i > n} Psi(x_{i-t})",
+       "with Z3, for all n, i and every coordinate value u in [-1, 1], given the values Psi(<BOS>).g_n takes "
+       "(1/i for i <= n, 1 at i = n + 1, 0 after); corrected: 1{i > n + 1} (errata E6)",
+       {}, true},
+      {"copy.gadget_gtilde", "Appendix C.2, proof of Lemma C.4 (claim on gtilde)",
+       "gtilde_t(Psi(x_1), ..., Psi(x_i)) = 1{i = t + 1}",
+       "with Z3, for all t and i, given the values Psi(<BOS>).(g_t - h_1) takes; paper: 1/2 relu(2c - 1), corrected: "
+       "relu(2c - 1) (errata E4)",
+       {}, true},
+      {"copy.gadget_gstar", "Appendix C.2, proof of Lemma C.4 (claim on gstar)",
+       "g*_t(Psi(x_1), ..., Psi(x_i)) = 1{i = L + t}",
+       "with Z3, for all t, i and L_C, given the values Psi(<COPY>).g_{t-1} takes", {}, true},
+  };
+  return specs;
+}
+
 std::string CopyConstruction::paper() const {
   return "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)";
 }
@@ -108,8 +148,11 @@ const std::vector<ClaimSpec>& CopyConstruction::claims() const {
   static const std::vector<ClaimSpec> list = [] {
     const auto& s = copy_claim_specs();
     const auto& t = transformer_claim_specs();
-    return std::vector<ClaimSpec>{s.alg1,       t.lemma_c1, t.lemma_c2, t.lemma_c4, t.scores, t.thm2_3,
-                                  t.err,        s.lemma2_4, s.thm2_7,   s.cor2_8};
+    const auto& p = proof_claim_specs();
+    return std::vector<ClaimSpec>{s.alg1,          t.lemma_c1,        t.lemma_c2,         p.lemma_c3,
+                                  t.lemma_c4,      p.gadget_ghat,     p.gadget_gtilde,    p.gadget_gstar,
+                                  t.scores,        t.thm2_3,          t.err,              s.lemma2_4,
+                                  s.thm2_7,        s.cor2_8};
   }();
   return list;
 }
@@ -119,8 +162,10 @@ CheckReport CopyConstruction::check(const ParamValues& params, const std::string
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> ids = claim_ids;
   if (ids.empty())
-    for (const auto& c : claims()) ids.push_back(c.id);
-  for (const auto& id : ids) claim(id);  // unknown ids fail before any work
+    for (const auto& c : claims())
+      if (!c.proof_only) ids.push_back(c.id);
+  for (const auto& id : ids)  // unknown ids fail before any work
+    if (claim(id).proof_only) throw UsageError("--claim " + id + " is proved with `tverify prove copy`, not enumerated");
   auto wanted = [&](const std::string& id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
 
   const StringDomain domain =
@@ -133,12 +178,7 @@ CheckReport CopyConstruction::check(const ParamValues& params, const std::string
   report.variant = variant;
   report.params = params.to_json();
   report.options = Json{{"max_counterexamples", options.max_counterexamples}};
-  const CopyTransformerConfig transformer{domain.alphabet,
-                                          domain.n,
-                                          domain.length,
-                                          params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot,
-                                          variant == "paper" ? TransformerVariant::Paper : TransformerVariant::Corrected,
-                                          params.rational("tau")};
+  const CopyTransformerConfig transformer = transformer_config(params, variant, domain.length);
   const TransformerClaimSelection selection{wanted("copy.lemma_c1"), wanted("copy.lemma_c4"), wanted("copy.scores"),
                                             wanted("copy.thm2_3"), wanted("copy.err")};
   const auto readings = readings_from(params.choice("reading"));
@@ -155,6 +195,42 @@ CheckReport CopyConstruction::check(const ParamValues& params, const std::string
   if (selection.any()) append(check_transformer_claims(domain, transformer, readings, selection, options));
   if (wanted("copy.thm2_7")) report.claims.push_back(check_thm2_7(domain, states, variant == "paper", options));
   if (wanted("copy.cor2_8")) report.claims.push_back(check_cor2_8(domain, states, options));
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+
+CheckReport CopyConstruction::prove(const ParamValues& params, const std::string& variant,
+                                    const std::vector<std::string>& claim_ids, const ProofOptions& options,
+                                    const RunOptions& run) const {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<std::string> provable{"copy.lemma_c3", "copy.gadget_ghat", "copy.gadget_gtilde",
+                                          "copy.gadget_gstar", "copy.scores"};
+  std::vector<std::string> ids = claim_ids.empty() ? provable : claim_ids;
+  for (const auto& id : ids) {
+    claim(id);
+    if (std::find(provable.begin(), provable.end(), id) == provable.end())
+      throw UsageError("--claim " + id + " has no Z3 proof (provable: copy.lemma_c3, copy.gadget_ghat, "
+                       "copy.gadget_gtilde, copy.gadget_gstar, copy.scores)");
+  }
+  const StringDomain domain = make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), run);
+  CheckReport report;
+  report.verb = "prove";
+  report.construction = name();
+  report.variant = variant;
+  report.params = params.to_json();
+  report.options = Json{{"timeout_ms", options.timeout_ms}};
+  report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
+  report.domain_description = "symbolic: lemma and gadget statements for all values; copy.scores for every x in "
+                              "[D]^L without a repeated n-gram as one query";
+  report.domain_inputs = domain.size;
+  report.claims = prove_copy_claims(transformer_config(params, variant, domain.length), ids, options);
+  if (std::find(ids.begin(), ids.end(), "copy.scores") != ids.end()) {  // agreement with the enumeration
+    const auto enumerated = check_transformer_claims(domain, transformer_config(params, variant, domain.length),
+                                                     {NgramReading::Text}, {false, false, true, false, false}, run);
+    for (auto& r : report.claims)
+      if (r.id == "copy.scores") r.details["enumeration_verdict"] = to_string(enumerated.front().verdict);
+  }
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
@@ -185,10 +261,7 @@ std::string vector_text(const Vector<QuadraticSurd>& v) {
 
 // The transformer of Thm 2.3 on one string: the generated copy and, traced, every block of both layers.
 std::string eval_transformer(const ParamValues& params, const std::string& variant, const TokenString& x, bool trace) {
-  const CopyTransformer tr({params.small_int("D"), params.small_int("n"), static_cast<int>(x.size()),
-                            params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot,
-                            variant == "paper" ? TransformerVariant::Paper : TransformerVariant::Corrected,
-                            params.rational("tau")});
+  const CopyTransformer tr(transformer_config(params, variant, static_cast<int>(x.size())));
   const TokenString s = tr.copy_sequence(x, x.size() - 1);
   const auto blocks = tr.layer1(s);
   const CopyRun run = tr.copy_string(x, blocks);

@@ -14,6 +14,8 @@ class CopyConstruction final : public Construction {
   const std::vector<ClaimSpec>& claims() const override;
   CheckReport check(const ParamValues& params, const std::string& variant, const std::vector<std::string>& claim_ids,
                     const RunOptions& options) const override;
+  CheckReport prove(const ParamValues& params, const std::string& variant, const std::vector<std::string>& claim_ids,
+                    const ProofOptions& options, const RunOptions& run) const override;
   std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,
                    bool trace) const override;
 };

@@ -138,27 +138,20 @@ std::optional<Failure> check_lemma_c4_on(const CopyTransformer& tr, const TokenS
   return first;
 }
 
-// The claim in the proof of Thm 2.3: for every query position i > L_C, z_{i-L_C+1} = n and |z_j| < n - 1/d else.
-// The corrected statement (errata E7) bounds z_j from above only, which is all Lemma C.3's proof uses.
+// The claim in the proof of Thm 2.3 (CopyTransformer::find_score_violation) as a counterexample. The corrected
+// statement (errata E7) bounds z_j from above only, which is all Lemma C.3's proof uses.
 std::optional<Failure> check_scores_on(const CopyTransformer& tr, const TokenString& x,
                                        const std::vector<Layer1Output>& blocks, bool two_sided) {
-  const std::size_t lc = x.size() + 1;
-  const Surd n(tr.config().n), bound = Surd(Exact(tr.config().n)) - Surd(Exact(1, tr.dim()));
-  for (std::size_t i = lc + 1; i <= blocks.size(); ++i) {
-    const auto z = CopyTransformer::scores(blocks, i - 1);
-    const std::size_t target = i - lc + 1;
-    if (!(z[target - 1] == n))
-      return Failure{Json(x), fmt::format("query position {}: target key {} scores {}, not n", i, target,
-                                          z[target - 1].to_string()),
-                     Json(n.to_string()), Json(z[target - 1].to_string())};
-    for (std::size_t j = 1; j <= z.size(); ++j)
-      if (j != target && !(z[j - 1] < bound && (!two_sided || -z[j - 1] < bound)))
-        return Failure{Json(x), fmt::format("query position {}: key {} scores {}, {} not < n - 1/d", i, j,
-                                            z[j - 1].to_string(), two_sided ? "|z|" : "z"),
-                       Json(std::string(two_sided ? "|z| < " : "z < ") + bound.to_string()),
-                       Json(z[j - 1].to_string())};
-  }
-  return std::nullopt;
+  const auto v = tr.find_score_violation(blocks, two_sided);
+  if (!v) return std::nullopt;
+  const Surd bound = Surd(Exact(tr.config().n)) - Surd(Exact(1, tr.dim()));
+  if (v->target)
+    return Failure{Json(x), fmt::format("query position {}: target key {} scores {}, not n", v->query, v->key,
+                                        v->score.to_string()),
+                   Json(std::to_string(tr.config().n)), Json(v->score.to_string())};
+  return Failure{Json(x), fmt::format("query position {}: key {} scores {}, {} not < n - 1/d", v->query, v->key,
+                                      v->score.to_string(), two_sided ? "|z|" : "z"),
+                 Json(std::string(two_sided ? "|z| < " : "z < ") + bound.to_string()), Json(v->score.to_string())};
 }
 
 ClaimResult result_from(const ClaimSpec& spec, const ClaimTally& t, std::string reading = {}) {

@@ -280,6 +280,21 @@ CopyRun CopyTransformer::copy_string(const TokenString& x, const std::vector<Lay
   return run;
 }
 
+std::optional<ScoreViolation> CopyTransformer::find_score_violation(const std::vector<Layer1Output>& blocks,
+                                                                    bool two_sided) const {
+  const std::size_t lc = static_cast<std::size_t>(config_.length) + 1;
+  const Surd n(config_.n), bound = Surd(Exact(config_.n)) - Surd(Exact(1, dim_));
+  for (std::size_t i = lc + 1; i <= blocks.size(); ++i) {
+    const auto z = scores(blocks, i - 1);
+    const std::size_t target = i - lc + 1;
+    if (!(z[target - 1] == n)) return ScoreViolation{i, target, true, z[target - 1]};
+    for (std::size_t j = 1; j <= z.size(); ++j)
+      if (j != target && !(z[j - 1] < bound && (!two_sided || -z[j - 1] < bound)))
+        return ScoreViolation{i, j, false, z[j - 1]};
+  }
+  return std::nullopt;
+}
+
 std::vector<Vector<Surd>> CopyTransformer::head_outputs(const TokenString& sequence, int t) const {
   return heads_.at(static_cast<std::size_t>(t - 1)).forward(embed(sequence));
 }

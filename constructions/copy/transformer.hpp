@@ -62,6 +62,13 @@ struct CopyRun {
   std::string failure;
 };
 
+// A violation of the score claim in the proof of Theorem 2.3 (at 1-based query position i, key j).
+struct ScoreViolation {
+  std::size_t query = 0, key = 0;
+  bool target = false;  // the target key's score is not n (else: a non-target key reaches the bound)
+  Surd score;
+};
+
 class CopyTransformer {
  public:
   explicit CopyTransformer(const CopyTransformerConfig& config);
@@ -86,6 +93,15 @@ class CopyTransformer {
   // The same from layer-1 blocks of the correct copy sequence: up to the first wrong token, generation sees exactly
   // the sequence the correct copy has, so the blocks can be computed once and shared with the lemma checks.
   CopyRun copy_string(const TokenString& x, const std::vector<Layer1Output>& copy_blocks) const;
+
+  // The claim inside the proof of Theorem 2.3 on the copy sequence of x: for every query position i > L_C = L + 1,
+  // z_{i-L_C+1} = n and |z_j| < n - 1/d for the other keys j <= i (two_sided), or z_j < n - 1/d (one-sided).
+  std::optional<ScoreViolation> find_score_violation(const std::vector<Layer1Output>& copy_blocks,
+                                                     bool two_sided) const;
+
+  // The weights of layer 1's MLP (hidden units: the gadgets, in the order they are built) and the head windows.
+  const ReluMlp<Surd>& layer1_mlp() const { return mlp_; }
+  std::size_t head_window(int t) const { return static_cast<std::size_t>(t); }  // h_t averages the last t tokens
 
   // The averaging head h_t (t = 1..n+1) of Lemma C.1 at every position of a token sequence.
   std::vector<Vector<Surd>> head_outputs(const TokenString& sequence, int t) const;

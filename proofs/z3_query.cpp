@@ -1,0 +1,50 @@
+#include "proofs/z3_query.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace tverify::proofs {
+
+QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<z3::expr>& hypotheses,
+                   const z3::expr& goal, const QueryOptions& options) {
+  z3::solver solver(ctx);
+  z3::params params(ctx);
+  params.set("timeout", options.timeout_ms);
+  solver.set(params);
+  for (const auto& h : hypotheses) solver.add(h);
+  solver.add(!goal);
+  QueryOutcome out;
+  if (!options.smt2_dir.empty()) {
+    out.smt2_path = (std::filesystem::path(options.smt2_dir) / (name + ".smt2")).string();
+    std::ofstream file(out.smt2_path);
+    file << "; tverify query " << name << ": hypotheses and the negated goal; unsat proves the goal\n"
+         << solver.to_smt2("unknown");  // ends with (check-sat)
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const z3::check_result result = solver.check();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (result == z3::unsat) {
+    out.status = QueryStatus::Proved;
+  } else if (result == z3::sat) {
+    out.status = QueryStatus::CounterModel;
+    out.model = solver.get_model();
+  } else {
+    out.reason = solver.reason_unknown();
+  }
+  return out;
+}
+
+Exact model_value(const z3::model& model, const z3::expr& e) {
+  const z3::expr v = model.eval(e, true);
+  std::string text;
+  if (!v.is_numeral(text)) throw std::runtime_error("Z3 model value is not a rational numeral: " + v.to_string());
+  return parse_exact(text);
+}
+
+z3::expr real_of(z3::context& ctx, const Exact& q) { return ctx.real_val(exact_to_string(q).c_str()); }
+
+z3::expr relu(const z3::expr& e) { return z3::ite(e > 0, e, e.ctx().real_val(0)); }
+
+}  // namespace tverify::proofs

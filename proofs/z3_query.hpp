@@ -1,0 +1,42 @@
+// One Z3 query (GUIDE.md §5): a fresh solver, a timeout, hypotheses and the negation of a goal. unsat proves the goal
+// for every assignment of the free variables; sat gives a model that the caller must replay in exact arithmetic
+// before calling it a counterexample; unknown (including a timeout) is reported as unknown. With a dump directory the
+// query is written as SMT-LIB2 so that a reader can re-run it in another solver.
+#pragma once
+
+#include "core/exact.hpp"
+
+#include <z3++.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tverify::proofs {
+
+struct QueryOptions {
+  unsigned timeout_ms = 60'000;
+  std::string smt2_dir;  // empty: no dump
+};
+
+enum class QueryStatus { Proved, CounterModel, Unknown };
+
+struct QueryOutcome {
+  QueryStatus status = QueryStatus::Unknown;
+  std::optional<z3::model> model;
+  std::string reason;      // Z3's reason for unknown
+  std::string smt2_path;   // where the query was dumped, if it was
+  double seconds = 0;
+};
+
+// Asserts every hypothesis and not(goal); `name` names the dump file (<dir>/<name>.smt2).
+QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<z3::expr>& hypotheses,
+                   const z3::expr& goal, const QueryOptions& options);
+
+// A model value as an exact rational (Z3 numerals are exact); throws if the value is not a rational numeral.
+Exact model_value(const z3::model& model, const z3::expr& e);
+
+z3::expr real_of(z3::context& ctx, const Exact& q);
+z3::expr relu(const z3::expr& e);
+
+}  // namespace tverify::proofs
