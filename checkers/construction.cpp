@@ -18,6 +18,10 @@ CheckReport Construction::prove(const ParamValues&, const std::string&, const st
   throw UsageError("construction '" + name() + "' has no Z3 proofs yet");
 }
 
+Json Construction::sweep(const ParamValues&, const std::string&, const SweepRequest&, const RunOptions&) const {
+  throw UsageError("construction '" + name() + "' has no sweeps yet");
+}
+
 const std::vector<std::unique_ptr<Construction>>& all_constructions() {
   static const auto registry = [] {
     std::vector<std::unique_ptr<Construction>> r;

@@ -17,6 +17,12 @@ struct ProofOptions {
   std::string smt2_dir;  // empty: no SMT-LIB2 dump
 };
 
+struct SweepRequest {
+  std::string vary;     // which parameter varies ("tau", "L", ...)
+  std::string out_dir;  // where the CSV, PNG and JSON go
+  std::string resolution, length_max, threshold;  // as given on the command line (empty: defaults)
+};
+
 struct ClaimSpec {
   std::string id;          // stable: "copy.alg1"
   std::string section;     // where the paper states it
@@ -43,6 +49,10 @@ class Construction {
   virtual CheckReport prove(const ParamValues& params, const std::string& variant,
                             const std::vector<std::string>& claim_ids, const ProofOptions& options,
                             const RunOptions& run) const;
+
+  // Runs a sweep and writes its files; returns the summary. Default: the construction has none.
+  virtual Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+                     const RunOptions& run) const;
 
   // Evaluates one input (tokens, comma-separated) and returns the text to print; with trace, every intermediate block.
   virtual std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,

@@ -202,11 +202,13 @@ int run_report(const std::vector<std::string>& paths, bool latex, bool wide) {
 void reject_unknown_words(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-') return;
   const std::string verb = argv[1];
-  if (verb != "list" && verb != "check" && verb != "prove" && verb != "eval" && verb != "report" && verb != "recheck")
-    throw UsageError("'" + verb + "' is not a verb (verbs: list, check, prove, eval, report, recheck)");
+  if (verb != "list" && verb != "check" && verb != "prove" && verb != "sweep" && verb != "eval" && verb != "report" &&
+      verb != "recheck")
+    throw UsageError("'" + verb + "' is not a verb (verbs: list, check, prove, sweep, eval, report, recheck)");
   if (argc < 3) return;
   const std::string name = argv[2];
-  if ((verb == "check" || verb == "prove" || verb == "eval") && !name.empty() && name[0] != '-') find_construction(name);
+  if ((verb == "check" || verb == "prove" || verb == "sweep" || verb == "eval") && !name.empty() && name[0] != '-')
+    find_construction(name);
 }
 
 int run(int argc, char** argv) {
@@ -225,6 +227,10 @@ int run(int argc, char** argv) {
   prove->require_subcommand(1);
   std::string smt2_dir, timeout_s = "60";
   std::map<std::string, ConstructionArgs> prove_args;
+  auto* sweep = app.add_subcommand("sweep", "sweep a parameter; write CSV, a PNG plot and JSON with the threshold");
+  sweep->require_subcommand(1);
+  SweepRequest sweep_request;
+  std::map<std::string, ConstructionArgs> sweep_args;
   auto* eval = app.add_subcommand("eval", "evaluate a construction on one input");
   eval->require_subcommand(1);
   std::vector<std::string> claims;
@@ -246,6 +252,15 @@ int run(int argc, char** argv) {
     pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory");
     pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)");
     common.add_to(pr);
+    auto* sw = sweep->add_subcommand(c->name(), c->paper());
+    sweep_args[c->name()].add_to(sw, *c);
+    sw->add_option("--vary", sweep_request.vary, "what varies: tau or L")->required();
+    sw->add_option("--out", sweep_request.out_dir, "output directory (created if missing)")->required();
+    sw->add_option("--resolution", sweep_request.resolution, "tau: grid step of the bisection (default 1/16)");
+    sw->add_option("--L-max", sweep_request.length_max, "L: the largest L (default: largest with D^L <= 10^4)");
+    sw->add_option("--threshold", sweep_request.threshold, "L: mark the first L with err >= this (default 1/2)");
+    sw->add_option("--variant", variant, "paper (as printed, default) or corrected");
+    common.add_to(sw);
     auto* ev = eval->add_subcommand(c->name(), c->paper());
     eval_args[c->name()].add_to(ev, *c);
     ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required();
@@ -286,6 +301,12 @@ int run(int argc, char** argv) {
   for (const auto& c : all_constructions()) {
     if (check->got_subcommand(c->name()))
       return run_check(check_args[c->name()], claims, variant, json_path, common, command);
+    if (sweep->got_subcommand(c->name())) {
+      const ParamValues params = ParamValues::parse(c->params(), sweep_args[c->name()].given());
+      const Json summary = c->sweep(params, variant_or_default(*c, variant), sweep_request, common.parse());
+      fmt::print("{}\n", summary.dump(2));
+      return 0;
+    }
     if (prove->got_subcommand(c->name()))
       return run_prove(prove_args[c->name()], claims, variant, json_path, smt2_dir, timeout_s, common, command);
     if (eval->got_subcommand(c->name())) {

@@ -92,11 +92,40 @@ TEST_CASE("prove writes a certificate that recheck reproduces", "[cli]") {
   CHECK(recheck.out.find("reproduced") != std::string::npos);
 }
 
+TEST_CASE("sweep tau and L write CSV, PNG and JSON with the threshold", "[cli][sweep]") {
+  const fs::path out = scratch() / "sweeps";
+  // The probes are full exhaustive checks; this test asserts the files and that some probe verified the claim (at the
+  // proof's tau the construction is verified: test_copy_transformer).
+  const CliRun tau = run_cli("sweep copy --vary tau --variant corrected --out " + out.string());
+  REQUIRE(tau.exit_code == 0);
+  for (const char* ext : {".csv", ".png", ".json", ".gp"})
+    CHECK(fs::exists(out / (std::string("tau-D2-n2-L4-onehot-corrected") + ext)));
+  CHECK(slurp(out / "tau-D2-n2-L4-onehot-corrected.csv").find("verified") != std::string::npos);
+  const CliRun length = run_cli("sweep copy --vary L --variant corrected --D 2 --n 2 --L-max 5 --out " + out.string());
+  REQUIRE(length.exit_code == 0);
+  // One row per L = 1..5; at L = 4, p_n-gram(text) = 1/2 (hand count in test_copy_claims).
+  const std::string rows = slurp(out / "length-D2-n2-onehot-corrected.csv");
+  CHECK(rows.find("\n5,") != std::string::npos);
+  CHECK(rows.find(",1/2,0.5,") != std::string::npos);
+  CHECK(fs::exists(out / "length-D2-n2-onehot-corrected.png"));
+}
+
+TEST_CASE("bad sweep requests are refused before any file is written", "[cli][bad-input]") {
+  const fs::path out = scratch() / "sweeps-bad";
+  expect_usage_error("sweep copy --vary bits --out " + out.string(), "--vary must be one of tau, L");
+  expect_usage_error("sweep copy --vary tau --resolution 0 --out " + out.string(), "--resolution must be an exact number in (0, 1000]");
+  expect_usage_error("sweep copy --vary L --threshold 2 --out " + out.string(), "--threshold must be an exact number in (0, 1]");
+  expect_usage_error("sweep copy --vary L --D 2 --L-max 40 --out " + out.string(), "--max-inputs");
+  CHECK_FALSE(fs::exists(out));
+  std::ofstream(scratch() / "not-a-dir") << "x";
+  expect_usage_error("sweep copy --vary tau --out " + (scratch() / "not-a-dir").string(), "is not a writable directory");
+}
+
 TEST_CASE("unknown constructions and claims name what exists", "[cli][bad-input]") {
   expect_usage_error("check cat", "construction 'cat' does not exist (available: copy)");
   expect_usage_error("list nope", "construction 'nope' does not exist");
   expect_usage_error("check copy --claim copy.nope", "--claim 'copy.nope' is not a claim of copy");
-  expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, prove, eval, report, recheck)");
+  expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, report, recheck)");
 }
 
 TEST_CASE("a run above the budget is refused without --force", "[cli][bad-input]") {

@@ -2,6 +2,8 @@
 
 #include "checkers/copy/copy_claims.hpp"
 #include "checkers/copy/proof_claims.hpp"
+#include "checkers/copy/sweeps.hpp"
+#include "checkers/sweep_output.hpp"
 #include "checkers/copy/transformer_claims.hpp"
 
 #include <fmt/format.h>
@@ -233,6 +235,49 @@ CheckReport CopyConstruction::prove(const ParamValues& params, const std::string
   }
   report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
+}
+
+namespace {
+
+Exact parse_positive(const std::string& option, const std::string& text, const Exact& fallback, const Exact& max) {
+  if (text.empty()) return fallback;
+  try {
+    const Exact q = parse_exact(text);
+    if (q > 0 && q <= max) return q;
+  } catch (const std::invalid_argument&) {
+  }
+  throw UsageError(option + " must be an exact number in (0, " + exact_to_string(max) + "] (got '" + text + "')");
+}
+
+}  // namespace
+
+Json CopyConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+                             const RunOptions& run) const {
+  if (request.vary != "tau" && request.vary != "L")
+    throw UsageError("--vary must be one of tau, L (got '" + request.vary + "'; the precision sweep is not built yet)");
+  if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
+  CopySweepOptions sweep;
+  sweep.out_dir = request.out_dir;
+  sweep.resolution = parse_positive("--resolution", request.resolution, Exact(1, 16), Exact(1000));
+  sweep.threshold = parse_positive("--threshold", request.threshold, Exact(1, 2), Exact(1));
+  const int alphabet = params.small_int("D");
+  if (request.vary == "L") {
+    int fits = 0;  // the largest L with D^L <= 10^4 (the default), capped by the run budget
+    while (fits < 64 && big_pow(static_cast<unsigned long>(alphabet), static_cast<unsigned long>(fits + 1)) <= 10000)
+      ++fits;
+    sweep.length_max = request.length_max.empty()
+                           ? std::max(1, fits)
+                           : static_cast<int>(parse_integer_option("--L-max", request.length_max, 1, 64));
+    make_string_domain(alphabet, params.small_int("n"), sweep.length_max, run);  // the largest run fits the budget
+  } else {
+    make_string_domain(alphabet, params.small_int("n"), params.small_int("L"), run);
+  }
+  if (params.choice("reading") != "both")
+    throw UsageError("--reading: sweeps report both readings; leave --reading at its default");
+  require_gnuplot();
+  prepare_output_dir(request.out_dir);
+  const CopyTransformerConfig config = transformer_config(params, variant, params.small_int("L"));
+  return request.vary == "tau" ? sweep_tau(config, sweep, run) : sweep_length(config, sweep, run);
 }
 
 namespace {

@@ -16,6 +16,8 @@ class CopyConstruction final : public Construction {
                     const RunOptions& options) const override;
   CheckReport prove(const ParamValues& params, const std::string& variant, const std::vector<std::string>& claim_ids,
                     const ProofOptions& options, const RunOptions& run) const override;
+  Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+             const RunOptions& run) const override;
   std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,
                    bool trace) const override;
 };

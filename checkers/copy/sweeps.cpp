@@ -1,0 +1,123 @@
+#include "checkers/copy/sweeps.hpp"
+
+#include "checkers/copy/transformer_claims.hpp"
+#include "checkers/sweep_output.hpp"
+
+#include <fmt/format.h>
+
+namespace tverify::copy {
+namespace {
+
+std::string decimal(const Exact& q) { return fmt::format("{:.6g}", q.convert_to<double>()); }
+
+// copy.thm2_3 (text reading) at one tau: the verdict and how many repeat-free strings were copied.
+ClaimResult thm2_3_at(const CopyTransformerConfig& base, const Exact& tau, const RunOptions& run) {
+  CopyTransformerConfig config = base;
+  config.tau = tau;
+  const StringDomain domain = make_string_domain(config.alphabet, config.n, config.length, run);
+  return check_transformer_claims(domain, config, {NgramReading::Text}, {false, false, false, true, false}, run)
+      .front();
+}
+
+// An exact upper bound of the proof's tau = d ln(8 K d).
+Exact proof_tau_upper(const CopyTransformerConfig& config) {
+  const int d = embedding_dim(config.embedding, config.alphabet);
+  using I = Interval<128>;
+  const I tau = I(d) * log(I(Exact(BigInt(8) * big_pow(static_cast<unsigned long>(config.alphabet),
+                                                        static_cast<unsigned long>(config.n)) *
+                                   d)));
+  return tau.upper();
+}
+
+std::string config_name(const CopyTransformerConfig& c, bool with_length = true) {
+  return fmt::format("D{}-n{}{}-{}-{}", c.alphabet, c.n, with_length ? "-L" + std::to_string(c.length) : "",
+                     to_string(c.embedding), c.variant == TransformerVariant::Paper ? "paper" : "corrected");
+}
+
+}  // namespace
+
+Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& sweep, const RunOptions& run) {
+  SweepTable table{{"tau", "tau_decimal", "verdict", "copied", "checked", "fraction_copied"}, {}};
+  auto probe = [&](const BigInt& k) {
+    const Exact tau = Exact(k) * sweep.resolution;
+    const ClaimResult r = thm2_3_at(config, tau, run);
+    table.rows.push_back({exact_to_string(tau), decimal(tau), to_string(r.verdict), std::to_string(r.passed),
+                          std::to_string(r.checked),
+                          decimal(r.checked ? Exact(BigInt(r.passed), BigInt(r.checked)) : Exact(0))});
+    return r.verdict == Verdict::Verified;
+  };
+  const Exact proof = proof_tau_upper(config);
+  const Exact steps = proof / sweep.resolution;
+  BigInt hi = BigInt(numerator(steps) / denominator(steps)) + 1;  // the first grid point above the proof's tau
+  bool found = probe(hi);
+  for (int doubling = 0; !found && doubling < 12; ++doubling) found = probe(hi *= 2);
+  Json summary{{"sweep", "tau"}, {"construction", "copy"}, {"claim", "copy.thm2_3 (text reading)"},
+               {"config", config_name(config)}, {"resolution", exact_to_string(sweep.resolution)},
+               {"proof_tau", fmt::format("d ln(8Kd) <= {}", decimal(proof))},
+               {"monotonicity", "assumed by the bisection; every probe is in the CSV"}};
+  if (found) {
+    BigInt lo = 0;  // tau = 0 (uniform attention) is taken as failing; a pass at 1 step is reported as such
+    while (hi - lo > 1) {
+      const BigInt mid = (lo + hi) / 2;
+      if (probe(mid)) hi = mid;
+      else lo = mid;
+    }
+    const Exact threshold = Exact(hi) * sweep.resolution;
+    summary["threshold_tau"] = exact_to_string(threshold);
+    summary["threshold_over_proof_tau"] = decimal(threshold / proof);
+  } else {
+    summary["threshold_tau"] = nullptr;
+    summary["note"] = "copy.thm2_3 was not verified at any probed tau up to 2^12 times the proof's";
+  }
+  std::sort(table.rows.begin(), table.rows.end(), [](const auto& a, const auto& b) {
+    return parse_exact(a[0]) < parse_exact(b[0]);
+  });
+  PlotSpec plot{"copy.thm2_3 vs tau, " + config_name(config), "tau", "fraction of repeat-free strings copied", false,
+                false, std::pair{0.0, 1.05}, "tau_decimal", {{"fraction_copied", "copied (certified)"}}, {}};
+  if (found) plot.marks.push_back({parse_exact(summary["threshold_tau"].get<std::string>()).convert_to<double>(),
+                                   "threshold"});
+  plot.marks.push_back({proof.convert_to<double>(), "proof tau"});
+  write_sweep(sweep.out_dir, "tau-" + config_name(config), table, plot, summary);
+  return summary;
+}
+
+Json sweep_length(const CopyTransformerConfig& config, const CopySweepOptions& sweep, const RunOptions& run) {
+  SweepTable table{{"L", "err", "err_decimal", "p_text", "p_text_decimal", "p_formula", "p_formula_decimal",
+                    "L2_D_minus_n", "L2_D_minus_n_decimal", "thm2_3_text"},
+                   {}};
+  std::optional<int> crossing;
+  for (int length = 1; length <= sweep.length_max; ++length) {
+    CopyTransformerConfig c = config;
+    c.length = length;
+    const StringDomain domain = make_string_domain(c.alphabet, c.n, length, run);
+    const auto results = check_transformer_claims(domain, c, {NgramReading::Text, NgramReading::Formula},
+                                                  {false, false, false, true, true}, run);
+    std::string err = "unknown", p_text, p_formula, thm = "unknown";
+    for (const auto& r : results) {
+      if (r.id == "copy.err" && r.details.contains("err")) err = r.details["err"].get<std::string>();
+      if (r.id == "copy.err" && r.reading == "text") p_text = r.details["p_ngram"].get<std::string>();
+      if (r.id == "copy.err" && r.reading == "formula") p_formula = r.details["p_ngram"].get<std::string>();
+      if (r.id == "copy.thm2_3" && r.reading == "text") thm = to_string(r.verdict);
+    }
+    const Exact bound(BigInt(length) * length, big_pow(static_cast<unsigned long>(c.alphabet),
+                                                        static_cast<unsigned long>(c.n)));
+    table.rows.push_back({std::to_string(length), err, err == "unknown" ? "" : decimal(parse_exact(err)), p_text,
+                          decimal(parse_exact(p_text)), p_formula, decimal(parse_exact(p_formula)),
+                          exact_to_string(bound), decimal(bound), thm});
+    if (!crossing && err != "unknown" && parse_exact(err) >= sweep.threshold) crossing = length;
+  }
+  Json summary{{"sweep", "L"}, {"construction", "copy"}, {"config", config_name(config, false)},
+               {"threshold", exact_to_string(sweep.threshold)},
+               {"first_L_with_err_at_or_above_threshold", crossing ? Json(*crossing) : Json(nullptr)},
+               {"L_max", sweep.length_max}};
+  PlotSpec plot{"exact error rate vs L, " + config_name(config, false), "L", "probability", false, false,
+                std::pair{0.0, 1.05}, "L",
+                {{"err_decimal", "err (transformer)"}, {"p_text_decimal", "p n-gram (text)"},
+                 {"p_formula_decimal", "p n-gram (formula)"}, {"L2_D_minus_n_decimal", "L^2 D^-n"}},
+                {}};
+  if (crossing) plot.marks.push_back({static_cast<double>(*crossing), "err >= " + exact_to_string(sweep.threshold)});
+  write_sweep(sweep.out_dir, "length-" + config_name(config, false), table, plot, summary);
+  return summary;
+}
+
+}  // namespace tverify::copy

@@ -1,0 +1,35 @@
+// Sweep results on disk: <dir>/<name>.csv (every probe, exact values as p/q beside decimals), <name>.gp (the gnuplot
+// script), <name>.png (its plot, with the threshold marked), <name>.json (parameters, threshold, summary). Each file
+// is written to a temporary name and renamed into place, so an interrupted sweep leaves no half-written file.
+#pragma once
+
+#include "checkers/verdict.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tverify {
+
+struct SweepTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+};
+
+struct PlotSpec {
+  std::string title, xlabel, ylabel;
+  bool logx = false, logy = false;
+  std::optional<std::pair<double, double>> yrange;
+  std::string x_column;
+  std::vector<std::pair<std::string, std::string>> series;  // (column, legend)
+  std::vector<std::pair<double, std::string>> marks;        // vertical lines (x, label), e.g. the threshold
+};
+
+// Throws UsageError when gnuplot is not installed (checked before any work).
+void require_gnuplot();
+// Throws UsageError when `dir` cannot be created or written.
+void prepare_output_dir(const std::string& dir);
+void write_sweep(const std::string& dir, const std::string& name, const SweepTable& table, const PlotSpec& plot,
+                 const Json& summary);
+
+}  // namespace tverify
