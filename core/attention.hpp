@@ -30,12 +30,13 @@ struct AttentionHead {
 
   // The output at position i, attending over xs[0..i] within the window.
   Vector<T> forward_at(const std::vector<Vector<T>>& xs, std::size_t i) const {
-    const Vector<T> q = query * xs.at(i);
+    const bool scores_vanish = is_zero_matrix(query) || is_zero_matrix(key);  // W_q = 0 or W_k = 0: every score is 0
+    const Vector<T> q = scores_vanish ? Vector<T>{} : query * xs.at(i);
     std::vector<T> scores;
     std::vector<std::size_t> keys;
     for (std::size_t j = 0; j <= i; ++j) {
       if (!window.allows(i, j)) continue;
-      scores.push_back(temperature * dot(key * xs[j], q));
+      scores.push_back(scores_vanish ? T(0) : temperature * dot(key * xs[j], q));
       keys.push_back(j);
     }
     const std::vector<T> weights = softmax(scores);

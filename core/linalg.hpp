@@ -42,6 +42,14 @@ class Matrix {
 };
 
 template <class T>
+bool is_zero_matrix(const Matrix<T>& m) {
+  for (std::size_t r = 0; r < m.rows(); ++r)
+    for (std::size_t c = 0; c < m.cols(); ++c)
+      if (!is_zero(m(r, c))) return false;
+  return true;
+}
+
+template <class T>
 T dot(const Vector<T>& a, const Vector<T>& b) {
   if (a.size() != b.size()) throw std::invalid_argument("dot product of vectors of different lengths");
   T s(0);

@@ -29,7 +29,7 @@ class QuadraticSurd {
   const Exact& rational_part() const { return a_; }
   const Exact& surd_coefficient() const { return b_; }
   unsigned long radicand() const { return r_; }
-  bool is_rational() const { return b_ == 0; }
+  bool is_rational() const { return b_.sign() == 0; }
   Exact to_exact() const {
     if (!is_rational()) throw std::domain_error("quadratic surd is irrational");
     return a_;
@@ -94,8 +94,15 @@ class QuadraticSurd {
   friend QuadraticSurd operator/(QuadraticSurd x, const QuadraticSurd& y) { return x /= y; }
   friend QuadraticSurd operator-(const QuadraticSurd& x) { return QuadraticSurd(-x.a_, -x.b_, x.r_); }
 
-  friend bool operator==(const QuadraticSurd& x, const QuadraticSurd& y) { return (x - y).sign() == Sign::Zero; }
-  friend bool operator<(const QuadraticSurd& x, const QuadraticSurd& y) { return (x - y).sign() == Sign::Negative; }
+  // Comparisons are exact; two rationals compare without building their difference.
+  friend bool operator==(const QuadraticSurd& x, const QuadraticSurd& y) {
+    if (x.is_rational() && y.is_rational()) return x.a_ == y.a_;
+    return (x - y).sign() == Sign::Zero;
+  }
+  friend bool operator<(const QuadraticSurd& x, const QuadraticSurd& y) {
+    if (x.is_rational() && y.is_rational()) return x.a_ < y.a_;
+    return (x - y).sign() == Sign::Negative;
+  }
   friend bool operator>(const QuadraticSurd& x, const QuadraticSurd& y) { return y < x; }
   friend bool operator<=(const QuadraticSurd& x, const QuadraticSurd& y) { return !(y < x); }
   friend bool operator>=(const QuadraticSurd& x, const QuadraticSurd& y) { return !(x < y); }

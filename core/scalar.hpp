@@ -105,7 +105,7 @@ bool is_zero(const T& x) {
 template <class T>
   requires(!is_interval_v<T>)
 T relu(const T& x) {
-  return x > 0 ? x : T(0);
+  return sign_of(x) == Sign::Positive ? x : T(0);
 }
 
 // a > b, three-valued: True / False when decided in T, Unknown otherwise.

@@ -125,7 +125,7 @@ std::optional<Failure> check_lemma_c1_on(const CopyTransformer& tr, const TokenS
 
 // Lemma C.4 on one string; every failing (position, block) is counted in `sites`, the first one returned.
 std::optional<Failure> check_lemma_c4_on(const CopyTransformer& tr, const TokenString& x, const TokenString& s,
-                                         const std::vector<Layer1Output>& blocks,
+                                         const Layer1Blocks& blocks,
                                          std::map<std::string, std::uint64_t>& sites) {
   std::optional<Failure> first;
   for (std::size_t p = 1; p <= s.size(); ++p)
@@ -141,7 +141,7 @@ std::optional<Failure> check_lemma_c4_on(const CopyTransformer& tr, const TokenS
 // The claim in the proof of Thm 2.3 (CopyTransformer::find_score_violation) as a counterexample. The corrected
 // statement (errata E7) bounds z_j from above only, which is all Lemma C.3's proof uses.
 std::optional<Failure> check_scores_on(const CopyTransformer& tr, const TokenString& x,
-                                       const std::vector<Layer1Output>& blocks, bool two_sided) {
+                                       const Layer1Blocks& blocks, bool two_sided) {
   const auto v = tr.find_score_violation(blocks, two_sided);
   if (!v) return std::nullopt;
   const Surd bound = Surd(Exact(tr.config().n)) - Surd(Exact(1, tr.dim()));
@@ -185,7 +185,7 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
       tally.lemma_c1.record(!f, f, limit);
     }
     if (!want.lemma_c4 && !want.scores && !want.thm2_3 && !want.err) return;
-    const std::vector<Layer1Output> blocks = tr.layer1(s);
+    const Layer1Blocks blocks = tr.layer1(s);
     if (want.lemma_c4) {
       const auto f = check_lemma_c4_on(tr, x, s, blocks, tally.lemma_c4.failure_sites);
       tally.lemma_c4.record(!f, f, limit);

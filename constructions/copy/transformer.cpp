@@ -1,6 +1,9 @@
 #include "constructions/copy/transformer.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <map>
+#include <unordered_map>
 #include <numeric>
 
 namespace tverify::copy {
@@ -71,12 +74,21 @@ class HeadForms {
   const Matrix<Surd>& psi_;
 };
 
+std::uint64_t next_instance() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+
 }  // namespace
 
 CopyTransformer::CopyTransformer(const CopyTransformerConfig& config)
     : config_(config),
+      instance_(next_instance()),
       dim_(embedding_dim(config.embedding, config.alphabet)),
-      psi_(make_embedding(config.embedding, config.alphabet, config.variant)) {
+      psi_(make_embedding(config.embedding, config.alphabet, config.variant)),
+      proof_tau_log_argument_(BigInt(8) *
+                              big_pow(static_cast<unsigned long>(config.alphabet), static_cast<unsigned long>(config.n)) *
+                              dim_) {
   const int n = config.n, d = dim_;
   const auto ud = static_cast<std::size_t>(d);
   for (int t = 1; t <= n + 1; ++t)  // Lemma C.1: averaging heads with window t
@@ -156,53 +168,71 @@ std::vector<Vector<Surd>> CopyTransformer::embed(const TokenString& sequence) co
   return embedded;
 }
 
-std::vector<Layer1Output> CopyTransformer::layer1(const TokenString& sequence) const {
-  const std::vector<Vector<Surd>> embedded = embed(sequence);
-  std::vector<Layer1Output> blocks;
-  for (std::size_t p = 0; p < sequence.size(); ++p) blocks.push_back(layer1_at(embedded, p));
+Layer1Blocks CopyTransformer::layer1(const TokenString& sequence) const {
+  thread_local std::unordered_map<std::uint64_t, std::map<TokenString, Layer1Entry>> memos;
+  auto& memo = memos[instance_];
+  const std::size_t span = static_cast<std::size_t>(config_.n) + 1;
+  Layer1Blocks blocks;
+  for (std::size_t p = 0; p < sequence.size(); ++p) {
+    const std::size_t first = p + 1 >= span ? p + 1 - span : 0;
+    TokenString window(sequence.begin() + static_cast<long>(first), sequence.begin() + static_cast<long>(p) + 1);
+    auto it = memo.find(window);
+    if (it == memo.end()) {
+      Layer1Entry entry{layer1_at(embed(window), window.size() - 1), {}};
+      for (std::size_t x = 0; x < psi_.rows(); ++x) {
+        Surd v(0);
+        for (std::size_t c = 0; c < psi_.cols(); ++c)
+          if (!is_zero(psi_(x, c))) v += entry.out.value[c] * psi_(x, c);
+        entry.value_dot_psi.push_back(v);
+      }
+      it = memo.emplace(std::move(window), std::move(entry)).first;
+    }
+    blocks.push_back(&it->second);
+  }
   return blocks;
 }
 
-std::vector<Surd> CopyTransformer::scores(const std::vector<Layer1Output>& blocks, std::size_t p) {
+std::vector<Surd> CopyTransformer::scores(const Layer1Blocks& blocks, std::size_t p) {
   std::vector<Surd> z;
-  for (std::size_t j = 0; j <= p; ++j) z.push_back(dot(blocks[j].key, blocks[p].query));
+  z.reserve(p + 1);
+  for (std::size_t j = 0; j <= p; ++j) z.push_back(blocks.entry(j).score_against(blocks.entry(p)));
   return z;
 }
 
 // softmax(tau z) grouped by exact score level: keys with equal z get equal weight w_l, and the readout is
 // r_x = sum_l w_l sum_{j in l} T^value_j . Psi(x), the inner sums exact.
 template <unsigned Bits>
-CopyStep CopyTransformer::readout_at(const std::vector<Layer1Output>& blocks, std::size_t p) const {
+CopyStep CopyTransformer::readout_at(const Layer1Blocks& blocks, std::size_t p) const {
   using I = Interval<Bits>;
-  const std::vector<Surd> z = scores(blocks, p);
+  std::vector<const Surd*> z;  // into the memo: no copies
+  z.reserve(p + 1);
+  for (std::size_t j = 0; j <= p; ++j) z.push_back(&blocks.entry(j).score_against(blocks.entry(p)));
   std::vector<std::size_t> order(z.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return z[a] < z[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *z[a] < *z[b]; });
   const std::size_t tokens = psi_.rows();
   struct Level {
-    Surd score;
+    const Surd* score;
     long count = 0;
     Vector<Surd> value_dot_psi;
   };
   std::vector<Level> levels;
   for (std::size_t j : order) {
-    if (levels.empty() || !(levels.back().score == z[j])) levels.push_back({z[j], 0, Vector<Surd>(tokens, Surd(0))});
+    if (levels.empty() || !(*levels.back().score == *z[j]))
+      levels.push_back({z[j], 0, Vector<Surd>(tokens, Surd(0))});
     Level& level = levels.back();
     ++level.count;
+    const Vector<Surd>& value_dot_psi = blocks.entry(j).value_dot_psi;
     for (std::size_t x = 0; x < tokens; ++x)
-      for (std::size_t c = 0; c < psi_.cols(); ++c)
-        if (!is_zero(psi_(x, c))) level.value_dot_psi[x] += blocks[j].value[c] * psi_(x, c);
+      if (!is_zero(value_dot_psi[x])) level.value_dot_psi[x] += value_dot_psi[x];
   }
-  const I tau = config_.tau ? I(*config_.tau)
-                            : I(dim_) * log(I(Exact(BigInt(8) * big_pow(static_cast<unsigned long>(config_.alphabet),
-                                                                          static_cast<unsigned long>(config_.n)) *
-                                                    dim_)));
+  const I tau = config_.tau ? I(*config_.tau) : I(dim_) * log(I(proof_tau_log_argument_));
   // w_l = E_l / sum_m c_m E_m with E_l = exp(tau (z_l - z_top)): the same weights, one exponential per level.
-  const Surd& top = levels.back().score;
+  const Surd& top = *levels.back().score;
   std::vector<I> scaled_exp;
   I denominator(0);
   for (const Level& level : levels) {
-    scaled_exp.push_back(exp(tau * (level.score - top).template to_interval<Bits>()));
+    scaled_exp.push_back(exp(tau * (*level.score - top).template to_interval<Bits>()));
     denominator += I(level.count) * scaled_exp.back();
   }
   Vector<I> readout(tokens, I(0));
@@ -240,7 +270,7 @@ CopyStep CopyTransformer::readout_at(const std::vector<Layer1Output>& blocks, st
   return step;
 }
 
-CopyStep CopyTransformer::next_token(const std::vector<Layer1Output>& blocks, std::size_t p) const {
+CopyStep CopyTransformer::next_token(const Layer1Blocks& blocks, std::size_t p) const {
   CopyStep step;
   auto attempt = [&]<unsigned Bits>() {
     if (step.margin == Margin::Certified || step.margin == Margin::Tie) return;
@@ -252,7 +282,7 @@ CopyStep CopyTransformer::next_token(const std::vector<Layer1Output>& blocks, st
   return step;
 }
 
-CopyRun CopyTransformer::copy_string(const TokenString& x, const std::vector<Layer1Output>& copy_blocks) const {
+CopyRun CopyTransformer::copy_string(const TokenString& x, const Layer1Blocks& copy_blocks) const {
   CopyRun run;
   const std::size_t prompt = x.size() + 2;  // <BOS>, x, <COPY>
   for (std::size_t k = 0; k < x.size(); ++k) {
@@ -280,7 +310,7 @@ CopyRun CopyTransformer::copy_string(const TokenString& x, const std::vector<Lay
   return run;
 }
 
-std::optional<ScoreViolation> CopyTransformer::find_score_violation(const std::vector<Layer1Output>& blocks,
+std::optional<ScoreViolation> CopyTransformer::find_score_violation(const Layer1Blocks& blocks,
                                                                     bool two_sided) const {
   const std::size_t lc = static_cast<std::size_t>(config_.length) + 1;
   const Surd n(config_.n), bound = Surd(Exact(config_.n)) - Surd(Exact(1, dim_));

@@ -25,6 +25,7 @@
 #include "core/readout.hpp"
 
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,34 @@ struct CopyTransformerConfig {
 
 struct Layer1Output {
   Vector<Surd> value, key, query;
+};
+
+// Layer 1 at position p reads only the last min(p, n) + 1 tokens (every head's window is at most n + 1, and the MLP
+// acts per position), so its outputs are memoised per token window (per thread, per transformer): each entry is still
+// computed once by the literal weights. value_dot_psi[x] = T^value . Psi(x), used by the readout.
+struct Layer1Entry {
+  Layer1Output out;
+  Vector<Surd> value_dot_psi;
+  // T^key of this entry . T^query of another: a score depends on the two windows only, so it is memoised too.
+  mutable std::unordered_map<const Layer1Entry*, Surd> score_as_key;
+
+  const Surd& score_against(const Layer1Entry& query) const {
+    auto it = score_as_key.find(&query);
+    if (it == score_as_key.end()) it = score_as_key.emplace(&query, dot(out.key, query.out.query)).first;
+    return it->second;
+  }
+};
+
+// The layer-1 outputs of one sequence: a view into the calling thread's memo, valid on that thread.
+class Layer1Blocks {
+ public:
+  const Layer1Output& operator[](std::size_t p) const { return entries_[p]->out; }
+  const Layer1Entry& entry(std::size_t p) const { return *entries_[p]; }
+  std::size_t size() const { return entries_.size(); }
+  void push_back(const Layer1Entry* e) { entries_.push_back(e); }
+
+ private:
+  std::vector<const Layer1Entry*> entries_;
 };
 
 struct CopyStep {
@@ -84,19 +113,19 @@ class CopyTransformer {
   TokenString copy_sequence(const TokenString& x, std::size_t extra) const;
 
   // Layer 1 at every position of a token sequence.
-  std::vector<Layer1Output> layer1(const TokenString& sequence) const;
+  Layer1Blocks layer1(const TokenString& sequence) const;
   // z_j = T^key_j . T^query_p for j = 0..p (exact).
-  static std::vector<Surd> scores(const std::vector<Layer1Output>& blocks, std::size_t p);
+  static std::vector<Surd> scores(const Layer1Blocks& blocks, std::size_t p);
 
   // Autoregressive generation of L tokens after <BOS>, x, <COPY>, stopping at the first wrong or undecided token.
   CopyRun copy_string(const TokenString& x) const { return copy_string(x, layer1(copy_sequence(x, x.size()))); }
   // The same from layer-1 blocks of the correct copy sequence: up to the first wrong token, generation sees exactly
   // the sequence the correct copy has, so the blocks can be computed once and shared with the lemma checks.
-  CopyRun copy_string(const TokenString& x, const std::vector<Layer1Output>& copy_blocks) const;
+  CopyRun copy_string(const TokenString& x, const Layer1Blocks& copy_blocks) const;
 
   // The claim inside the proof of Theorem 2.3 on the copy sequence of x: for every query position i > L_C = L + 1,
   // z_{i-L_C+1} = n and |z_j| < n - 1/d for the other keys j <= i (two_sided), or z_j < n - 1/d (one-sided).
-  std::optional<ScoreViolation> find_score_violation(const std::vector<Layer1Output>& copy_blocks,
+  std::optional<ScoreViolation> find_score_violation(const Layer1Blocks& copy_blocks,
                                                      bool two_sided) const;
 
   // The weights of layer 1's MLP (hidden units: the gadgets, in the order they are built) and the head windows.
@@ -107,17 +136,19 @@ class CopyTransformer {
   std::vector<Vector<Surd>> head_outputs(const TokenString& sequence, int t) const;
 
   // The certified readout at query index p (0-based) given layer-1 blocks of the sequence so far.
-  CopyStep next_token(const std::vector<Layer1Output>& blocks, std::size_t p) const;
+  CopyStep next_token(const Layer1Blocks& blocks, std::size_t p) const;
 
  private:
   std::vector<Vector<Surd>> embed(const TokenString& sequence) const;
   Layer1Output layer1_at(const std::vector<Vector<Surd>>& embedded, std::size_t p) const;
   template <unsigned Bits>
-  CopyStep readout_at(const std::vector<Layer1Output>& blocks, std::size_t p) const;
+  CopyStep readout_at(const Layer1Blocks& blocks, std::size_t p) const;
 
   CopyTransformerConfig config_;
+  std::uint64_t instance_ = 0;  // keys this transformer's per-thread memo
   int dim_;
   Matrix<Surd> psi_;
+  Exact proof_tau_log_argument_;  // 8 K d: the proof's tau is d ln(8 K d)
   std::vector<AttentionHead<Surd>> heads_;  // h_1..h_{n+1}
   ReluMlp<Surd> mlp_;
 };
