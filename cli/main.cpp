@@ -254,10 +254,11 @@ int run(int argc, char** argv) {
     common.add_to(pr);
     auto* sw = sweep->add_subcommand(c->name(), c->paper());
     sweep_args[c->name()].add_to(sw, *c);
-    sw->add_option("--vary", sweep_request.vary, "what varies: tau or L")->required();
+    sw->add_option("--vary", sweep_request.vary, "what varies: tau, L or bits")->required();
     sw->add_option("--out", sweep_request.out_dir, "output directory (created if missing)")->required();
     sw->add_option("--resolution", sweep_request.resolution, "tau: grid step of the bisection (default 1/16)");
-    sw->add_option("--L-max", sweep_request.length_max, "L: the largest L (default: largest with D^L <= 10^4)");
+    sw->add_option("--L-max", sweep_request.length_max,
+                   "L, bits: the largest L (defaults: largest with D^L <= 10^4; 2n + 4)");
     sw->add_option("--threshold", sweep_request.threshold, "L: mark the first L with err >= this (default 1/2)");
     sw->add_option("--variant", variant, "paper (as printed, default) or corrected");
     common.add_to(sw);

@@ -108,11 +108,14 @@ TEST_CASE("sweep tau and L write CSV, PNG and JSON with the threshold", "[cli][s
   CHECK(rows.find("\n5,") != std::string::npos);
   CHECK(rows.find(",1/2,0.5,") != std::string::npos);
   CHECK(fs::exists(out / "length-D2-n2-onehot-corrected.png"));
+  const CliRun bits = run_cli("sweep copy --vary bits --variant corrected --D 2 --n 1 --L-max 3 --out " + out.string());
+  REQUIRE(bits.exit_code == 0);
+  CHECK(slurp(out / "bits-D2-n1-onehot-corrected.csv").find("L,min_bits,strings_tested") == 0);
 }
 
 TEST_CASE("bad sweep requests are refused before any file is written", "[cli][bad-input]") {
   const fs::path out = scratch() / "sweeps-bad";
-  expect_usage_error("sweep copy --vary bits --out " + out.string(), "--vary must be one of tau, L");
+  expect_usage_error("sweep copy --vary depth --out " + out.string(), "--vary must be one of tau, L, bits");
   expect_usage_error("sweep copy --vary tau --resolution 0 --out " + out.string(), "--resolution must be an exact number in (0, 1000]");
   expect_usage_error("sweep copy --vary L --threshold 2 --out " + out.string(), "--threshold must be an exact number in (0, 1]");
   expect_usage_error("sweep copy --vary L --D 2 --L-max 40 --out " + out.string(), "--max-inputs");

@@ -2,6 +2,7 @@
 // weight, with hand-derived layer-1 values, and every transformer claim verified where it holds and refuted where the
 // printed construction (or a deliberately broken one) fails.
 #include "checkers/copy/transformer_claims.hpp"
+#include "constructions/copy/finite_precision.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -124,6 +125,27 @@ TEST_CASE("C.2 embedding: thm2_3 holds (corrected), the two-sided score bound fa
 TEST_CASE("a deliberately broken temperature (tau = 1/100) is caught by thm2_3", "[copy][transformer]") {
   const auto rs = claims(2, 2, 4, TransformerVariant::Corrected, EmbeddingKind::OneHot, Exact(1, 100));
   CHECK(find(rs, "copy.thm2_3").verdict == Verdict::Refuted);
+}
+
+TEST_CASE("finite precision: 53 bits copies every repeat-free string, 1 bit or tau = 1/100 does not (D=2 n=3 L=8)",
+          "[copy][transformer][precision]") {
+  auto copied = [](long bits, std::optional<Exact> tau) {
+    const CopyTransformer exact(config(2, 3, 8, TransformerVariant::Corrected, EmbeddingKind::OneHot, tau));
+    const FinitePrecisionCopy finite(exact);
+    const RuntimeMpfr::Precision precision(bits);
+    int ok = 0, total = 0;
+    for (std::uint64_t i = 0; i < 256; ++i) {
+      const TokenString x = string_at(i, 2, 8);
+      if (has_repeated_window(x, 3)) continue;
+      ++total;
+      ok += finite.copies(x);
+    }
+    CHECK(total == 48);  // the repeat-free count of test_copy_claims' table row D=2 n=3 L=8
+    return ok;
+  };
+  CHECK(copied(53, std::nullopt) == 48);
+  CHECK(copied(1, std::nullopt) < 48);       // one bit breaks it (ties and rounding of the averages)
+  CHECK(copied(53, Exact(1, 100)) == 0);     // near-uniform attention: the harness can fail
 }
 
 TEST_CASE("copy.lemma_c2: the printed scaling fails ||Psi|| = 1, the corrected one satisfies every property",

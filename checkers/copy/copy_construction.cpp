@@ -253,15 +253,19 @@ Exact parse_positive(const std::string& option, const std::string& text, const E
 
 Json CopyConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                              const RunOptions& run) const {
-  if (request.vary != "tau" && request.vary != "L")
-    throw UsageError("--vary must be one of tau, L (got '" + request.vary + "'; the precision sweep is not built yet)");
+  if (request.vary != "tau" && request.vary != "L" && request.vary != "bits")
+    throw UsageError("--vary must be one of tau, L, bits (got '" + request.vary + "')");
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
   CopySweepOptions sweep;
   sweep.out_dir = request.out_dir;
   sweep.resolution = parse_positive("--resolution", request.resolution, Exact(1, 16), Exact(1000));
   sweep.threshold = parse_positive("--threshold", request.threshold, Exact(1, 2), Exact(1));
   const int alphabet = params.small_int("D");
-  if (request.vary == "L") {
+  if (request.vary == "bits") {
+    sweep.length_max = request.length_max.empty()
+                           ? 2 * params.small_int("n") + 4
+                           : static_cast<int>(parse_integer_option("--L-max", request.length_max, 1, 4096));
+  } else if (request.vary == "L") {
     int fits = 0;  // the largest L with D^L <= 10^4 (the default), capped by the run budget
     while (fits < 64 && big_pow(static_cast<unsigned long>(alphabet), static_cast<unsigned long>(fits + 1)) <= 10000)
       ++fits;
@@ -277,6 +281,7 @@ Json CopyConstruction::sweep(const ParamValues& params, const std::string& varia
   require_gnuplot();
   prepare_output_dir(request.out_dir);
   const CopyTransformerConfig config = transformer_config(params, variant, params.small_int("L"));
+  if (request.vary == "bits") return sweep_precision(config, sweep, run);
   return request.vary == "tau" ? sweep_tau(config, sweep, run) : sweep_length(config, sweep, run);
 }
 

@@ -2,6 +2,10 @@
 
 #include "checkers/copy/transformer_claims.hpp"
 #include "checkers/sweep_output.hpp"
+#include "constructions/copy/finite_precision.hpp"
+
+#include <cmath>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -78,6 +82,68 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
                                    "threshold"});
   plot.marks.push_back({proof.convert_to<double>(), "proof tau"});
   write_sweep(sweep.out_dir, "tau-" + config_name(config), table, plot, summary);
+  return summary;
+}
+
+namespace {
+
+// The repeat-free strings (text reading) the precision sweep tests at one L: all, or a seeded sample.
+std::vector<TokenString> precision_test_strings(const CopyTransformerConfig& c, const CopySweepOptions& sweep,
+                                                bool& exhaustive) {
+  const BigInt total = big_pow(static_cast<unsigned long>(c.alphabet), static_cast<unsigned long>(c.length));
+  std::vector<TokenString> strings;
+  exhaustive = total <= 100000;
+  if (exhaustive) {
+    for (std::uint64_t i = 0; i < total.convert_to<std::uint64_t>(); ++i) {
+      TokenString x = string_at(i, c.alphabet, c.length);
+      if (!has_repeated_window(x, c.n)) strings.push_back(std::move(x));
+    }
+    return strings;
+  }
+  std::mt19937_64 rng(sweep.seed * 1000003u + static_cast<std::uint64_t>(c.length));
+  std::uniform_int_distribution<int> token(0, c.alphabet - 1);
+  for (std::uint64_t tries = 0; strings.size() < sweep.samples && tries < 100 * sweep.samples; ++tries) {
+    TokenString x(static_cast<std::size_t>(c.length));
+    for (auto& t : x) t = token(rng);
+    if (!has_repeated_window(x, c.n)) strings.push_back(std::move(x));
+  }
+  return strings;
+}
+
+}  // namespace
+
+Json sweep_precision(const CopyTransformerConfig& config, const CopySweepOptions& sweep, const RunOptions&) {
+  SweepTable table{{"L", "min_bits", "strings_tested", "exhaustive", "log2_log2_L"}, {}};
+  Json points = Json::array();
+  for (int length = std::max(2, 2 * config.n); length <= sweep.length_max; ++length) {
+    CopyTransformerConfig c = config;
+    c.length = length;
+    bool exhaustive = false;
+    const auto strings = precision_test_strings(c, sweep, exhaustive);
+    if (strings.empty()) continue;  // no repeat-free string of this length
+    const CopyTransformer exact(c);
+    const FinitePrecisionCopy finite(exact);
+    std::optional<long> fewest;
+    for (long bits = 1; bits <= 64 && !fewest; ++bits) {
+      const RuntimeMpfr::Precision precision(bits);
+      bool all = true;
+      for (const auto& x : strings)
+        if (!(all = finite.copies(x))) break;
+      if (all) fewest = bits;
+    }
+    const double loglog = std::log2(std::log2(static_cast<double>(length)));
+    table.rows.push_back({std::to_string(length), fewest ? std::to_string(*fewest) : "none <= 64",
+                          std::to_string(strings.size()), exhaustive ? "yes" : "sampled", fmt::format("{:.4f}", loglog)});
+    points.push_back({{"L", length}, {"min_bits", fewest ? Json(*fewest) : Json(nullptr)},
+                      {"strings_tested", strings.size()}, {"exhaustive", exhaustive}});
+  }
+  Json summary{{"sweep", "bits"}, {"construction", "copy"}, {"config", config_name(config, false)},
+               {"arithmetic", "MPFR, round to nearest at every operation (a measurement, not a verification)"},
+               {"points", points}, {"samples_when_not_exhaustive", sweep.samples}, {"seed", sweep.seed}};
+  PlotSpec plot{"fewest MPFR bits that still copy every tested repeat-free string, " + config_name(config, false),
+                "L", "bits", false, false, std::nullopt, "L",
+                {{"min_bits", "fewest bits (measured)"}, {"log2_log2_L", "log2 log2 L"}}, {}};
+  write_sweep(sweep.out_dir, "bits-" + config_name(config, false), table, plot, summary);
   return summary;
 }
 

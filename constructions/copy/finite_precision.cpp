@@ -1,0 +1,126 @@
+#include "constructions/copy/finite_precision.hpp"
+
+namespace tverify::copy {
+namespace {
+
+RuntimeMpfr rounded(const Surd& s) {
+  RuntimeMpfr v(s.rational_part());
+  if (!s.is_rational())
+    v = v + RuntimeMpfr(s.surd_coefficient()) * sqrt(RuntimeMpfr(Exact(BigInt(s.radicand()))));
+  return v;
+}
+
+std::vector<std::vector<RuntimeMpfr>> rounded(const Matrix<Surd>& m) {
+  std::vector<std::vector<RuntimeMpfr>> out(m.rows());
+  for (std::size_t r = 0; r < m.rows(); ++r)
+    for (std::size_t c = 0; c < m.cols(); ++c) out[r].push_back(rounded(m(r, c)));
+  return out;
+}
+
+RuntimeMpfr relu(const RuntimeMpfr& x) { return x.sign() > 0 ? x : RuntimeMpfr(0); }
+
+}  // namespace
+
+const FinitePrecisionCopy::Weights& FinitePrecisionCopy::weights() const {
+  if (bits_ == RuntimeMpfr::working_bits()) return weights_;
+  bits_ = RuntimeMpfr::working_bits();
+  memo_.clear();
+  const auto& mlp = exact_.layer1_mlp();
+  weights_.psi = rounded(exact_.embedding());
+  weights_.inner = rounded(mlp.inner);
+  weights_.outer = rounded(mlp.outer);
+  weights_.inner_bias.clear();
+  for (const auto& b : mlp.inner_bias) weights_.inner_bias.push_back(rounded(b));
+  const auto& c = exact_.config();
+  weights_.tau = c.tau ? F(*c.tau)
+                       : F(exact_.dim()) * log(F(Exact(BigInt(8) * big_pow(static_cast<unsigned long>(c.alphabet),
+                                                                             static_cast<unsigned long>(c.n)) *
+                                                         exact_.dim())));
+  return weights_;
+}
+
+const std::vector<RuntimeMpfr>& FinitePrecisionCopy::layer1(const TokenString& window) const {
+  const Weights& w = weights();
+  if (auto it = memo_.find(window); it != memo_.end()) return it->second;
+  const std::size_t d = static_cast<std::size_t>(exact_.dim());
+  std::vector<F> u;  // [h_1 | .. | h_{n+1}] at the window's last position
+  for (int t = 1; t <= exact_.config().n + 1; ++t) {
+    const std::size_t span = std::min(exact_.head_window(t), window.size());
+    for (std::size_t k = 0; k < d; ++k) {
+      F sum(0);
+      for (std::size_t q = window.size() - span; q < window.size(); ++q)
+        sum += w.psi[static_cast<std::size_t>(window[q])][k];
+      u.push_back(sum / F(static_cast<long>(span)));
+    }
+  }
+  std::vector<F> hidden;
+  for (std::size_t m = 0; m < w.inner.size(); ++m) {
+    F pre = w.inner_bias[m];
+    for (std::size_t c = 0; c < u.size(); ++c)
+      if (w.inner[m][c].sign() != 0) pre += w.inner[m][c] * u[c];
+    hidden.push_back(relu(pre));
+  }
+  std::vector<F> out;
+  for (const auto& row : w.outer) {
+    F sum(0);
+    for (std::size_t m = 0; m < row.size(); ++m)
+      if (row[m].sign() != 0) sum += row[m] * hidden[m];
+    out.push_back(sum);
+  }
+  return memo_.emplace(window, std::move(out)).first->second;
+}
+
+bool FinitePrecisionCopy::copies(const TokenString& x) const {
+  const Weights& w = weights();
+  const std::size_t d = static_cast<std::size_t>(exact_.dim());
+  const std::size_t half = (w.outer.size() - d) / 2, span = static_cast<std::size_t>(exact_.config().n) + 1;
+  TokenString sequence = exact_.copy_sequence(x, 0);
+  std::vector<const std::vector<F>*> blocks;
+  auto extend = [&]() {
+    const std::size_t p = sequence.size() - 1, first = p + 1 >= span ? p + 1 - span : 0;
+    blocks.push_back(&layer1(TokenString(sequence.begin() + static_cast<long>(first), sequence.end())));
+  };
+  for (std::size_t p = 1; p <= sequence.size(); ++p) {
+    const TokenString prefix(sequence.begin(), sequence.begin() + static_cast<long>(p));
+    const std::size_t first = p >= span ? p - span : 0;
+    blocks.push_back(&layer1(TokenString(prefix.begin() + static_cast<long>(first), prefix.end())));
+  }
+  for (Token target : x) {
+    const std::vector<F>& query = *blocks.back();
+    std::vector<F> logits;
+    for (const auto* key : blocks) {
+      F z(0);
+      for (std::size_t c = 0; c < half; ++c) z += (*key)[d + c] * query[d + half + c];
+      logits.push_back(w.tau * z);
+    }
+    F top = logits.front();
+    for (const auto& l : logits)
+      if (l > top) top = l;
+    F total(0);
+    std::vector<F> weight;
+    for (const auto& l : logits) {
+      weight.push_back(exp(l - top));
+      total += weight.back();
+    }
+    Token best = 0;
+    F best_score(0);
+    for (std::size_t token = 0; token < w.psi.size(); ++token) {
+      F r(0);
+      for (std::size_t j = 0; j < blocks.size(); ++j) {
+        F v(0);
+        for (std::size_t c = 0; c < d; ++c) v += (*blocks[j])[c] * w.psi[token][c];
+        r += weight[j] / total * v;
+      }
+      if (token == 0 || r > best_score) {
+        best = static_cast<Token>(token);
+        best_score = r;
+      }
+    }
+    if (best != target) return false;
+    sequence.push_back(best);
+    extend();
+  }
+  return true;
+}
+
+}  // namespace tverify::copy

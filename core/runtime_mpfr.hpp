@@ -1,0 +1,101 @@
+// MPFR floating point with a precision chosen at run time (the precision study of Remark 2.6 needs 2, 3, 4, ... bits;
+// Boost's compile-time Mpfr<Bits> counts decimal digits and cannot go below 5 bits, and its variable-precision
+// default is a process-wide static). Each thread sets its working precision with RuntimeMpfr::Precision; every
+// result is rounded to nearest at that precision by MPFR itself. A measurement type: never rigorous.
+#pragma once
+
+#include "core/exact.hpp"
+#include "core/tri.hpp"
+
+#include <mpfr.h>
+
+#include <string>
+
+namespace tverify {
+
+class RuntimeMpfr {
+ public:
+  // Sets the calling thread's working precision for the lifetime of the guard.
+  class Precision {
+   public:
+    explicit Precision(long bits) : saved_(working_bits()) { working_bits() = bits; }
+    ~Precision() { working_bits() = saved_; }
+    Precision(const Precision&) = delete;
+    Precision& operator=(const Precision&) = delete;
+
+   private:
+    long saved_;
+  };
+  static long& working_bits() {
+    thread_local long bits = 53;
+    return bits;
+  }
+
+  RuntimeMpfr() {
+    mpfr_init2(v_, working_bits());
+    mpfr_set_zero(v_, 1);
+  }
+  RuntimeMpfr(long i) {  // NOLINT: integers convert implicitly
+    mpfr_init2(v_, working_bits());
+    mpfr_set_si(v_, i, MPFR_RNDN);
+  }
+  explicit RuntimeMpfr(const Exact& q) {
+    mpfr_init2(v_, working_bits());
+    mpfr_set_q(v_, q.backend().data(), MPFR_RNDN);
+  }
+  RuntimeMpfr(const RuntimeMpfr& o) {
+    mpfr_init2(v_, mpfr_get_prec(o.v_));
+    mpfr_set(v_, o.v_, MPFR_RNDN);
+  }
+  RuntimeMpfr& operator=(const RuntimeMpfr& o) {
+    if (this != &o) {
+      mpfr_set_prec(v_, mpfr_get_prec(o.v_));
+      mpfr_set(v_, o.v_, MPFR_RNDN);
+    }
+    return *this;
+  }
+  ~RuntimeMpfr() { mpfr_clear(v_); }
+
+  friend RuntimeMpfr operator+(const RuntimeMpfr& a, const RuntimeMpfr& b) { return apply(mpfr_add, a, b); }
+  friend RuntimeMpfr operator-(const RuntimeMpfr& a, const RuntimeMpfr& b) { return apply(mpfr_sub, a, b); }
+  friend RuntimeMpfr operator*(const RuntimeMpfr& a, const RuntimeMpfr& b) { return apply(mpfr_mul, a, b); }
+  friend RuntimeMpfr operator/(const RuntimeMpfr& a, const RuntimeMpfr& b) { return apply(mpfr_div, a, b); }
+  RuntimeMpfr& operator+=(const RuntimeMpfr& b) { return *this = *this + b; }
+  friend RuntimeMpfr operator-(const RuntimeMpfr& a) {
+    RuntimeMpfr r;
+    mpfr_neg(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend RuntimeMpfr exp(const RuntimeMpfr& a) {
+    RuntimeMpfr r;
+    mpfr_exp(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend RuntimeMpfr log(const RuntimeMpfr& a) {
+    RuntimeMpfr r;
+    mpfr_log(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend RuntimeMpfr sqrt(const RuntimeMpfr& a) {
+    RuntimeMpfr r;
+    mpfr_sqrt(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend bool operator<(const RuntimeMpfr& a, const RuntimeMpfr& b) { return mpfr_less_p(a.v_, b.v_); }
+  friend bool operator>(const RuntimeMpfr& a, const RuntimeMpfr& b) { return mpfr_greater_p(a.v_, b.v_); }
+  int sign() const { return mpfr_sgn(v_); }
+  bool is_inf_or_nan() const { return !mpfr_number_p(v_); }
+  double to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
+  long precision() const { return static_cast<long>(mpfr_get_prec(v_)); }
+
+ private:
+  using Op = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+  static RuntimeMpfr apply(Op op, const RuntimeMpfr& a, const RuntimeMpfr& b) {
+    RuntimeMpfr r;
+    op(r.v_, a.v_, b.v_, MPFR_RNDN);
+    return r;
+  }
+  mpfr_t v_;
+};
+
+}  // namespace tverify
