@@ -6,6 +6,7 @@
 
 #include "checkers/errors.hpp"
 #include "checkers/progress.hpp"
+#include "core/thread_caches.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -49,7 +50,11 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
     }
   };
   std::vector<std::thread> workers;
-  for (std::uint64_t part = 1; part < parts; ++part) workers.emplace_back(work, part);
+  for (std::uint64_t part = 1; part < parts; ++part)
+    workers.emplace_back([&work, part] {
+      work(part);
+      release_thread_caches();
+    });
   work(0);
   for (auto& w : workers) w.join();
   for (auto& e : errors)

@@ -61,26 +61,10 @@ class RuntimeMpfr {
   friend RuntimeMpfr operator*(const RuntimeMpfr& a, const RuntimeMpfr& b) { return apply(mpfr_mul, a, b); }
   friend RuntimeMpfr operator/(const RuntimeMpfr& a, const RuntimeMpfr& b) { return apply(mpfr_div, a, b); }
   RuntimeMpfr& operator+=(const RuntimeMpfr& b) { return *this = *this + b; }
-  friend RuntimeMpfr operator-(const RuntimeMpfr& a) {
-    RuntimeMpfr r;
-    mpfr_neg(r.v_, a.v_, MPFR_RNDN);
-    return r;
-  }
-  friend RuntimeMpfr exp(const RuntimeMpfr& a) {
-    RuntimeMpfr r;
-    mpfr_exp(r.v_, a.v_, MPFR_RNDN);
-    return r;
-  }
-  friend RuntimeMpfr log(const RuntimeMpfr& a) {
-    RuntimeMpfr r;
-    mpfr_log(r.v_, a.v_, MPFR_RNDN);
-    return r;
-  }
-  friend RuntimeMpfr sqrt(const RuntimeMpfr& a) {
-    RuntimeMpfr r;
-    mpfr_sqrt(r.v_, a.v_, MPFR_RNDN);
-    return r;
-  }
+  friend RuntimeMpfr operator-(const RuntimeMpfr& a) { return apply(mpfr_neg, a); }
+  friend RuntimeMpfr exp(const RuntimeMpfr& a) { return apply(mpfr_exp, a); }
+  friend RuntimeMpfr log(const RuntimeMpfr& a) { return apply(mpfr_log, a); }
+  friend RuntimeMpfr sqrt(const RuntimeMpfr& a) { return apply(mpfr_sqrt, a); }
   friend bool operator<(const RuntimeMpfr& a, const RuntimeMpfr& b) { return mpfr_less_p(a.v_, b.v_); }
   friend bool operator>(const RuntimeMpfr& a, const RuntimeMpfr& b) { return mpfr_greater_p(a.v_, b.v_); }
   int sign() const { return mpfr_sgn(v_); }
@@ -89,10 +73,16 @@ class RuntimeMpfr {
   long precision() const { return static_cast<long>(mpfr_get_prec(v_)); }
 
  private:
-  using Op = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
-  static RuntimeMpfr apply(Op op, const RuntimeMpfr& a, const RuntimeMpfr& b) {
+  using Binary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+  using Unary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+  static RuntimeMpfr apply(Binary op, const RuntimeMpfr& a, const RuntimeMpfr& b) {
     RuntimeMpfr r;
     op(r.v_, a.v_, b.v_, MPFR_RNDN);
+    return r;
+  }
+  static RuntimeMpfr apply(Unary op, const RuntimeMpfr& a) {
+    RuntimeMpfr r;
+    op(r.v_, a.v_, MPFR_RNDN);
     return r;
   }
   mpfr_t v_;
