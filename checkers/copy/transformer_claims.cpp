@@ -168,6 +168,102 @@ ClaimResult result_from(const ClaimSpec& spec, const ClaimTally& t, std::string 
   return r;
 }
 
+// What every transformer claim result records about the run.
+struct ResultContext {
+  const StringDomain& domain;
+  const CopyTransformerConfig& config;
+  int dim;
+  std::string tau;
+
+  bool theorem_range() const {  // Theorem 2.3: 2n <= L <= D^n
+    return 2 * domain.n <= domain.length &&
+           BigInt(domain.length) <= big_pow(static_cast<unsigned long>(domain.alphabet),
+                                            static_cast<unsigned long>(domain.n));
+  }
+  Json settings() const {
+    return Json{{"embedding", to_string(config.embedding)}, {"tau", tau}, {"d", dim},
+                {"positions", "s_1 = <BOS>, s_2..s_{L+1} = x, s_{L+2} = <COPY>; Appendix C's L is L + 1"}};
+  }
+};
+
+ClaimResult lemma_c1_result(const ClaimSpec& spec, const Tally& tally, const ResultContext& c) {
+  ClaimResult r = result_from(spec, tally.lemma_c1);
+  r.summary = fmt::format("h_1..h_{} exact at all {} positions of {} strings", c.domain.n + 1,
+                          2 * c.domain.length + 1, tally.lemma_c1.checked);
+  return r;
+}
+
+ClaimResult lemma_c4_result(const ClaimSpec& spec, const Tally& tally, const ResultContext& c) {
+  ClaimResult r = result_from(spec, tally.lemma_c4);
+  r.outside_hypotheses = c.config.embedding != EmbeddingKind::OneHot;
+  if (r.outside_hypotheses) r.reason = "Lemma C.4 assumes the one-hot embedding";
+  Json sites = Json::object();
+  for (const auto& [site, count] : tally.lemma_c4.failure_sites) sites[site] = count;
+  r.details["failing_sites"] = sites;
+  r.summary = tally.lemma_c4.failure_sites.empty()
+                  ? "every block at every position as stated"
+                  : fmt::format("{} (position, block) sites fail, first: {}", tally.lemma_c4.failure_sites.size(),
+                                tally.lemma_c4.failure_sites.begin()->first);
+  r.details["settings"] = c.settings();
+  return r;
+}
+
+ClaimResult scores_result(const ClaimSpec& spec, const Tally& tally, NgramReading reading, const ResultContext& c) {
+  const auto ri = static_cast<std::size_t>(reading);
+  ClaimResult r = result_from(spec, tally.scores[ri], to_string(reading));
+  r.outside_hypotheses = BigInt(2 * c.domain.length + 2) > big_pow(static_cast<unsigned long>(c.domain.alphabet),
+                                                                    static_cast<unsigned long>(c.domain.n));
+  if (r.outside_hypotheses) r.reason = "the proof assumes 2L + 2 <= K = D^n";
+  r.summary = fmt::format("{}/{} repeat-free strings", r.passed, r.checked);
+  r.details["bound"] = c.config.variant == TransformerVariant::Paper ? "|z_j| < n - 1/d (as printed)"
+                                                                     : "z_j < n - 1/d (corrected, errata E7)";
+  r.details["strings_breaking_the_printed_two_sided_bound"] = tally.two_sided_violations[ri];
+  r.details["settings"] = c.settings();
+  return r;
+}
+
+ClaimResult thm2_3_result(const ClaimSpec& spec, const Tally& tally, NgramReading reading, const ResultContext& c) {
+  ClaimResult r = result_from(spec, tally.thm2_3[static_cast<std::size_t>(reading)], to_string(reading));
+  r.outside_hypotheses = !c.theorem_range();
+  if (r.outside_hypotheses) r.reason = "Theorem 2.3 assumes 2n <= L <= D^n";
+  r.summary = fmt::format("copied {}/{} repeat-free strings, {} undecided", r.passed, r.checked, r.unknown);
+  r.details["settings"] = c.settings();
+  r.details["agreement_with_algorithm1"] = {{"both_copy", tally.agreement[3]},
+                                            {"only_transformer_copies", tally.agreement[1]},
+                                            {"only_algorithm1_copies", tally.agreement[2]},
+                                            {"neither", tally.agreement[0]}};
+  return r;
+}
+
+ClaimResult err_result(const ClaimSpec& spec, const Tally& tally, NgramReading reading, const ResultContext& c) {
+  ClaimResult r;
+  r.id = spec.id;
+  r.statement = spec.statement;
+  r.reading = to_string(reading);
+  r.checked = 1;
+  r.outside_hypotheses = !c.theorem_range();
+  const Exact p(BigInt(tally.with_repeat[static_cast<std::size_t>(reading)]), BigInt(c.domain.size));
+  r.details["p_ngram"] = exact_to_string(p);
+  r.details["settings"] = c.settings();
+  if (tally.undecided > 0) {
+    r.unknown = 1;
+    r.reason = std::to_string(tally.undecided) + " strings have an uncertified generation step";
+  } else {
+    const Exact err(BigInt(tally.not_copied), BigInt(c.domain.size));
+    r.details["err"] = exact_to_string(err);
+    const bool holds = err < p;
+    r.passed = holds;
+    r.failed = !holds;
+    r.summary = "err = " + exact_to_string(err) + (holds ? " < " : " >= ") + "p = " + exact_to_string(p);
+    if (!holds)
+      r.counterexamples.push_back({Json{{"D", c.domain.alphabet}, {"n", c.domain.n}, {"L", c.domain.length}},
+                                   Json("err < " + exact_to_string(p)), Json(exact_to_string(err)),
+                                   "the exact error rate over [D]^L is not below p_n-gram"});
+  }
+  r.set_verdict_from_counts();
+  return r;
+}
+
 }  // namespace
 
 std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const CopyTransformerConfig& config,
@@ -227,92 +323,17 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
   auto merge = [&](Tally& into, Tally&& from) { into.merge(std::move(from), limit); };
   const Tally tally = enumerate_indices<Tally>(d.size, options, "strings", visit, merge);
 
+  const ResultContext context{d, config, tr.dim(), tr.tau_description()};
   const auto& specs = transformer_claim_specs();
-  const bool theorem_range = 2 * d.n <= d.length &&
-                             BigInt(d.length) <= big_pow(static_cast<unsigned long>(d.alphabet),
-                                                         static_cast<unsigned long>(d.n));
-  const Json settings{{"embedding", to_string(config.embedding)}, {"tau", tr.tau_description()}, {"d", tr.dim()},
-                      {"positions", "s_1 = <BOS>, s_2..s_{L+1} = x, s_{L+2} = <COPY>; Appendix C's L is L + 1"}};
   std::vector<ClaimResult> results;
-  if (want.lemma_c1) {
-    results.push_back(result_from(specs.lemma_c1, tally.lemma_c1));
-    results.back().summary = fmt::format("h_1..h_{} exact at all {} positions of {} strings", d.n + 1,
-                                         2 * d.length + 1, tally.lemma_c1.checked);
-  }
-  if (want.lemma_c4) {
-    ClaimResult r = result_from(specs.lemma_c4, tally.lemma_c4);
-    r.outside_hypotheses = config.embedding != EmbeddingKind::OneHot;
-    if (r.outside_hypotheses) r.reason = "Lemma C.4 assumes the one-hot embedding";
-    Json sites = Json::object();
-    for (const auto& [site, count] : tally.lemma_c4.failure_sites) sites[site] = count;
-    r.details["failing_sites"] = sites;
-    r.summary = tally.lemma_c4.failure_sites.empty()
-                    ? "every block at every position as stated"
-                    : fmt::format("{} (position, block) sites fail, first: {}", tally.lemma_c4.failure_sites.size(),
-                                  tally.lemma_c4.failure_sites.begin()->first);
-    r.details["settings"] = settings;
-    results.push_back(std::move(r));
-  }
-  for (NgramReading reading : readings) {
-    const auto ri = static_cast<std::size_t>(reading);
-    if (want.scores) {
-      ClaimResult r = result_from(specs.scores, tally.scores[ri], to_string(reading));
-      r.outside_hypotheses = BigInt(2 * d.length + 2) >
-                             big_pow(static_cast<unsigned long>(d.alphabet), static_cast<unsigned long>(d.n));
-      if (r.outside_hypotheses) r.reason = "the proof assumes 2L + 2 <= K = D^n";
-      r.summary = fmt::format("{}/{} repeat-free strings", r.passed, r.checked);
-      r.details["bound"] = config.variant == TransformerVariant::Paper ? "|z_j| < n - 1/d (as printed)"
-                                                                       : "z_j < n - 1/d (corrected, errata E7)";
-      r.details["strings_breaking_the_printed_two_sided_bound"] = tally.two_sided_violations[ri];
-      r.details["settings"] = settings;
-      results.push_back(std::move(r));
-    }
-  }
-  for (NgramReading reading : readings) {
-    const auto ri = static_cast<std::size_t>(reading);
-    if (want.thm2_3) {
-      ClaimResult r = result_from(specs.thm2_3, tally.thm2_3[ri], to_string(reading));
-      r.outside_hypotheses = !theorem_range;
-      if (!theorem_range) r.reason = "Theorem 2.3 assumes 2n <= L <= D^n";
-      r.summary = fmt::format("copied {}/{} repeat-free strings, {} undecided", r.passed, r.checked, r.unknown);
-      r.details["settings"] = settings;
-      r.details["agreement_with_algorithm1"] = {{"both_copy", tally.agreement[3]},
-                                                {"only_transformer_copies", tally.agreement[1]},
-                                                {"only_algorithm1_copies", tally.agreement[2]},
-                                                {"neither", tally.agreement[0]}};
-      results.push_back(std::move(r));
-    }
-  }
-  for (NgramReading reading : readings) {
-    const auto ri = static_cast<std::size_t>(reading);
-    if (!want.err) continue;
-    ClaimResult r;
-    r.id = specs.err.id;
-    r.statement = specs.err.statement;
-    r.reading = to_string(reading);
-    r.checked = 1;
-    r.outside_hypotheses = !theorem_range;
-    const Exact p(BigInt(tally.with_repeat[ri]), BigInt(d.size));
-    r.details["p_ngram"] = exact_to_string(p);
-    r.details["settings"] = settings;
-    if (tally.undecided > 0) {
-      r.unknown = 1;
-      r.reason = std::to_string(tally.undecided) + " strings have an uncertified generation step";
-    } else {
-      const Exact err(BigInt(tally.not_copied), BigInt(d.size));
-      r.details["err"] = exact_to_string(err);
-      const bool holds = err < p;
-      r.passed = holds;
-      r.failed = !holds;
-      r.summary = "err = " + exact_to_string(err) + (holds ? " < " : " >= ") + "p = " + exact_to_string(p);
-      if (!holds)
-        r.counterexamples.push_back({Json{{"D", d.alphabet}, {"n", d.n}, {"L", d.length}},
-                                     Json("err < " + exact_to_string(p)), Json(exact_to_string(err)),
-                                     "the exact error rate over [D]^L is not below p_n-gram"});
-    }
-    r.set_verdict_from_counts();
-    results.push_back(std::move(r));
-  }
+  if (want.lemma_c1) results.push_back(lemma_c1_result(specs.lemma_c1, tally, context));
+  if (want.lemma_c4) results.push_back(lemma_c4_result(specs.lemma_c4, tally, context));
+  for (NgramReading reading : readings)
+    if (want.scores) results.push_back(scores_result(specs.scores, tally, reading, context));
+  for (NgramReading reading : readings)
+    if (want.thm2_3) results.push_back(thm2_3_result(specs.thm2_3, tally, reading, context));
+  for (NgramReading reading : readings)
+    if (want.err) results.push_back(err_result(specs.err, tally, reading, context));
   return results;
 }
 
