@@ -54,9 +54,10 @@ class Construction {
   virtual Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                      const RunOptions& run) const;
 
-  // Evaluates one input (tokens, comma-separated) and returns the text to print; with trace, every intermediate block.
+  // Evaluates one input (tokens, comma-separated) and returns the text to print; with trace, every intermediate block;
+  // with bits > 0, also in floating point of that many bits (a measurement).
   virtual std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                           bool trace) const = 0;
+                           bool trace, long bits) const = 0;
 
   const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
 };

@@ -234,7 +234,7 @@ int run(int argc, char** argv) {
   auto* eval = app.add_subcommand("eval", "evaluate a construction on one input");
   eval->require_subcommand(1);
   std::vector<std::string> claims;
-  std::string variant, json_path, input;
+  std::string variant, json_path, input, bits_text;
   bool trace = false;
   std::map<std::string, ConstructionArgs> check_args, eval_args;
   for (const auto& c : all_constructions()) {
@@ -267,6 +267,7 @@ int run(int argc, char** argv) {
     ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required();
     ev->add_option("--variant", variant, "paper (as printed, default) or corrected");
     ev->add_flag("--trace", trace, "print every intermediate block");
+    ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)");
   }
 
   auto* report = app.add_subcommand("report", "tabulate certificates for a write-up");
@@ -312,7 +313,8 @@ int run(int argc, char** argv) {
       return run_prove(prove_args[c->name()], claims, variant, json_path, smt2_dir, timeout_s, common, command);
     if (eval->got_subcommand(c->name())) {
       const ParamValues params = ParamValues::parse(c->params(), eval_args[c->name()].given());
-      fmt::print("{}", c->eval(params, variant_or_default(*c, variant), input, trace));
+      const long bits = bits_text.empty() ? 0 : parse_integer_option("--bits", bits_text, 2, 65536);
+      fmt::print("{}", c->eval(params, variant_or_default(*c, variant), input, trace, bits));
       return 0;
     }
   }

@@ -74,6 +74,7 @@ TEST_CASE("bad transformer parameters and proof options", "[cli][bad-input]") {
   expect_usage_error("check copy --tau -2", "--tau must be an exact number > 0");
   expect_usage_error("check copy --tau fast", "--tau must be an exact number > 0");
   expect_usage_error("check copy --embedding dense", "--embedding must be one of onehot, c2 (got 'dense')");
+  expect_usage_error("eval copy --input 0,1 --bits 1", "--bits must be an integer in [2, 65536]");
   expect_usage_error("prove copy --timeout-s 0", "--timeout-s must be an integer in [1, 86400]");
   expect_usage_error("prove copy --claim copy.alg1", "--claim copy.alg1 has no Z3 proof");
   expect_usage_error("check copy --claim copy.lemma_c3", "is proved with `tverify prove copy`");
@@ -204,6 +205,10 @@ TEST_CASE("list, eval --trace and report print what they promise", "[cli]") {
   CHECK(eval.exit_code == 0);
   CHECK(eval.out.find("k_4 = (0 1)") != std::string::npos);
   CHECK(eval.out.find("copied: no") != std::string::npos);
+  const CliRun finite = run_cli("eval copy --n 2 --D 2 --input 0,0,1,0 --variant corrected --bits 24");
+  CHECK(finite.exit_code == 0);
+  CHECK(finite.out.find("MPFR at 24 bits") != std::string::npos);
+  CHECK(finite.out.find("copies x") != std::string::npos);  // the exact run copies it (test_copy_transformer)
 
   const fs::path cert = scratch() / "for-report.json";
   run_cli("check copy --D 2 --n 1 --L 2 --json " + cert.string());

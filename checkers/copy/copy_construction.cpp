@@ -4,6 +4,7 @@
 #include "checkers/copy/proof_claims.hpp"
 #include "checkers/copy/sweeps.hpp"
 #include "checkers/sweep_output.hpp"
+#include "constructions/copy/finite_precision.hpp"
 #include "checkers/copy/transformer_claims.hpp"
 
 #include <fmt/format.h>
@@ -338,7 +339,7 @@ std::string eval_transformer(const ParamValues& params, const std::string& varia
 }  // namespace
 
 std::string CopyConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                                   bool trace) const {
+                                   bool trace, long bits) const {
   const int n = params.small_int("n");
   const TokenString x = parse_tokens(input, params.small_int("D"));
   const Alg1Variant v = variant == "paper" ? Alg1Variant::Paper : Alg1Variant::Corrected;
@@ -366,7 +367,15 @@ std::string CopyConstruction::eval(const ParamValues& params, const std::string&
   }
   out += fmt::format("  output y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
                      run.copied ? "" : " (" + run.failure + ")");
-  return out + eval_transformer(params, variant, x, trace);
+  out += eval_transformer(params, variant, x, trace);
+  if (bits > 0) {
+    const CopyTransformer exact(transformer_config(params, variant, static_cast<int>(x.size())));
+    const FinitePrecisionCopy finite(exact);
+    const RuntimeMpfr::Precision precision(bits);
+    out += fmt::format("Same transformer in MPFR at {} bits (round to nearest; a measurement, not a verdict): {}\n",
+                       bits, finite.copies(x) ? "copies x" : "does not copy x");
+  }
+  return out;
 }
 
 }  // namespace tverify::copy

@@ -18,8 +18,8 @@ class CopyConstruction final : public Construction {
                     const ProofOptions& options, const RunOptions& run) const override;
   Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
              const RunOptions& run) const override;
-  std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                   bool trace) const override;
+  std::string eval(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                   long bits) const override;
 };
 
 }  // namespace tverify::copy

@@ -87,6 +87,8 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
 
 namespace {
 
+constexpr long kMinBits = 2;  // the smallest precision tverify evaluates (`--bits` is >= 2)
+
 // The repeat-free strings (text reading) the precision sweep tests at one L: all, or a seeded sample.
 std::vector<TokenString> precision_test_strings(const CopyTransformerConfig& c, const CopySweepOptions& sweep,
                                                 bool& exhaustive) {
@@ -124,7 +126,7 @@ Json sweep_precision(const CopyTransformerConfig& config, const CopySweepOptions
     const CopyTransformer exact(c);
     const FinitePrecisionCopy finite(exact);
     std::optional<long> fewest;
-    for (long bits = 1; bits <= 64 && !fewest; ++bits) {
+    for (long bits = kMinBits; bits <= 64 && !fewest; ++bits) {
       const RuntimeMpfr::Precision precision(bits);
       bool all = true;
       for (const auto& x : strings)

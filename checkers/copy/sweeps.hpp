@@ -4,7 +4,7 @@
 //        between a failing lower end and a passing upper end (the proof's d ln(8Kd), doubled while it fails). Every
 //        probe is a full exhaustive check with every decision certified. Bisection assumes pass/fail is monotone in
 //        tau; the CSV lists every probe, so a reader can see the evidence.
-//   bits: for each L, the fewest bits of MPFR precision (scanning up from 1) at which the whole construction, run in
+//   bits: for each L, the fewest bits of MPFR precision (scanning up from 2) at which the whole construction, run in
 //        finite precision (FinitePrecisionCopy), still copies every string without a repeated n-gram: all of them
 //        when D^L <= 10^5, else `samples` seeded random ones (then the figure is a lower bound on what every string
 //        needs). Plotted beside log2 log2 L (Remark 2.6: O(log log L) bits suffice). A measurement, not a verdict.
