@@ -1,0 +1,9 @@
+# Shared by the doc generators: replace_block DOC MARKER FILE puts FILE's contents between the lines
+# <!-- BEGIN MARKER --> and <!-- END MARKER --> of DOC, replacing what was there.
+replace_block() {
+  local doc=$1 marker=$2 table=$3
+  awk -v begin="<!-- BEGIN $marker -->" -v end="<!-- END $marker -->" -v table="$table" '
+    $0 == begin { print; while ((getline line < table) > 0) print line; skipping = 1; next }
+    $0 == end   { skipping = 0 }
+    !skipping   { print }' "$doc" > "$doc.tmp" && mv "$doc.tmp" "$doc"
+}
