@@ -95,38 +95,46 @@ std::string prepare_smt2_dir(const std::string& dir) {
   return dir;
 }
 
-int run_prove(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
-              const std::string& json_path, const std::string& smt2_dir, const std::string& timeout_s,
-              const CommonRunArgs& common, const std::string& command) {
-  const Construction& c = *args.construction;
-  const ParamValues params = ParamValues::parse(c.params(), args.given());
-  const std::string v = variant_or_default(c, variant);
-  const RunOptions run = common.parse();
-  ProofOptions options;
-  options.timeout_ms = static_cast<unsigned>(parse_integer_option("--timeout-s", timeout_s, 1, 86400) * 1000);
-  if (!json_path.empty()) ensure_writable(json_path);
-  options.smt2_dir = prepare_smt2_dir(smt2_dir);
-  const CheckReport report = c.prove(params, v, claims, options, run);
-  if (!json_path.empty()) write_json_atomically(json_path, certificate_json(report, command));
-  fmt::print("{}", format_report(report));
-  if (!smt2_dir.empty()) fmt::print("SMT-LIB2 queries: {}\n", smt2_dir);
-  if (!json_path.empty()) fmt::print("certificate: {}\n", json_path);
-  return exit_code_for(report.claims);
-}
-
-int run_check(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
-              const std::string& json_path, const CommonRunArgs& common, const std::string& command) {
+// check and prove: validate everything (parameters, options, the --json path) before any work, run, then write the
+// certificate atomically and print. `run` maps (parameters, variant, run options) to a report.
+template <class Run>
+int run_claims_verb(const ConstructionArgs& args, const std::string& variant, const std::string& json_path,
+                    const CommonRunArgs& common, const std::string& command, Run run) {
   const Construction& c = *args.construction;
   const ParamValues params = ParamValues::parse(c.params(), args.given());
   const std::string v = variant_or_default(c, variant);
   const RunOptions options = common.parse();
-  for (const auto& id : claims) c.claim(id);
   if (!json_path.empty()) ensure_writable(json_path);
-  const CheckReport report = c.check(params, v, claims, options);
+  const CheckReport report = run(c, params, v, options);
   if (!json_path.empty()) write_json_atomically(json_path, certificate_json(report, command));
   fmt::print("{}", format_report(report));
   if (!json_path.empty()) fmt::print("certificate: {}\n", json_path);
   return exit_code_for(report.claims);
+}
+
+int run_prove(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
+              const std::string& json_path, const std::string& smt2_dir, const std::string& timeout_s,
+              const CommonRunArgs& common, const std::string& command) {
+  ProofOptions proof;
+  proof.timeout_ms = static_cast<unsigned>(parse_integer_option("--timeout-s", timeout_s, 1, 86400) * 1000);
+  const int code = run_claims_verb(
+      args, variant, json_path, common, command,
+      [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
+        proof.smt2_dir = prepare_smt2_dir(smt2_dir);
+        return c.prove(params, v, claims, proof, options);
+      });
+  if (!smt2_dir.empty()) fmt::print("SMT-LIB2 queries: {}\n", smt2_dir);
+  return code;
+}
+
+int run_check(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
+              const std::string& json_path, const CommonRunArgs& common, const std::string& command) {
+  return run_claims_verb(
+      args, variant, json_path, common, command,
+      [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
+        for (const auto& id : claims) c.claim(id);
+        return c.check(params, v, claims, options);
+      });
 }
 
 std::map<std::string, std::string> params_from_certificate(const Json& params) {
@@ -238,20 +246,21 @@ int run(int argc, char** argv) {
   bool trace = false;
   std::map<std::string, ConstructionArgs> check_args, eval_args;
   for (const auto& c : all_constructions()) {
+    // check and prove take the same claim options
+    auto add_claim_options = [&](CLI::App* sub, const char* claim_help) {
+      sub->add_option("--claim", claims, claim_help);
+      sub->add_option("--variant", variant, "paper (as printed, default) or corrected");
+      sub->add_option("--json", json_path, "write a certificate to this file");
+      common.add_to(sub);
+    };
     auto* sub = check->add_subcommand(c->name(), c->paper());
     check_args[c->name()].add_to(sub, *c);
-    sub->add_option("--claim", claims, "a claim id (repeatable; default: every claim)");
-    sub->add_option("--variant", variant, "paper (as printed, default) or corrected");
-    sub->add_option("--json", json_path, "write a certificate to this file");
-    common.add_to(sub);
+    add_claim_options(sub, "a claim id (repeatable; default: every claim)");
     auto* pr = prove->add_subcommand(c->name(), c->paper());
     prove_args[c->name()].add_to(pr, *c);
-    pr->add_option("--claim", claims, "a claim id (repeatable; default: every claim with a proof)");
-    pr->add_option("--variant", variant, "paper (as printed, default) or corrected");
-    pr->add_option("--json", json_path, "write a certificate to this file");
+    add_claim_options(pr, "a claim id (repeatable; default: every claim with a proof)");
     pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory");
     pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)");
-    common.add_to(pr);
     auto* sw = sweep->add_subcommand(c->name(), c->paper());
     sweep_args[c->name()].add_to(sw, *c);
     sw->add_option("--vary", sweep_request.vary, "what varies: tau, L or bits")->required();
