@@ -1,6 +1,7 @@
 #include "checkers/construction.hpp"
 
 #include "checkers/copy/copy_construction.hpp"
+#include "checkers/count3/count3_construction.hpp"
 
 namespace tverify {
 
@@ -26,6 +27,7 @@ const std::vector<std::unique_ptr<Construction>>& all_constructions() {
   static const auto registry = [] {
     std::vector<std::unique_ptr<Construction>> r;
     r.push_back(std::make_unique<copy::CopyConstruction>());
+    r.push_back(std::make_unique<count3::Count3Construction>());
     return r;
   }();
   return registry;

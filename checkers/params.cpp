@@ -7,6 +7,8 @@ namespace tverify {
 
 std::string ParamSpec::range_text() const {
   if (kind == Kind::Integer) return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (kind == Kind::IntegerRange)
+    return "a range lo:hi of integers with " + std::to_string(min) + " <= lo <= hi <= " + std::to_string(max);
   if (kind == Kind::PositiveRational) {
     std::string words;
     for (const auto& c : choices) words += " or '" + c + "'";
@@ -27,6 +29,23 @@ long long parse_integer_option(const std::string& option, const std::string& tex
   return value;
 }
 
+namespace {
+
+std::pair<long long, long long> parse_range(const ParamSpec& spec, const std::string& text) {
+  const auto colon = text.find(':');
+  const auto fail = [&] { return UsageError("--" + spec.name + " must be " + spec.range_text() + " (got '" + text + "')"); };
+  if (colon == std::string::npos) throw fail();
+  try {
+    const long long lo = parse_integer_option("--" + spec.name, text.substr(0, colon), spec.min, spec.max);
+    const long long hi = parse_integer_option("--" + spec.name, text.substr(colon + 1), spec.min, spec.max);
+    if (lo <= hi) return {lo, hi};
+  } catch (const UsageError&) {
+  }
+  throw fail();
+}
+
+}  // namespace
+
 ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& raw) {
   ParamValues values;
   for (const auto& spec : specs) {
@@ -35,6 +54,9 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
     values.order_.push_back(spec.name);
     if (spec.kind == ParamSpec::Kind::Integer) {
       values.integers_[spec.name] = parse_integer_option("--" + spec.name, text, spec.min, spec.max);
+    } else if (spec.kind == ParamSpec::Kind::IntegerRange) {
+      values.choices_[spec.name] = text;
+      values.ranges_[spec.name] = parse_range(spec, text);
     } else if (spec.kind == ParamSpec::Kind::PositiveRational) {
       values.choices_[spec.name] = text;
       if (std::find(spec.choices.begin(), spec.choices.end(), text) != spec.choices.end()) {
@@ -66,6 +88,7 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
 long long ParamValues::integer(const std::string& name) const { return integers_.at(name); }
 const std::string& ParamValues::choice(const std::string& name) const { return choices_.at(name); }
 const std::optional<Exact>& ParamValues::rational(const std::string& name) const { return rationals_.at(name); }
+std::pair<long long, long long> ParamValues::range(const std::string& name) const { return ranges_.at(name); }
 
 Json ParamValues::to_json() const {
   Json out = Json::object();

@@ -8,17 +8,18 @@
 
 #include <map>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
 namespace tverify {
 
 struct ParamSpec {
-  enum class Kind { Integer, Choice, PositiveRational };
+  enum class Kind { Integer, Choice, PositiveRational, IntegerRange };
   std::string name;  // without dashes: "D"
   std::string help;
   Kind kind = Kind::Integer;
-  long long min = 1, max = 1;            // Integer: inclusive range
+  long long min = 1, max = 1;            // Integer: inclusive range; IntegerRange: the bounds of both ends
   std::vector<std::string> choices;      // Choice; PositiveRational: words that stand for "no number" (a default)
   std::string default_value;
 
@@ -35,6 +36,8 @@ class ParamValues {
   const std::string& choice(const std::string& name) const;
   // A PositiveRational parameter: nullopt when it was given as one of its words (e.g. "proof").
   const std::optional<Exact>& rational(const std::string& name) const;
+  // An IntegerRange parameter ("0:4"): its inclusive ends, lo <= hi.
+  std::pair<long long, long long> range(const std::string& name) const;
   Json to_json() const;  // in spec order
 
  private:
@@ -42,6 +45,7 @@ class ParamValues {
   std::map<std::string, long long> integers_;
   std::map<std::string, std::string> choices_;
   std::map<std::string, std::optional<Exact>> rationals_;
+  std::map<std::string, std::pair<long long, long long>> ranges_;
 };
 
 // Parses an integer option of the CLI itself (--threads, --max-inputs) with the same one-line error.

@@ -16,16 +16,6 @@
 
 namespace tverify::proofs {
 
-struct ProofResult {
-  std::string id;
-  std::string statement;       // exactly what the query states
-  QueryStatus status = QueryStatus::Unknown;
-  bool replayed = false;       // a CounterModel confirmed in exact arithmetic
-  std::string counterexample;  // the replayed model, in words
-  std::string reason;          // why unknown
-  std::string smt2_path;
-  double seconds = 0;
-};
 
 ProofResult prove_lemma_c3(const QueryOptions& options);
 ProofResult prove_gadget_ghat(copy::TransformerVariant variant, const QueryOptions& options);

@@ -22,6 +22,11 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
     file << "; tverify query " << name << ": hypotheses and the negated goal; unsat proves the goal\n"
          << solver.to_smt2("unknown");  // ends with (check-sat)
   }
+  if (options.solve_dumped_text) {
+    const std::string text = solver.to_smt2("unknown");
+    solver.reset();
+    solver.from_string(text.c_str());
+  }
   const auto start = std::chrono::steady_clock::now();
   const z3::check_result result = solver.check();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

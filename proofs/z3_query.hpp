@@ -17,6 +17,7 @@ namespace tverify::proofs {
 struct QueryOptions {
   unsigned timeout_ms = 60'000;
   std::string smt2_dir;  // empty: no dump
+  bool solve_dumped_text = false;  // solve the query as printed in SMT-LIB2 (re-parsed), exactly what --smt2 dumps
 };
 
 enum class QueryStatus { Proved, CounterModel, Unknown };
@@ -26,6 +27,18 @@ struct QueryOutcome {
   std::optional<z3::model> model;
   std::string reason;      // Z3's reason for unknown
   std::string smt2_path;   // where the query was dumped, if it was
+  double seconds = 0;
+};
+
+// What a proof query established, in words: the claim checkers turn it into a verdict (checkers/proof_verdict.hpp).
+struct ProofResult {
+  std::string id;
+  std::string statement;       // exactly what the query states
+  QueryStatus status = QueryStatus::Unknown;
+  bool replayed = false;       // a CounterModel confirmed in exact arithmetic
+  std::string counterexample;  // the replayed model, in words
+  std::string reason;          // why unknown
+  std::string smt2_path;
   double seconds = 0;
 };
 

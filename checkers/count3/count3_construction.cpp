@@ -1,0 +1,213 @@
+#include "checkers/count3/count3_construction.hpp"
+
+#include "checkers/count3/count3_claims.hpp"
+#include "checkers/count3/sweeps.hpp"
+#include "checkers/proof_verdict.hpp"
+#include "proofs/count3_proofs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+namespace tverify::count3 {
+
+namespace {
+
+constexpr unsigned entp_timeout_ms = 60'000;
+
+ProgramSemantics semantics_from(const ParamValues& params, const std::string& variant) {
+  return {params.choice("mean") == "exact" ? rasp::MeanSemantics::Exact : rasp::MeanSemantics::Truncate,
+          variant == "paper" ? Alg4Variant::Paper : Alg4Variant::Corrected};
+}
+
+InputSource inputs_from(const ParamValues& params, const RunOptions& options) {
+  if (params.choice("distribution") == "experiment") {
+    const auto samples = static_cast<std::uint64_t>(params.integer("samples"));
+    check_budget(samples * 48, options, "experiment prefixes");
+    return InputSource::experiment(static_cast<std::uint64_t>(params.integer("seed")), samples);
+  }
+  const auto [lo, hi] = params.range("values");
+  return InputSource::exhaustive(make_sequence_domain(params.small_int("n"), lo, hi, options));
+}
+
+bool uses_inputs(const std::string& id) {
+  return id == "count3.alg2_alg3" || id == "count3.alg4" || id == "match3.alg5" || id == "count3.alg6" ||
+         id == "count3.rasp_mlp";
+}
+
+}  // namespace
+
+std::string Count3Construction::paper() const {
+  return "Ewer, Chae, Zeng, Kim, Lee: ENTP: Encoder-only Next Token Prediction (arXiv 2410.01600 v3)";
+}
+
+std::vector<ParamSpec> Count3Construction::params() const {
+  using K = ParamSpec::Kind;
+  return {
+      {"n", "largest sequence length m (every length 1..n is checked)", K::Integer, 1, 64, {}, "5"},
+      {"values", "the integer values x_i range over, lo:hi (independent of the length)", K::IntegerRange, 0,
+       1'000'000, {}, "0:4"},
+      {"distribution", "exhaustive (every sequence) or experiment (Sec. 6.1 samples; n and values unused)", K::Choice,
+       0, 0, {"exhaustive", "experiment"}, "exhaustive"},
+      {"samples", "number of experiment sequences (distribution experiment)", K::Integer, 1, 1'000'000, {}, "100"},
+      {"seed", "seed of the experiment samples and of the random weights of entp.*", K::Integer, 0,
+       1'000'000'000'000, {}, "1"},
+      {"mean", "RASP mean: truncate (the reference numpy RASP-L) or exact (rational)", K::Choice, 0, 0,
+       {"truncate", "exact"}, "truncate"},
+      {"program", "eval/sweep: which program (all, alg4, alg5, alg6)", K::Choice, 0, 0,
+       {"all", "alg4", "alg5", "alg6"}, "all"},
+  };
+}
+
+const std::vector<ClaimSpec>& Count3Construction::claims() const {
+  static const std::vector<ClaimSpec> list = [] {
+    const auto& s = count3_claim_specs();
+    return std::vector<ClaimSpec>{s.alg2_alg3, s.alg4, s.table5, s.alg5,  s.alg6,  s.lemma_a6,
+                                  s.rasp_mlp,  s.a2,   s.a3,     s.thm4_1, s.thm4_2};
+  }();
+  return list;
+}
+
+CheckReport Count3Construction::check(const ParamValues& params, const std::string& variant,
+                                      const std::vector<std::string>& claim_ids, const RunOptions& options) const {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> ids = claim_ids;
+  if (ids.empty())
+    for (const auto& c : claims()) ids.push_back(c.id);
+  for (const auto& id : ids) claim(id);  // unknown ids fail before any work
+  const bool needs_inputs = std::any_of(ids.begin(), ids.end(), uses_inputs);
+  const InputSource inputs = needs_inputs ? inputs_from(params, options) : InputSource::experiment(0, 0);
+  const ProgramSemantics semantics = semantics_from(params, variant);
+  const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
+
+  CheckReport report;
+  report.construction = name();
+  report.variant = variant;
+  report.params = params.to_json();
+  report.options = Json{{"max_counterexamples", options.max_counterexamples}};
+  report.arithmetic = "exact (RASP interpreter over rationals; transformers with equal scores); interval (alpha, "
+                      "beta of eq. 5); z3 (entp.a2/a3: free positive exponentials)";
+  report.domain_description = needs_inputs ? inputs.describe() : "fixed instances (see each claim)";
+  report.domain_inputs = needs_inputs ? inputs.size() : 0;
+  for (const auto& id : ids) {
+    if (id == "count3.alg2_alg3") report.claims.push_back(check_alg2_alg3(inputs, options));
+    if (id == "count3.alg4") report.claims.push_back(check_alg4(inputs, semantics, options));
+    if (id == "count3.table5") report.claims.push_back(check_table5());
+    if (id == "match3.alg5") report.claims.push_back(check_alg5(inputs, semantics, options));
+    if (id == "count3.alg6") report.claims.push_back(check_alg6(inputs, semantics, options));
+    if (id == "count3.lemma_a6") report.claims.push_back(check_lemma_a6(64));
+    if (id == "count3.rasp_mlp") report.claims.push_back(check_rasp_mlp(inputs, semantics, options));
+    if (id == "entp.a2") report.claims.push_back(check_a2(seed, entp_timeout_ms));
+    if (id == "entp.a3") report.claims.push_back(check_a3(seed, entp_timeout_ms));
+    if (id == "entp.thm4_1") report.claims.push_back(check_thm4_1(seed));
+    if (id == "entp.thm4_2") report.claims.push_back(check_thm4_2(seed));
+  }
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+CheckReport Count3Construction::prove(const ParamValues& params, const std::string& variant,
+                                      const std::vector<std::string>& claim_ids, const ProofOptions& options,
+                                      const RunOptions&) const {
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& id : claim_ids) {
+    claim(id);
+    if (id != "count3.lemma_a6")
+      throw UsageError("--claim " + id + " has no Z3 proof of its own (provable: count3.lemma_a6; entp.a2 and "
+                       "entp.a3 use Z3 inside `tverify check count3`)");
+  }
+  const proofs::QueryOptions query{options.timeout_ms, options.smt2_dir};
+  CheckReport report;
+  report.verb = "prove";
+  report.construction = name();
+  report.variant = variant;
+  report.params = params.to_json();
+  report.options = Json{{"timeout_ms", options.timeout_ms}};
+  report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
+  report.domain_description = "symbolic: every n >= 1, every (a, b) of the lemma's domain, every eps and M allowed";
+  ClaimResult printed = claim_from_proof(claim("count3.lemma_a6"),
+                                         proofs::prove_lemma_a6(proofs::GadgetConstants::printed(), query));
+  const ClaimResult tight = claim_from_proof(claim("count3.lemma_a6"),
+                                             proofs::prove_lemma_a6(proofs::GadgetConstants::tight(), query));
+  printed.details["tight_constants"] = {{"statement", tight.details.value("proved_statement", "")},
+                                        {"verdict", to_string(tight.verdict)},
+                                        {"seconds", tight.details.value("seconds", 0.0)}};
+  printed.summary += std::string("; tight constants (eps <= 1, M eps >= n): ") + to_string(tight.verdict);
+  report.claims.push_back(std::move(printed));
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+Json Count3Construction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+                               const RunOptions& run) const {
+  if (request.vary != "values") throw UsageError("--vary must be values for count3 (got '" + request.vary + "')");
+  if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
+  (void)variant;
+  return sweep_value_range(params.small_int("n"), params.choice("program"),
+                           semantics_from(params, "paper").mean, request, run);
+}
+
+namespace {
+
+Sequence parse_sequence(const std::string& input) {
+  Sequence x;
+  std::stringstream in(input);
+  std::string item;
+  while (std::getline(in, item, ','))
+    x.push_back(parse_integer_option("--input value", item, 0, 1'000'000'000));
+  if (x.empty())
+    throw UsageError("--input must be a non-empty comma-separated list of integers in [0, 1000000000] (got '" +
+                     input + "')");
+  return x;
+}
+
+std::string seq_text(const rasp::Seq& s) {
+  std::string out;
+  for (const auto& v : s.values) out += (out.empty() ? "" : " ") + exact_to_string(v);
+  return "(" + out + ")";
+}
+
+}  // namespace
+
+std::string Count3Construction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
+                                     bool trace, long bits) const {
+  if (bits > 0) throw UsageError("--bits: count3 is evaluated exactly; there is no finite-precision mode");
+  const Sequence x = parse_sequence(input);
+  const ProgramSemantics s = semantics_from(params, variant);
+  const std::string program = params.choice("program");
+  std::string out = fmt::format("x = {} (m = {})\n  Count3 by eq. (4) = {}, Algorithm 2 = {}, Algorithm 3 = {}\n"
+                                "  Match3' = {}\n",
+                                fmt::join(x, ","), x.size(), count3_eq4(x), count3_alg2(x), count3_alg3(x),
+                                match3_prime(x));
+  auto report_means = [&](const rasp::Run& run) {
+    for (const auto& d : run.mean_differences())
+      out += fmt::format("    mean at {} position {}: exact {}, truncated {}\n", d.site, d.position + 1,
+                         exact_to_string(d.exact), exact_to_string(d.truncated));
+  };
+  if (program == "all" || program == "alg4") {
+    rasp::Run run({s.mean, false, true});
+    const rasp::Seq y = alg4_count_triplets(rasp::sequence(x), s.alg4);
+    out += fmt::format("  Algorithm 4 ({}): output at m = {}{}\n", variant, exact_to_string(last_output(y)),
+                       trace ? ", every position " + seq_text(y) : "");
+    report_means(run);
+  }
+  if (program == "all" || program == "alg5") {
+    rasp::Run run({s.mean, false, true});
+    const rasp::Seq y = alg5_has_triplet(rasp::sequence(x));
+    out += fmt::format("  Algorithm 5: output at m = {}{}\n", exact_to_string(last_output(y)),
+                       trace ? ", every position " + seq_text(y) : "");
+    report_means(run);
+  }
+  if (program == "all" || program == "alg6") {
+    rasp::Run run({s.mean, false, trace});
+    const ChainOfThought cot = generate_alg6(x, 4 * x.size() + 4);
+    out += fmt::format("  Algorithm 6: generated {} ({}), designed {}\n", fmt::join(cot.generated, ","),
+                       cot.terminated ? "ends with EOS = -1" : "no EOS", fmt::join(expected_alg6_chain(x), ","));
+    report_means(run);
+  }
+  return out;
+}
+
+}  // namespace tverify::count3

@@ -1,0 +1,60 @@
+#include "checkers/count3/sequence_domain.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+namespace tverify::count3 {
+
+SequenceDomain make_sequence_domain(int max_length, long long lo, long long hi, const RunOptions& options,
+                                    int min_length) {
+  SequenceDomain d;
+  d.min_length = min_length;
+  d.max_length = max_length;
+  d.lo = lo;
+  d.hi = hi;
+  const BigInt values = BigInt(hi) - lo + 1;
+  BigInt total = 0, power = 1;
+  for (int m = 1; m <= max_length; ++m) {
+    power *= values;
+    if (m < min_length) continue;
+    d.first_index.push_back(static_cast<std::uint64_t>(total));
+    total += power;
+    if (total > BigInt(std::numeric_limits<std::int64_t>::max()))
+      throw UsageError(fmt::format("--n {} with --values {}:{} gives more than 2^63 sequences; lower --n or the range",
+                                   max_length, lo, hi));
+  }
+  d.size = static_cast<std::uint64_t>(total);
+  check_budget(d.size, options, fmt::format("sequences of length {}..{} over {}..{}", min_length, max_length, lo, hi));
+  return d;
+}
+
+Sequence SequenceDomain::at(std::uint64_t index) const {
+  int m = max_length;
+  while (m > min_length && first_index[static_cast<std::size_t>(m - min_length)] > index) --m;
+  std::uint64_t rest = index - first_index[static_cast<std::size_t>(m - min_length)];
+  const auto values = static_cast<std::uint64_t>(hi - lo + 1);
+  Sequence x(static_cast<std::size_t>(m));
+  for (int i = m - 1; i >= 0; --i) {
+    x[static_cast<std::size_t>(i)] = lo + static_cast<long long>(rest % values);
+    rest /= values;
+  }
+  return x;
+}
+
+std::string SequenceDomain::describe() const {
+  return fmt::format("every sequence of length {}..{} over the values {}..{} ({} sequences; shorter first, then "
+                     "lexicographic)",
+                     min_length, max_length, lo, hi, size);
+}
+
+void Tally::fill(ClaimResult& r) const {
+  r.checked = checked;
+  r.passed = passed;
+  r.failed = failed;
+  r.unknown = unknown;
+  r.counterexamples = counterexamples;
+  r.set_verdict_from_counts();
+}
+
+}  // namespace tverify::count3

@@ -1,0 +1,48 @@
+// The inputs the Count3 claims run on: every sequence of length 1..n over the values lo..hi (shorter first, then
+// lexicographic, x_1 most significant), or the seeded samples of ENTP's Count3 experiment (Sec. 6.1).
+#pragma once
+
+#include "checkers/enumerate.hpp"
+#include "checkers/verdict.hpp"
+#include "constructions/count3/references.hpp"
+#include "core/exact.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tverify::count3 {
+
+struct SequenceDomain {
+  int min_length = 1, max_length = 1;
+  long long lo = 0, hi = 0;
+  std::uint64_t size = 0;  // sum over m of (hi - lo + 1)^m
+  std::vector<std::uint64_t> first_index;  // first_index[m - min_length]: index of the first sequence of length m
+
+  Sequence at(std::uint64_t index) const;
+  std::string describe() const;
+};
+
+// Throws UsageError when the domain exceeds the run budget (or 2^63 sequences) and --force was not given.
+SequenceDomain make_sequence_domain(int max_length, long long lo, long long hi, const RunOptions& options,
+                                    int min_length = 1);
+
+// Per-claim counts and the smallest counterexamples; merged in range order.
+struct Tally {
+  std::uint64_t checked = 0, passed = 0, failed = 0, unknown = 0;
+  std::vector<Counterexample> counterexamples;
+  std::size_t limit = 10;
+
+  void pass() { ++checked, ++passed; }
+  void fail(Counterexample c) {
+    ++checked, ++failed;
+    if (counterexamples.size() < limit) counterexamples.push_back(std::move(c));
+  }
+  void merge(Tally&& o) {
+    checked += o.checked, passed += o.passed, failed += o.failed, unknown += o.unknown;
+    append_limited(counterexamples, std::move(o.counterexamples), limit);
+  }
+  void fill(ClaimResult& r) const;  // counts, counterexamples, verdict
+};
+
+}  // namespace tverify::count3

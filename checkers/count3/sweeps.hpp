@@ -1,0 +1,14 @@
+// `tverify sweep count3 --vary values`: for sequences of length exactly n, the fraction on which each program agrees
+// with eq. (4) as the value range 0..K grows past the length (K = 1, 2, ... while the domain fits the budget).
+#pragma once
+
+#include "checkers/construction.hpp"
+#include "constructions/rasp/rasp.hpp"
+
+namespace tverify::count3 {
+
+// program: "all" (Algorithm 4 as printed, Algorithm 4 corrected, Algorithm 6) or one of alg4, alg6.
+Json sweep_value_range(int length, const std::string& program, rasp::MeanSemantics mean, const SweepRequest& request,
+                       const RunOptions& run);
+
+}  // namespace tverify::count3
