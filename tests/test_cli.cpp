@@ -227,3 +227,36 @@ TEST_CASE("--help works for every verb and exits 0", "[cli]") {
     CHECK_FALSE(r.out.empty());
   }
 }
+
+TEST_CASE("count3: bad input gets one line and exit 2", "[cli][bad-input][count3]") {
+  expect_usage_error("check count3 --values 5:3", "--values must be a range lo:hi of integers with 0 <= lo <= hi");
+  expect_usage_error("check count3 --values -1:4", "--values must be a range lo:hi");
+  expect_usage_error("check count3 --values 4", "--values must be a range lo:hi");
+  expect_usage_error("check count3 --n 0", "--n must be an integer in [1, 64]");
+  expect_usage_error("eval count3 --input ''", "--input must be a non-empty comma-separated list");
+  expect_usage_error("eval count3 --input 1,-2", "--input value must be an integer in [0, 1000000000]");
+  expect_usage_error("eval count3 --input 1,2 --program alg9", "--program must be one of all, alg4, alg5, alg6");
+  expect_usage_error("sweep count3 --vary values --program alg5 --out " + (scratch() / "c3").string(), "Match3'");
+  expect_usage_error("prove count3 --claim count3.alg4", "--claim count3.alg4 has no Z3 proof");
+  expect_usage_error("check count3 --n 12 --values 0:9", "--max-inputs");
+}
+
+TEST_CASE("count3: check writes a certificate that recheck reproduces, and prove proves Lemma A.6", "[cli][count3]") {
+  const fs::path cert = scratch() / "count3.json";
+  const CliRun check = run_cli("check count3 --claim count3.alg4 --n 4 --values 0:3 --json " + cert.string());
+  CHECK(check.exit_code == 1);  // refuted as printed: [1, 2] (errata N1)
+  const CliRun recheck = run_cli("recheck " + cert.string());
+  CHECK(recheck.exit_code == 0);
+  const CliRun corrected = run_cli("check count3 --variant corrected --claim count3.alg4 --n 4 --values 0:3");
+  CHECK(corrected.exit_code == 0);
+  const CliRun prove = run_cli("prove count3");
+  CHECK(prove.exit_code == 0);
+  CHECK(prove.out.find("count3.lemma_a6") != std::string::npos);
+}
+
+TEST_CASE("count3: the value sweep writes CSV, PNG and JSON", "[cli][sweep][count3]") {
+  const fs::path out = scratch() / "count3-sweep";
+  const CliRun sweep = run_cli("sweep count3 --vary values --n 3 --L-max 5 --out " + out.string());
+  CHECK(sweep.exit_code == 0);
+  for (const char* ext : {".csv", ".png", ".json", ".gp"}) CHECK(fs::exists(out / (std::string("count3-values") + ext)));
+}

@@ -34,7 +34,7 @@ TEST_CASE("ghat: the printed thresholds fail at i = n + 1 (replayed), the correc
   CHECK(prove_gadget_ghat(TransformerVariant::Corrected, quick()).status == QueryStatus::Proved);
 }
 
-TEST_CASE("gtilde: 1/2 relu(2c - 1) is 1/2 at i = t + 1 (replayed); without the 1/2 it is proved", "[proofs]") {
+TEST_CASE("gtilde: 1/2 relu(2c - 1) is 1/2 at i = t + 1 (replayed) / without the 1/2 it is proved", "[proofs]") {
   const ProofResult printed = prove_gadget_gtilde(TransformerVariant::Paper, quick());
   REQUIRE(printed.status == QueryStatus::CounterModel);
   CHECK(printed.replayed);

@@ -45,7 +45,7 @@ Vector<Surd> v(std::initializer_list<Exact> xs) {
 
 }  // namespace
 
-TEST_CASE("embeddings: one-hot is the identity; Lemma C.2 codes are +-1/sqrt(d) printed, +-1/sqrt(d-2) corrected",
+TEST_CASE("embeddings: one-hot is the identity / Lemma C.2 codes are +-1/sqrt(d) printed, +-1/sqrt(d-2) corrected",
           "[copy][transformer]") {
   const auto onehot = make_embedding(EmbeddingKind::OneHot, 2, TransformerVariant::Paper);
   CHECK(onehot.rows() == 4);
