@@ -11,7 +11,7 @@ void BM_Alg4Exhaustive(benchmark::State& state) {
   using namespace tverify;
   RunOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
-  const auto inputs = count3::InputSource::exhaustive(count3::make_sequence_domain(7, 0, 6, options));
+  const auto inputs = count3::InputSource::exhaustive(make_sequence_domain(7, 0, 6, options));
   for (auto _ : state) {
     auto result = count3::check_alg4(inputs, {}, options);
     benchmark::DoNotOptimize(result);

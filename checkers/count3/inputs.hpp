@@ -3,7 +3,8 @@
 // experiment, the prefixes x_1..x_m with 16 <= m <= 63 are the ones whose next token the models are trained on.
 #pragma once
 
-#include "checkers/count3/sequence_domain.hpp"
+#include "checkers/sequence_domain.hpp"
+#include "constructions/count3/references.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,17 +1,18 @@
-// The inputs the Count3 claims run on: every sequence of length 1..n over the values lo..hi (shorter first, then
-// lexicographic, x_1 most significant), or the seeded samples of ENTP's Count3 experiment (Sec. 6.1).
+// Every sequence of length min..max over the integer values lo..hi (shorter first, then lexicographic, x_1 most
+// significant), by index, for the threaded enumeration engine; and the per-claim tally of such a run.
 #pragma once
 
 #include "checkers/enumerate.hpp"
 #include "checkers/verdict.hpp"
-#include "constructions/count3/references.hpp"
 #include "core/exact.hpp"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace tverify::count3 {
+namespace tverify {
+
+using Sequence = std::vector<long long>;
 
 struct SequenceDomain {
   int min_length = 1, max_length = 1;
@@ -45,4 +46,4 @@ struct Tally {
   void fill(ClaimResult& r) const;  // counts, counterexamples, verdict
 };
 
-}  // namespace tverify::count3
+}  // namespace tverify

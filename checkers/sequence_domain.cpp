@@ -1,10 +1,10 @@
-#include "checkers/count3/sequence_domain.hpp"
+#include "checkers/sequence_domain.hpp"
 
 #include <fmt/format.h>
 
 #include <limits>
 
-namespace tverify::count3 {
+namespace tverify {
 
 SequenceDomain make_sequence_domain(int max_length, long long lo, long long hi, const RunOptions& options,
                                     int min_length) {
@@ -57,4 +57,4 @@ void Tally::fill(ClaimResult& r) const {
   r.set_verdict_from_counts();
 }
 
-}  // namespace tverify::count3
+}  // namespace tverify
