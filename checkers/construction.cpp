@@ -1,5 +1,6 @@
 #include "checkers/construction.hpp"
 
+#include "checkers/cat/cat_construction.hpp"
 #include "checkers/copy/copy_construction.hpp"
 #include "checkers/count3/count3_construction.hpp"
 
@@ -23,11 +24,19 @@ Json Construction::sweep(const ParamValues&, const std::string&, const SweepRequ
   throw UsageError("construction '" + name() + "' has no sweeps yet");
 }
 
+ClaimResult result_for(const ClaimSpec& spec) {
+  ClaimResult r;
+  r.id = spec.id;
+  r.statement = spec.statement;
+  return r;
+}
+
 const std::vector<std::unique_ptr<Construction>>& all_constructions() {
   static const auto registry = [] {
     std::vector<std::unique_ptr<Construction>> r;
     r.push_back(std::make_unique<copy::CopyConstruction>());
     r.push_back(std::make_unique<count3::Count3Construction>());
+    r.push_back(std::make_unique<cat::CatConstruction>());
     return r;
   }();
   return registry;

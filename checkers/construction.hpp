@@ -62,6 +62,9 @@ class Construction {
   const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
 };
 
+// A claim result with the spec's id and statement filled in.
+ClaimResult result_for(const ClaimSpec& spec);
+
 const std::vector<std::unique_ptr<Construction>>& all_constructions();
 // Throws UsageError naming the available constructions.
 const Construction& find_construction(const std::string& name);

@@ -7,6 +7,7 @@ namespace tverify {
 
 std::string ParamSpec::range_text() const {
   if (kind == Kind::Integer) return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (kind == Kind::Text) return "text";
   if (kind == Kind::IntegerRange)
     return "a range lo:hi of integers with " + std::to_string(min) + " <= lo <= hi <= " + std::to_string(max);
   if (kind == Kind::PositiveRational) {
@@ -54,6 +55,8 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
     values.order_.push_back(spec.name);
     if (spec.kind == ParamSpec::Kind::Integer) {
       values.integers_[spec.name] = parse_integer_option("--" + spec.name, text, spec.min, spec.max);
+    } else if (spec.kind == ParamSpec::Kind::Text) {
+      values.choices_[spec.name] = text;
     } else if (spec.kind == ParamSpec::Kind::IntegerRange) {
       values.choices_[spec.name] = text;
       values.ranges_[spec.name] = parse_range(spec, text);

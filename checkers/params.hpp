@@ -15,7 +15,7 @@
 namespace tverify {
 
 struct ParamSpec {
-  enum class Kind { Integer, Choice, PositiveRational, IntegerRange };
+  enum class Kind { Integer, Choice, PositiveRational, IntegerRange, Text };  // Text: checked by the construction
   std::string name;  // without dashes: "D"
   std::string help;
   Kind kind = Kind::Integer;
@@ -38,6 +38,7 @@ class ParamValues {
   const std::optional<Exact>& rational(const std::string& name) const;
   // An IntegerRange parameter ("0:4"): its inclusive ends, lo <= hi.
   std::pair<long long, long long> range(const std::string& name) const;
+  const std::string& text(const std::string& name) const { return choice(name); }
   Json to_json() const;  // in spec order
 
  private:

@@ -75,11 +75,5 @@ const Count3ClaimSpecs& count3_claim_specs() {
   return specs;
 }
 
-ClaimResult result_for(const ClaimSpec& spec) {
-  ClaimResult r;
-  r.id = spec.id;
-  r.statement = spec.statement;
-  return r;
-}
 
 }  // namespace tverify::count3

@@ -42,6 +42,4 @@ struct Agreement {
 Agreement count3_agreement(const std::string& program, const InputSource& inputs, rasp::MeanSemantics mean,
                            const RunOptions& options);
 
-ClaimResult result_for(const ClaimSpec& spec);  // id and statement filled in
-
 }  // namespace tverify::count3

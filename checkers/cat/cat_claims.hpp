@@ -1,0 +1,39 @@
+// The claims of the CAT paper (Li, Zhang, Huang, Oymak, arXiv 2407.05591) that tverify checks, on the reconstruction
+// of ../shared/papers/cat-notes.md (docs/cat.md), and the functions that check them.
+#pragma once
+
+#include "checkers/construction.hpp"
+#include "checkers/sequence_domain.hpp"
+#include "constructions/cat/layer.hpp"
+#include "constructions/cat/signatures.hpp"
+
+namespace tverify::cat {
+
+struct CatClaimSpecs {
+  ClaimSpec signatures, thm1_key_delay, thm1_value_delay, cor1, mqnar, filters;
+};
+const CatClaimSpecs& cat_claim_specs();
+
+// The construction a run checks, with the numbers its certificate states.
+struct CatSetup {
+  CatConfig config;
+  int vocabulary = 2, n = 1, length = 2;
+  std::string variant;        // key_delay, value_delay, ar (+ _full: tverify's correction)
+  bool c_from_condition = true;
+  SignatureReport signatures;
+  Json numbers;  // Delta^2, Gamma, the condition and the c used
+};
+
+ClaimResult check_signatures(const CatSetup& setup);
+// NAR (and AR): the layer decodes the target on every valid instance of length n+1..L (sequence_claims.cpp).
+ClaimResult check_recall(const ClaimSpec& spec, const CatSetup& setup, const RunOptions& options);
+ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options);
+// "For almost all F": seeded random rational filters of length N, and explicit failing filters (filter_claims.cpp).
+ClaimResult check_filters(const CatSetup& setup, std::uint64_t samples, std::uint64_t seed);
+
+// The worst-case NAR instances of length L for this layer (sweeps): b^p g t b^r g for every query g, target t and
+// filler b, with the filler before, around or after the match (p = 0, F/2, F; p + r = F = L - 2N - 1). Returns the
+// first one the layer does not decode to its target.
+std::optional<Tokens> worst_case_failure(const CatLayer& layer, int vocabulary, int n, int length);
+
+}  // namespace tverify::cat

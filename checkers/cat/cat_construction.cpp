@@ -1,0 +1,250 @@
+#include "checkers/cat/cat_construction.hpp"
+
+#include "checkers/cat/sweeps.hpp"
+#include "constructions/cat/tasks.hpp"
+#include "constructions/cat/temperature.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+namespace tverify::cat {
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, sep)) out.push_back(item);
+  return out;
+}
+
+Exact parse_entry(const std::string& option, const std::string& text, const std::string& allowed) {
+  try {
+    return parse_exact(text);
+  } catch (const std::invalid_argument&) {
+    throw UsageError(option + " must be " + allowed + " (got '" + text + "')");
+  }
+}
+
+Filter parse_filter(const std::string& text, int n) {
+  const std::string allowed = "'geometric' (F_j = 2^-j, j < N) or N comma-separated exact numbers, not all zero";
+  Filter f;
+  if (text == "geometric") {
+    for (int j = 0; j < n; ++j) f.emplace_back(1, BigInt(1) << j);
+    return f;
+  }
+  for (const auto& item : split(text, ',')) f.push_back(parse_entry("--filter", item, allowed));
+  if (f.empty() || std::all_of(f.begin(), f.end(), [](const Exact& x) { return x == 0; }))
+    throw UsageError("--filter must be " + allowed + " (got '" + text + "')");
+  return f;
+}
+
+TokenEmbedding make_embedding(const ParamValues& params, int vocabulary) {
+  const std::string kind = params.choice("embedding");
+  if (kind == "onehot") return one_hot_embedding(vocabulary);
+  if (kind == "stereo") return stereographic_embedding(vocabulary, params.small_int("dim"));
+  const std::string allowed = "V unit vectors with exact coordinates, ';' between vectors and ',' between coordinates "
+                              "(e.g. '1,0;0,1;3/5,4/5')";
+  std::vector<ExactVector> vectors;
+  for (const auto& row : split(params.text("vectors"), ';')) {
+    ExactVector v;
+    for (const auto& item : split(row, ',')) v.push_back(parse_entry("--vectors", item, allowed));
+    vectors.push_back(v);
+  }
+  if (static_cast<int>(vectors.size()) != vocabulary)
+    throw UsageError(fmt::format("--vectors must give {} (got {} vectors)", allowed, vectors.size()));
+  try {
+    return custom_embedding(std::move(vectors));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--vectors: " + std::string(e.what()) + "; it must give " + allowed);
+  }
+}
+
+Json exact_vector_json(const Filter& f) {
+  Json out = Json::array();
+  for (const auto& x : f) out.push_back(exact_to_string(x));
+  return out;
+}
+
+}  // namespace
+
+CatSetup make_setup(const ParamValues& params, const std::string& variant) {
+  CatSetup s;
+  s.variant = variant;
+  s.vocabulary = params.small_int("V");
+  s.n = params.small_int("N");
+  s.length = params.small_int("L");
+  const bool ar = variant == "ar";
+  if (ar && s.n != 1) throw UsageError(fmt::format("--N must be 1 for --variant ar (Corollary 1; got {})", s.n));
+  if (s.length < s.n + 1)
+    throw UsageError(fmt::format("--L must be at least N + 1 = {} to hold an instance (got {})", s.n + 1, s.length));
+  s.config.embedding = make_embedding(params, s.vocabulary);
+  s.config.filter = ar ? Filter{Exact(1)} : parse_filter(params.text("filter"), s.n);
+  if (static_cast<int>(s.config.filter.size()) != s.n)
+    throw UsageError(fmt::format("--filter must have length N = {} (Theorem 1's filter has length N; got {})", s.n,
+                                 s.config.filter.size()));
+  s.config.delay = variant.rfind("value_delay", 0) == 0 ? Delay::Value : Delay::Key;
+  s.config.full_windows = variant.size() > 5 && variant.substr(variant.size() - 5) == "_full";
+  s.signatures = analyse_signatures(s.config.filter, s.config.embedding, s.n);
+  const Exact delta2 = s.config.embedding.min_distance_squared();
+  const long others = std::max(1, s.length - (s.config.delay == Delay::Key ? 1 : 2));
+  const auto given_c = params.rational("c");
+  s.numbers["Delta_squared"] = exact_to_string(delta2);
+  s.numbers["filter"] = exact_vector_json(s.config.filter);
+  if (const auto padded = padded_collision(s.config.filter, s.config.embedding, s.n))
+    s.numbers["padded_window_collision"] = {{"ngram", padded->first}, {"partial_window", padded->second}};
+  Exact c = given_c.value_or(Exact(4));
+  if (s.signatures.distinct() && s.signatures.max_cosine) {
+    const auto gamma = s.signatures.gamma();
+    s.numbers["max_cos_squared"] = exact_to_string(s.signatures.max_cosine->square);
+    s.numbers["closest_ngrams"] = {s.signatures.closest->first, s.signatures.closest->second};
+    s.numbers["Gamma"] = gamma.to_string();
+    s.numbers["condition"] = fmt::format("c^2 > ln(2 * {} / Delta) / min(Gamma, 1) = {}", others,
+                                         required_c_squared(others, delta2, gamma).to_string());
+    if (!given_c) c = choose_c(others, delta2, gamma);
+    s.numbers["sufficient_length_at_this_c"] = sufficient_length(c * c, delta2, gamma, s.config.delay);
+  } else {
+    s.numbers["condition"] = "none: the N-gram signatures are not distinct (Gamma = 0)";
+    s.c_from_condition = false;
+  }
+  s.c_from_condition = s.c_from_condition && !given_c;
+  s.config.c_squared = c * c;
+  s.numbers["c"] = exact_to_string(c);
+  s.numbers["c_squared"] = exact_to_string(c * c);
+  s.numbers["c_source"] = given_c ? "--c" : (s.c_from_condition ? "the sufficient condition" : "default 4");
+  s.numbers["reconstruction"] = "cat-notes.md [hypothesis]: layer, tasks and delays (docs/cat.md)";
+  return s;
+}
+
+std::string CatConstruction::paper() const {
+  return "Li, Zhang, Huang, Oymak: On the Power of Convolution Augmented Transformer (arXiv 2407.05591)";
+}
+
+std::vector<std::string> CatConstruction::variants() const {
+  return {"key_delay", "value_delay", "ar", "key_delay_full", "value_delay_full"};
+}
+
+std::vector<ParamSpec> CatConstruction::params() const {
+  using K = ParamSpec::Kind;
+  return {
+      {"V", "vocabulary size", K::Integer, 2, 16, {}, "3"},
+      {"N", "N-gram length (1 for AR)", K::Integer, 1, 4, {}, "2"},
+      {"L", "largest sequence length (every length N+1..L is checked)", K::Integer, 2, 64, {}, "8"},
+      {"filter", "'geometric' (F_j = 2^-j) or N exact numbers 'F_0,F_1,...' (F_0 weighs the newest token)", K::Text,
+       0, 0, {}, "geometric"},
+      {"c", "inverse temperature c (logits scale with c^2); 'auto': the smallest k/64 meeting the sufficient condition",
+       K::PositiveRational, 0, 0, {"auto"}, "auto"},
+      {"embedding", "token embeddings: onehot, stereo (rational unit vectors in R^dim), custom (--vectors)", K::Choice,
+       0, 0, {"onehot", "stereo", "custom"}, "onehot"},
+      {"dim", "dimension of the stereo embedding", K::Integer, 2, 16, {}, "3"},
+      {"vectors", "custom embedding: 'x,y,..;x,y,..' (V unit vectors)", K::Text, 0, 0, {}, "none"},
+      {"samples", "random filters sampled by cat.filters", K::Integer, 1, 100'000, {}, "200"},
+      {"seed", "seed of the filter samples", K::Integer, 0, 1'000'000'000'000, {}, "1"},
+  };
+}
+
+const std::vector<ClaimSpec>& CatConstruction::claims() const {
+  static const std::vector<ClaimSpec> list = [] {
+    const auto& s = cat_claim_specs();
+    return std::vector<ClaimSpec>{s.signatures, s.thm1_key_delay, s.thm1_value_delay, s.cor1, s.mqnar, s.filters};
+  }();
+  return list;
+}
+
+namespace {
+
+std::string recall_claim_for(const std::string& variant) {
+  if (variant == "ar") return "cat.cor1";
+  return variant.rfind("value_delay", 0) == 0 ? "cat.thm1.value_delay" : "cat.thm1.key_delay";
+}
+
+}  // namespace
+
+CheckReport CatConstruction::check(const ParamValues& params, const std::string& variant,
+                                   const std::vector<std::string>& claim_ids, const RunOptions& options) const {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string recall = recall_claim_for(variant);
+  std::vector<std::string> ids = claim_ids;
+  if (ids.empty()) ids = {"cat.signatures", recall, "cat.mqnar", "cat.filters"};
+  for (const auto& id : ids) {
+    claim(id);
+    const bool other_recall = (id == "cat.thm1.key_delay" || id == "cat.thm1.value_delay" || id == "cat.cor1");
+    if (other_recall && id != recall)
+      throw UsageError("--claim " + id + " is checked with --variant " +
+                       (id == "cat.cor1" ? "ar" : id.substr(std::string("cat.thm1.").size())) + " (this run: " +
+                       variant + ")");
+  }
+  const CatSetup setup = make_setup(params, variant);
+  make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1);  // budget, before any work
+  CheckReport report;
+  report.construction = name();
+  report.variant = variant;
+  report.params = params.to_json();
+  report.options = Json{{"max_counterexamples", options.max_counterexamples}};
+  report.arithmetic = "exact (convolutions, inner products, cos^2, Delta^2); interval (cosines, softmax, decoding)";
+  report.domain_description = fmt::format("every sequence over [V] of length {}..{}; the valid instances of each task",
+                                          setup.n + 1, setup.length);
+  report.domain_inputs = make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1).size;
+  for (const auto& id : ids) {
+    if (id == "cat.signatures") report.claims.push_back(check_signatures(setup));
+    if (id == recall) {
+      ClaimResult r = check_recall(claim(id), setup, options);
+      r.outside_hypotheses = !setup.signatures.distinct();
+      report.claims.push_back(std::move(r));
+    }
+    if (id == "cat.mqnar") report.claims.push_back(check_mqnar(setup, options));
+    if (id == "cat.filters")
+      report.claims.push_back(check_filters(setup, static_cast<std::uint64_t>(params.integer("samples")),
+                                            static_cast<std::uint64_t>(params.integer("seed"))));
+  }
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+Json CatConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+                            const RunOptions& run) const {
+  if (request.vary != "c" && request.vary != "L") throw UsageError("--vary must be c or L for cat (got '" + request.vary + "')");
+  if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
+  const CatSetup setup = make_setup(params, variant);
+  return request.vary == "c" ? sweep_length_limit(setup, params, request, run) : sweep_smallest_c(setup, request, run);
+}
+
+std::string CatConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
+                                  bool trace, long bits) const {
+  if (bits > 0) throw UsageError("--bits: the CAT layer is evaluated exactly and in intervals only");
+  const CatSetup setup = make_setup(params, variant);
+  Tokens z;
+  for (const auto& item : split(input, ','))
+    z.push_back(static_cast<int>(parse_integer_option("--input token", item, 0, setup.vocabulary - 1)));
+  if (z.empty()) throw UsageError(fmt::format("--input must be a comma-separated list of tokens in [0, {}]",
+                                              setup.vocabulary - 1));
+  const CatLayer layer(setup.config);
+  std::string out = fmt::format("CAT layer ({}, filter {}, c = {}, c^2 = {}) on z = {}\n", variant,
+                                setup.numbers["filter"].dump(), setup.numbers["c"].get<std::string>(),
+                                exact_to_string(setup.config.c_squared), fmt::join(z, ","));
+  const auto match = nar_match(z, setup.n);
+  out += match ? fmt::format("  NAR: the last {}-gram occurs once before, ending at {}; target z_{} = {}\n", setup.n,
+                             *match + 1, *match + 2, z[*match + 1])
+               : "  NAR: not a valid instance (the last N-gram has no unique earlier occurrence)\n";
+  std::vector<std::size_t> all;
+  for (std::size_t t = 0; t < z.size(); ++t) all.push_back(t);
+  const auto decoded = layer.decode(z, all);
+  if (trace) {
+    const auto s = layer.streams(z);
+    const auto e = layer.exact_scores(s, z.size() - 1);
+    for (std::size_t j = 0; j < e.keys.size(); ++j)
+      out += fmt::format("    key {}: <q, k> = {}, |q|^2 = {}, |k|^2 = {}\n", e.keys[j] + 1, exact_to_string(e.dots[j]),
+                         exact_to_string(e.query_norm2), exact_to_string(e.key_norms2[j]));
+  }
+  for (std::size_t t = 0; t < z.size(); ++t)
+    out += fmt::format("  position {}: decodes to {} ({}, {} bits)\n", t + 1,
+                       decoded[t].token ? std::to_string(*decoded[t].token) : std::string("-"),
+                       to_string(decoded[t].margin), decoded[t].bits);
+  return out;
+}
+
+}  // namespace tverify::cat

@@ -1,0 +1,194 @@
+#include "checkers/cat/sweeps.hpp"
+
+#include "checkers/sweep_output.hpp"
+#include "constructions/cat/tasks.hpp"
+#include "constructions/cat/temperature.hpp"
+
+#include <fmt/format.h>
+
+namespace tverify::cat {
+
+namespace {
+
+constexpr int length_cap_default = 64;
+
+// Every valid instance of length exactly `length` decoded to its target (exhaustive, certified).
+bool solves_all(const CatLayer& layer, const CatSetup& setup, int length, const RunOptions& run) {
+  RunOptions quiet = run;
+  quiet.max_counterexamples = 1;
+  const SequenceDomain domain = make_sequence_domain(length, 0, setup.vocabulary - 1, quiet, length);
+  const Tally t = enumerate_indices<Tally>(
+      domain.size, quiet, "probe",
+      [&](std::uint64_t index, Tally& tally) {
+        const Sequence x = domain.at(index);
+        const Tokens z(x.begin(), x.end());
+        const auto match = nar_match(z, setup.n);
+        if (!match) return;
+        const Decoded d = layer.decode_last(z);
+        if (d.token && *d.token == z[*match + 1]) return tally.pass();
+        ++tally.checked, ++tally.failed;
+      },
+      [](Tally& into, Tally&& from) { into.merge(std::move(from)); });
+  return t.failed == 0;
+}
+
+// Exhaustive probes inside a sweep stay small: at most this many sequences per probe (or --max-inputs if lower).
+constexpr std::uint64_t sweep_probe_budget = 200'000;
+
+bool fits_budget(int vocabulary, int length, const RunOptions& run) {
+  return big_pow(static_cast<unsigned long>(vocabulary), static_cast<unsigned long>(length)) <=
+         BigInt(std::min<std::uint64_t>(run.max_inputs, sweep_probe_budget));
+}
+
+// The largest L <= cap at which no worst-case instance fails (bisection; failures persist as the filler grows).
+int family_length_limit(const CatLayer& layer, const CatSetup& setup, int cap) {
+  const int first = 2 * setup.n + 1;  // the shortest b^p g t b^r g
+  if (worst_case_failure(layer, setup.vocabulary, setup.n, first)) return first - 1;
+  if (!worst_case_failure(layer, setup.vocabulary, setup.n, cap)) return cap;
+  int ok = first, bad = cap;
+  while (bad - ok > 1) {
+    const int mid = (ok + bad) / 2;
+    (worst_case_failure(layer, setup.vocabulary, setup.n, mid) ? bad : ok) = mid;
+  }
+  return ok;
+}
+
+std::string filter_text(const Filter& f) {
+  std::string out;
+  for (const auto& x : f) out += (out.empty() ? "" : ",") + exact_to_string(x);
+  return "(" + out + ")";
+}
+
+}  // namespace
+
+Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRequest& request, const RunOptions& run) {
+  const int cap = request.length_max.empty()
+                      ? length_cap_default
+                      : static_cast<int>(parse_integer_option("--L-max", request.length_max, setup.n + 2, 4096));
+  require_gnuplot();
+  prepare_output_dir(request.out_dir);
+  std::vector<Filter> filters{setup.config.filter};
+  if (setup.n >= 2 && setup.variant != "ar") {
+    Filter third;  // F_j = 3^-j
+    for (int j = 0; j < setup.n; ++j) third.emplace_back(BigInt(1), big_pow(3, static_cast<unsigned long>(j)));
+    if (third != setup.config.filter) filters.push_back(third);
+  }
+  SweepTable table;
+  table.columns = {"c", "c_squared"};
+  for (std::size_t f = 0; f < filters.size(); ++f)
+    table.columns.insert(table.columns.end(), {fmt::format("Lmax_filter{}", f + 1), fmt::format("exact_filter{}", f + 1),
+                                               fmt::format("Lsufficient_filter{}", f + 1)});
+  Json rows = Json::array();
+  const Exact delta2 = setup.config.embedding.min_distance_squared();
+  for (int k = 2; k <= 24; ++k) {
+    const Exact c(k, 4);
+    std::vector<std::string> row{exact_to_string(c), fmt::format("{:.4f}", Exact(c * c).convert_to<double>())};
+    Json json_row{{"c", exact_to_string(c)}, {"c_squared", exact_to_string(c * c)}};
+    bool all_at_cap = true;
+    for (std::size_t f = 0; f < filters.size(); ++f) {
+      CatConfig config = setup.config;
+      config.filter = filters[f];
+      config.c_squared = c * c;
+      const CatLayer layer(config);
+      // The worst-case family bounds L_max from above; exhaustive scans from below decide it where they fit.
+      int lmax = family_length_limit(layer, setup, cap);
+      int exhaustive_to = setup.n;  // every valid instance of length <= exhaustive_to decoded
+      bool exact = false;
+      for (int length = setup.n + 1; length <= lmax && fits_budget(setup.vocabulary, length + 1, run); ++length) {
+        if (!solves_all(layer, setup, length, run)) {
+          lmax = length - 1;
+          exact = true;
+          break;
+        }
+        exhaustive_to = length;
+      }
+      exact = exact || exhaustive_to >= lmax;
+      const SignatureReport sig = analyse_signatures(filters[f], config.embedding, setup.n);
+      const long sufficient =
+          sig.distinct() && sig.max_cosine ? sufficient_length(c * c, delta2, sig.gamma(), config.delay) : 0;
+      row.insert(row.end(), {std::to_string(lmax), exact ? "exact" : "upper", std::to_string(std::min<long>(sufficient, cap))});
+      json_row[fmt::format("filter{}", f + 1)] = {{"filter", filter_text(filters[f])},
+                                                  {"L_max", lmax},
+                                                  {"at_cap", lmax >= cap},
+                                                  {"exact", exact},
+                                                  {"exhaustive_up_to", exhaustive_to},
+                                                  {"L_sufficient", sufficient}};
+      all_at_cap = all_at_cap && lmax >= cap;
+    }
+    table.rows.push_back(row);
+    rows.push_back(json_row);
+    if (all_at_cap) break;
+  }
+  PlotSpec plot;
+  plot.title = fmt::format("CAT {} (V = {}, N = {}): largest L solved vs c^2", setup.variant, setup.vocabulary, setup.n);
+  plot.xlabel = "c^2";
+  plot.ylabel = "largest L";
+  plot.x_column = "c_squared";
+  plot.logy = true;
+  for (std::size_t f = 0; f < filters.size(); ++f) {
+    plot.series.push_back({fmt::format("Lmax_filter{}", f + 1), "L_max, F = " + filter_text(filters[f])});
+    plot.series.push_back({fmt::format("Lsufficient_filter{}", f + 1), "sufficient condition, F = " + filter_text(filters[f])});
+  }
+  Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"L_cap", cap}, {"rows", rows},
+               {"numbers", setup.numbers},
+               {"note", "L_max: the largest L at which every valid instance decodes. exact: decided exhaustively (every "
+                        "valid instance of every length <= L_max decoded, and a certified failure at L_max + 1); "
+                        "otherwise an upper bound from a certified failure of the worst-case family b^p g t b^r g at "
+                        "L_max + 1, with exhaustive checks up to exhaustive_up_to"}};
+  write_sweep(request.out_dir, "cat-length-vs-c", table, plot, summary);
+  return summary;
+}
+
+Json sweep_smallest_c(const CatSetup& setup, const SweepRequest& request, const RunOptions& run) {
+  require_gnuplot();
+  prepare_output_dir(request.out_dir);
+  SweepTable table;
+  table.columns = {"L", "c_min", "c_min_squared", "probe", "c_condition", "c_condition_squared"};
+  Json rows = Json::array();
+  const Exact delta2 = setup.config.embedding.min_distance_squared();
+  for (int length = setup.n + 2; length <= setup.length; ++length) {
+    const bool exhaustive = fits_budget(setup.vocabulary, length, run);
+    auto solves = [&](const Exact& c) {
+      CatConfig config = setup.config;
+      config.c_squared = c * c;
+      const CatLayer layer(config);
+      return exhaustive ? solves_all(layer, setup, length, run)
+                        : !worst_case_failure(layer, setup.vocabulary, setup.n, length);
+    };
+    BigInt lo = 0, hi = 64;  // c = k/64: hi doubles until it solves
+    while (!solves(Exact(hi, 64)) && hi < 64 * 64) hi *= 2;
+    while (hi - lo > 1) {
+      const BigInt mid = (lo + hi) / 2;
+      (solves(Exact(mid, 64)) ? hi : lo) = mid;
+    }
+    const Exact c_min(hi, 64);
+    const long others = std::max(1, length - (setup.config.delay == Delay::Key ? 1 : 2));
+    std::string c_condition = "-", c_condition_sq = "-";
+    if (setup.signatures.distinct() && setup.signatures.max_cosine) {
+      const Exact cc = choose_c(others, delta2, setup.signatures.gamma());
+      c_condition = exact_to_string(cc);
+      c_condition_sq = fmt::format("{:.4f}", Exact(cc * cc).convert_to<double>());
+    }
+    table.rows.push_back({std::to_string(length), exact_to_string(c_min),
+                          fmt::format("{:.4f}", Exact(c_min * c_min).convert_to<double>()),
+                          exhaustive ? "exhaustive" : "worst-case family", c_condition, c_condition_sq});
+    rows.push_back({{"L", length}, {"c_min", exact_to_string(c_min)}, {"probe", exhaustive ? "exhaustive" : "family"},
+                    {"c_condition", c_condition}});
+  }
+  PlotSpec plot;
+  plot.title = fmt::format("CAT {} (V = {}, N = {}): smallest c^2 solving every instance of length L", setup.variant,
+                           setup.vocabulary, setup.n);
+  plot.xlabel = "L";
+  plot.ylabel = "c^2";
+  plot.x_column = "L";
+  plot.series = {{"c_min_squared", "smallest c^2 (bisection, certified probes)"},
+                 {"c_condition_squared", "sufficient condition"}};
+  Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"rows", rows},
+               {"numbers", setup.numbers},
+               {"note", "c_min is the smallest multiple of 1/64 found by bisection, assuming success is monotone in c; "
+                        "each probe decodes every valid instance of length L (certified), or the worst-case family"}};
+  write_sweep(request.out_dir, "cat-c-vs-length", table, plot, summary);
+  return summary;
+}
+
+}  // namespace tverify::cat

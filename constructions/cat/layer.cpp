@@ -1,0 +1,106 @@
+#include "constructions/cat/layer.hpp"
+
+#include "core/elementary.hpp"
+#include "core/interval.hpp"
+
+namespace tverify::cat {
+
+std::vector<ExactVector> convolve(const Filter& filter, const std::vector<ExactVector>& x, std::size_t shift) {
+  const std::size_t dim = x.front().size();
+  std::vector<ExactVector> out(x.size(), ExactVector(dim, Exact(0)));
+  for (std::size_t t = 0; t < x.size(); ++t)
+    for (std::size_t i = 0; i < filter.size(); ++i) {
+      if (filter[i] == 0 || t < shift + i) continue;
+      const ExactVector& row = x[t - shift - i];
+      for (std::size_t d = 0; d < dim; ++d)
+        if (row[d] != 0) out[t][d] += filter[i] * row[d];
+    }
+  return out;
+}
+
+CatLayer::CatLayer(CatConfig config) : config_(std::move(config)) {}
+
+CatLayer::Streams CatLayer::streams(const Tokens& z) const {
+  std::vector<ExactVector> x;
+  for (int token : z) x.push_back(config_.embedding.vectors.at(static_cast<std::size_t>(token)));
+  Streams s;
+  s.queries = convolve(config_.filter, x, 0);
+  if (config_.delay == Delay::Key) {
+    s.keys = convolve(config_.filter, x, 1);  // F_k = F delayed by one step
+    s.values = x;                              // F_v = identity
+  } else {
+    s.keys = s.queries;  // F_k = F_q = F
+    for (std::size_t t = 0; t < x.size(); ++t)
+      s.values.push_back(t + 1 < x.size() ? x[t + 1] : ExactVector(x.front().size(), Exact(0)));  // v_t = x_{t+1}
+  }
+  return s;
+}
+
+CatLayer::ExactScores CatLayer::exact_scores(const Streams& s, std::size_t t) const {
+  ExactScores out;
+  out.query_norm2 = dot(s.queries[t], s.queries[t]);
+  // A key's window reaches before the first token when its newest token index minus N - 1 is negative.
+  const std::size_t shift = config_.delay == Delay::Key ? 1 : 0;
+  const std::size_t first_full = shift + config_.filter.size() - 1;
+  for (std::size_t k = 0; k <= t; ++k) {
+    if (config_.full_windows && k < first_full) continue;
+    out.keys.push_back(k);
+    out.dots.push_back(dot(s.queries[t], s.keys[k]));
+    out.key_norms2.push_back(dot(s.keys[k], s.keys[k]));
+  }
+  return out;
+}
+
+template <unsigned Bits>
+Decoded CatLayer::decode_at(const Streams& s, const ExactScores& e) const {
+  using I = Interval<Bits>;
+  const I scale(config_.c_squared);
+  std::vector<I> logits;
+  for (std::size_t j = 0; j < e.keys.size(); ++j) {
+    if (e.query_norm2 == 0 || e.key_norms2[j] == 0 || e.dots[j] == 0) {
+      logits.push_back(I(0));  // a zero row normalizes to zero
+      continue;
+    }
+    logits.push_back(scale * I(e.dots[j]) / sqrt(I(Exact(e.query_norm2 * e.key_norms2[j]))));
+  }
+  const std::vector<I> weights = softmax(logits);
+  const std::size_t dim = config_.embedding.dim();
+  std::vector<I> o(dim, I(0));
+  for (std::size_t j = 0; j < e.keys.size(); ++j) {
+    const ExactVector& v = s.values[e.keys[j]];
+    for (std::size_t d = 0; d < dim; ++d)
+      if (v[d] != 0) o[d] = o[d] + weights[j] * I(v[d]);
+  }
+  // Nearest neighbour among unit vectors: argmin |o - e|^2 = argmax <o, e>.
+  Vector<I> closeness;
+  for (const auto& emb : config_.embedding.vectors) {
+    I c(0);
+    for (std::size_t d = 0; d < dim; ++d)
+      if (emb[d] != 0) c = c + o[d] * I(emb[d]);
+    closeness.push_back(c);
+  }
+  const ArgmaxReadout r = argmax_readout(closeness);
+  Decoded out;
+  out.margin = r.margin;
+  out.bits = Bits;
+  if (r.margin == Margin::Certified) out.token = static_cast<int>(r.winner);
+  return out;
+}
+
+std::vector<Decoded> CatLayer::decode(const Tokens& z, const std::vector<std::size_t>& queries) const {
+  const Streams s = streams(z);
+  std::vector<Decoded> out;
+  for (std::size_t t : queries) {
+    const ExactScores e = exact_scores(s, t);
+    if (e.keys.empty()) {
+      out.push_back({});  // nothing to attend to
+      continue;
+    }
+    Decoded d = decode_at<128>(s, e);
+    if (d.margin == Margin::Undecided) d = decode_at<512>(s, e);
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace tverify::cat

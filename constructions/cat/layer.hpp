@@ -1,0 +1,76 @@
+// The single-head CAT layer of Theorem 1 / Corollary 1 (CAT paper, Definition 1; the reconstruction of
+// ../shared/papers/cat-notes.md, written out in docs/cat.md):
+//   (F * X)_t = sum_i F_i x_{t-i}            causal 1-D filter along time, x_s = 0 before the first token
+//   q_t = c norm((F_q * X)_t),  k_s = c norm((F_k * X)_s),  v_s = (F_v * X)_s      W_q = W_k = c I, W_v = I
+//   o_t = sum_{s <= t} softmax_s(q_t . k_s) v_s,   output token = nearest embedding to o_t.
+// norm scales a row to unit length; a zero row stays zero (reconstruction: the paper does not say).
+// Constructions:  key delay  F_q = F, F_k = F delayed by one step, v_s = x_s;
+//                 value delay F_q = F_k = F, v_s = x_{s+1} (anti-causal), v_s = 0 past the last token;
+//                 AR (Corollary 1): key delay with N = 1, F = (1).
+// `full_windows` is tverify's correction (docs/errata.md): keys whose window reaches before the first token are
+// masked out of the softmax.
+//
+// Exactness: every convolved row, inner product and squared norm is an exact rational; cosines
+// <q, k> / sqrt(|q|^2 |k|^2), the softmax and the decoding scores <o, e(v)> are enclosed in MPFI intervals; the
+// decoded token counts only when its margin is certified (else Undecided, retried at higher precision first).
+#pragma once
+
+#include "constructions/cat/embedding.hpp"
+#include "core/readout.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace tverify::cat {
+
+using Filter = std::vector<Exact>;  // F_0 (current token), F_1, ...
+using Tokens = std::vector<int>;
+
+enum class Delay { Key, Value };
+
+struct CatConfig {
+  TokenEmbedding embedding;
+  Filter filter;   // F (length N in Theorem 1)
+  Delay delay = Delay::Key;
+  Exact c_squared = 1;  // logit scale c^2 (inverse temperature)
+  bool full_windows = false;
+};
+
+// Every row of (F * X) delayed by `shift` steps: row t = sum_i F_i x_{t - shift - i}, zero where the index < 0.
+std::vector<ExactVector> convolve(const Filter& filter, const std::vector<ExactVector>& x, std::size_t shift);
+
+struct Decoded {
+  std::optional<int> token;  // the certified nearest embedding, if decided
+  Margin margin = Margin::Undecided;
+  unsigned bits = 0;
+};
+
+class CatLayer {
+ public:
+  explicit CatLayer(CatConfig config);
+  const CatConfig& config() const { return config_; }
+
+  // Decodes o_t for each query position in `queries` (0-based) of the token sequence z.
+  std::vector<Decoded> decode(const Tokens& z, const std::vector<std::size_t>& queries) const;
+  Decoded decode_last(const Tokens& z) const { return decode(z, {z.size() - 1}).front(); }
+
+  // The exact ingredients of the scores at query t: <q_t, k_s>, |q_t|^2, |k_s|^2 for each visible key s.
+  struct ExactScores {
+    std::vector<std::size_t> keys;
+    std::vector<Exact> dots, key_norms2;
+    Exact query_norm2;
+  };
+  struct Streams {
+    std::vector<ExactVector> queries, keys, values;
+  };
+  Streams streams(const Tokens& z) const;
+  ExactScores exact_scores(const Streams& s, std::size_t t) const;
+
+ private:
+  template <unsigned Bits>
+  Decoded decode_at(const Streams& s, const ExactScores& scores) const;
+
+  CatConfig config_;
+};
+
+}  // namespace tverify::cat
