@@ -126,7 +126,7 @@ TEST_CASE("bad sweep requests are refused before any file is written", "[cli][ba
 }
 
 TEST_CASE("unknown constructions and claims name what exists", "[cli][bad-input]") {
-  expect_usage_error("check cat", "construction 'cat' does not exist (available: copy, count3)");
+  expect_usage_error("check nope", "construction 'nope' does not exist (available: copy, count3, cat)");
   expect_usage_error("list nope", "construction 'nope' does not exist");
   expect_usage_error("check copy --claim copy.nope", "--claim 'copy.nope' is not a claim of copy");
   expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, report, recheck)");
@@ -259,4 +259,34 @@ TEST_CASE("count3: the value sweep writes CSV, PNG and JSON", "[cli][sweep][coun
   const CliRun sweep = run_cli("sweep count3 --vary values --n 3 --L-max 5 --out " + out.string());
   CHECK(sweep.exit_code == 0);
   for (const char* ext : {".csv", ".png", ".json", ".gp"}) CHECK(fs::exists(out / (std::string("count3-values") + ext)));
+}
+
+TEST_CASE("cat: bad input gets one line and exit 2", "[cli][bad-input][cat]") {
+  expect_usage_error("check cat --V 1", "--V must be an integer in [2, 16]");
+  expect_usage_error("check cat --N 0", "--N must be an integer in [1, 4]");
+  expect_usage_error("check cat --c 0", "--c must be an exact number > 0");
+  expect_usage_error("check cat --c -1/2", "--c must be an exact number > 0");
+  expect_usage_error("check cat --filter 0,0", "--filter must be 'geometric'");
+  expect_usage_error("check cat --filter 1,x", "--filter must be 'geometric'");
+  expect_usage_error("check cat --N 2 --filter 1", "--filter must have length N = 2");
+  expect_usage_error("check cat --N 2 --L 2", "--L must be at least N + 1 = 3");
+  expect_usage_error("check cat --variant ar --N 2", "--N must be 1 for --variant ar");
+  expect_usage_error("check cat --V 2 --embedding custom --vectors '1,0;1,0'", "are equal");
+  expect_usage_error("check cat --V 2 --embedding custom --vectors '1,1;1,0'", "is not a unit vector");
+  expect_usage_error("check cat --V 3 --embedding custom --vectors '1,0;0,1'", "--vectors must give");
+  expect_usage_error("check cat --variant key_delay --claim cat.thm1.value_delay", "is checked with --variant value_delay");
+  expect_usage_error("check cat --V 16 --L 64", "--max-inputs");
+}
+
+TEST_CASE("cat: check writes a certificate that recheck reproduces, and sweeps write their files", "[cli][cat]") {
+  const fs::path cert = scratch() / "cat.json";
+  const CliRun check = run_cli("check cat --V 3 --N 2 --L 6 --variant key_delay_full --json " + cert.string());
+  CHECK(check.exit_code == 0);
+  CHECK(run_cli("recheck " + cert.string()).exit_code == 0);
+  const fs::path out = scratch() / "cat-sweep";
+  CHECK(run_cli("sweep cat --vary L --variant key_delay_full --V 2 --L 5 --out " + out.string()).exit_code == 0);
+  CHECK(fs::exists(out / "cat-c-vs-length.png"));
+  CHECK(run_cli("sweep cat --vary c --variant ar --N 1 --V 2 --L-max 8 --out " + out.string()).exit_code == 0);
+  CHECK(fs::exists(out / "cat-length-vs-c.csv"));
+  CHECK(fs::exists(out / "cat-length-vs-c.png"));
 }

@@ -63,7 +63,15 @@ Decoded CatLayer::decode_at(const Streams& s, const ExactScores& e) const {
     }
     logits.push_back(scale * I(e.dots[j]) / sqrt(I(Exact(e.query_norm2 * e.key_norms2[j]))));
   }
-  const std::vector<I> weights = softmax(logits);
+  // softmax in O(keys) exponentials: w_j = e^{z_j - z_0} / sum_k e^{z_k - z_0} (an identity for every real z_0, so
+  // the interval result encloses the exact weights; core's softmax spends O(keys^2) exponentials for tightness).
+  std::vector<I> weights;
+  I total(0);
+  for (const I& z : logits) {
+    weights.push_back(exp(I(z - logits.front())));
+    total = total + weights.back();
+  }
+  for (I& w : weights) w = w / total;
   const std::size_t dim = config_.embedding.dim();
   std::vector<I> o(dim, I(0));
   for (std::size_t j = 0; j < e.keys.size(); ++j) {
@@ -96,7 +104,7 @@ std::vector<Decoded> CatLayer::decode(const Tokens& z, const std::vector<std::si
       out.push_back({});  // nothing to attend to
       continue;
     }
-    Decoded d = decode_at<128>(s, e);
+    Decoded d = decode_at<64>(s, e);
     if (d.margin == Margin::Undecided) d = decode_at<512>(s, e);
     out.push_back(d);
   }
