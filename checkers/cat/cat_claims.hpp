@@ -31,6 +31,22 @@ ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options);
 // "For almost all F": seeded random rational filters of length N, and explicit failing filters (filter_claims.cpp).
 ClaimResult check_filters(const CatSetup& setup, std::uint64_t samples, std::uint64_t seed);
 
+// visit(z, tally) for every token sequence of length min_length..max_length over [V] (threads by contiguous ranges,
+// deterministic merge); the domain must fit the run budget.
+template <class Visit>
+Tally for_each_sequence(int vocabulary, int min_length, int max_length, const RunOptions& options,
+                        const std::string& label, Visit visit) {
+  const SequenceDomain domain = make_sequence_domain(max_length, 0, vocabulary - 1, options, min_length);
+  return enumerate_indices<Tally>(
+      domain.size, options, label,
+      [&](std::uint64_t index, Tally& tally) {
+        tally.limit = options.max_counterexamples;
+        const Sequence x = domain.at(index);
+        visit(Tokens(x.begin(), x.end()), tally);
+      },
+      [](Tally& into, Tally&& from) { into.merge(std::move(from)); });
+}
+
 // The worst-case NAR instances of length L for this layer (sweeps): b^p g t b^r g for every query g, target t and
 // filler b, with the filler before, around or after the match (p = 0, F/2, F; p + r = F = L - 2N - 1). Returns the
 // first one the layer does not decode to its target.

@@ -11,8 +11,6 @@ namespace tverify::cat {
 
 namespace {
 
-Tokens tokens_of(const Sequence& x) { return Tokens(x.begin(), x.end()); }
-
 std::string decoded_text(const Decoded& d) {
   if (d.token) return std::to_string(*d.token);
   return d.margin == Margin::Tie ? "tie" : "undecided";
@@ -25,6 +23,17 @@ void judge(const Decoded& d, int target, const Tokens& z, const std::string& whe
     return;
   }
   tally.fail({Json(z), Json(target), Json(decoded_text(d)), where});
+}
+
+// [lo, hi] to 8 decimals, rounded outward.
+std::string decimal_enclosure(const Interval<128>& x) {
+  const BigInt scale = big_pow(10, 8);
+  const Exact lo = x.lower() * Exact(scale), hi = x.upper() * Exact(scale);
+  BigInt l = numerator(lo) / denominator(lo), h = numerator(hi) / denominator(hi);
+  if (Exact(l) > lo) l -= 1;
+  if (Exact(h) < hi) h += 1;
+  auto text = [&](const BigInt& k) { return fmt::format("{:.8f}", Exact(k, scale).convert_to<double>()); };
+  return "[" + text(l) + ", " + text(h) + "]";
 }
 
 ClaimResult with_numbers(ClaimResult r, const CatSetup& setup) {
@@ -46,7 +55,7 @@ ClaimResult check_signatures(const CatSetup& setup) {
   r.failed = r.counterexamples.size();
   r.passed = r.checked - std::min<std::uint64_t>(r.checked, r.failed);
   r.set_verdict_from_counts();
-  r.summary = s.distinct() ? fmt::format("{} distinct signatures, Gamma = {}", s.ngrams, s.gamma().to_string())
+  r.summary = s.distinct() ? fmt::format("{} distinct signatures, Gamma in {}", s.ngrams, decimal_enclosure(s.gamma()))
                            : "signatures not distinct";
   return r;
 }
@@ -54,41 +63,34 @@ ClaimResult check_signatures(const CatSetup& setup) {
 ClaimResult check_recall(const ClaimSpec& spec, const CatSetup& setup, const RunOptions& options) {
   ClaimResult r = with_numbers(result_for(spec), setup);
   const CatLayer layer(setup.config);
-  const SequenceDomain domain =
-      make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1);
-  std::atomic<std::uint64_t> invalid{0};
-  const Tally t = enumerate_indices<Tally>(
-      domain.size, options, spec.id,
-      [&](std::uint64_t index, Tally& tally) {
-        tally.limit = options.max_counterexamples;
-        const Tokens z = tokens_of(domain.at(index));
+  std::atomic<std::uint64_t> sequences{0}, invalid{0};
+  const Tally t = for_each_sequence(
+      setup.vocabulary, setup.n + 1, setup.length, options, spec.id, [&](const Tokens& z, Tally& tally) {
+        ++sequences;
         const auto match = nar_match(z, setup.n);
         if (!match) {
           ++invalid;
           return;
         }
-        judge(layer.decode_last(z), z[*match + 1], z, fmt::format("query at {}, match ends at {}", z.size(), *match + 1),
-              tally);
-      },
-      [](Tally& into, Tally&& from) { into.merge(std::move(from)); });
+        judge(layer.decode_last(z), z[*match + 1], z,
+              fmt::format("query at {}, match ends at {}", z.size(), *match + 1), tally);
+      });
   t.fill(r);
-  r.summary = fmt::format("{}/{} valid instances decoded", t.passed, t.checked);
+  r.summary = fmt::format("{}/{} valid instances decoded, c = {}", t.passed, t.checked,
+                          setup.numbers["c"].get<std::string>());
   if (t.unknown > 0) r.reason = "some decodings stayed undecided at 512 bits (an exact tie between two tokens?)";
-  r.details["sequences_enumerated"] = domain.size;
-  r.details["valid_instances"] = domain.size - invalid.load();
+  r.details["sequences_enumerated"] = sequences.load();
+  r.details["valid_instances"] = sequences.load() - invalid.load();
   return r;
 }
 
 ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options) {
   ClaimResult r = with_numbers(result_for(cat_claim_specs().mqnar), setup);
   const CatLayer layer(setup.config);
-  const SequenceDomain domain = make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1);
-  std::atomic<std::uint64_t> invalid{0}, no_match{0};
-  const Tally t = enumerate_indices<Tally>(
-      domain.size, options, "cat.mqnar",
-      [&](std::uint64_t index, Tally& tally) {
-        tally.limit = options.max_counterexamples;
-        const Tokens z = tokens_of(domain.at(index));
+  std::atomic<std::uint64_t> sequences{0}, invalid{0}, no_match{0};
+  const Tally t = for_each_sequence(
+      setup.vocabulary, setup.n + 1, setup.length, options, "cat.mqnar", [&](const Tokens& z, Tally& tally) {
+        ++sequences;
         const auto queries = mqnar_queries(z, setup.n);
         if (!queries) {
           ++invalid;
@@ -106,11 +108,11 @@ ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options) {
           judge(decoded[k++], z[*q.match + 1], z, fmt::format("query at {}, match ends at {}", q.position + 1,
                                                                *q.match + 1), tally);
         }
-      },
-      [](Tally& into, Tally&& from) { into.merge(std::move(from)); });
+      });
   t.fill(r);
-  r.summary = fmt::format("{}/{} matched queries decoded", t.passed, t.checked);
-  r.details["valid_instances"] = domain.size - invalid.load();
+  r.summary = fmt::format("{}/{} matched queries decoded, c = {}", t.passed, t.checked,
+                          setup.numbers["c"].get<std::string>());
+  r.details["valid_instances"] = sequences.load() - invalid.load();
   r.details["queries_without_match"] = no_match.load();
   r.details["queries_without_match_note"] =
       "not counted: the layer of Theorem 1 has no no-match output, so MQNAR's special token is outside it";

@@ -16,19 +16,13 @@ constexpr int length_cap_default = 64;
 bool solves_all(const CatLayer& layer, const CatSetup& setup, int length, const RunOptions& run) {
   RunOptions quiet = run;
   quiet.max_counterexamples = 1;
-  const SequenceDomain domain = make_sequence_domain(length, 0, setup.vocabulary - 1, quiet, length);
-  const Tally t = enumerate_indices<Tally>(
-      domain.size, quiet, "probe",
-      [&](std::uint64_t index, Tally& tally) {
-        const Sequence x = domain.at(index);
-        const Tokens z(x.begin(), x.end());
-        const auto match = nar_match(z, setup.n);
-        if (!match) return;
-        const Decoded d = layer.decode_last(z);
-        if (d.token && *d.token == z[*match + 1]) return tally.pass();
-        ++tally.checked, ++tally.failed;
-      },
-      [](Tally& into, Tally&& from) { into.merge(std::move(from)); });
+  const Tally t = for_each_sequence(setup.vocabulary, length, length, quiet, "probe", [&](const Tokens& z, Tally& tally) {
+    const auto match = nar_match(z, setup.n);
+    if (!match) return;
+    const Decoded d = layer.decode_last(z);
+    if (d.token && *d.token == z[*match + 1]) return tally.pass();
+    ++tally.checked, ++tally.failed;
+  });
   return t.failed == 0;
 }
 
