@@ -123,3 +123,17 @@ TEST_CASE("cat.signatures and cat.filters", "[cat]") {
   CHECK(f.details["exceptional_filters"].size() == 3);
   CHECK(f.details["exceptional_filters"][0]["distinct"] == false);
 }
+
+TEST_CASE("exact ties are decided exactly: a tie is a Tie, and nothing stays undecided", "[cat]") {
+  // value_delay_full on (0,0,0,1), query at position 3: the keys at 2 and 3 both see (0,0) (same logit), with values
+  // z_3 = 0 and z_4 = 1, and no other key: o = (e_0 + e_1)/2 exactly, equidistant from both tokens.
+  const CatSetup full = setup_for("value_delay_full", {{"V", "2"}, {"N", "2"}, {"L", "4"}});
+  const CatLayer layer(full.config);
+  const Decoded d = layer.decode({0, 0, 0, 1}, {2}).front();
+  CHECK(d.margin == Margin::Tie);
+  CHECK(!d.token);
+  // As reconstructed, key delay has exact ties among its failures; every one is now decided (no unknowns).
+  const ClaimResult r = check_recall(cat_claim_specs().thm1_key_delay, setup_for("key_delay", {{"L", "8"}}), RunOptions{});
+  CHECK(r.unknown == 0);
+  CHECK(r.verdict == Verdict::Refuted);
+}

@@ -12,7 +12,8 @@
 //
 // Exactness: every convolved row, inner product and squared norm is an exact rational; cosines
 // <q, k> / sqrt(|q|^2 |k|^2), the softmax and the decoding scores <o, e(v)> are enclosed in MPFI intervals; the
-// decoded token counts only when its margin is certified (else Undecided, retried at higher precision first).
+// decoded token counts only when its margin is certified (else retried at higher precision; an exact tie between
+// tokens is detected exactly, see exact_tie, and reported as a Tie).
 #pragma once
 
 #include "constructions/cat/embedding.hpp"
@@ -68,7 +69,9 @@ class CatLayer {
 
  private:
   template <unsigned Bits>
-  Decoded decode_at(const Streams& s, const ExactScores& scores) const;
+  Decoded decode_at(const Streams& s, const ExactScores& scores, const std::vector<int>& candidates) const;
+  bool exact_tie(const Streams& s, const ExactScores& scores, int a, int b) const;
+  Decoded decode_modulo_ties(const Streams& s, const ExactScores& scores) const;
 
   CatConfig config_;
 };
