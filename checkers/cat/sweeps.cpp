@@ -47,6 +47,27 @@ int family_length_limit(const CatLayer& layer, const CatSetup& setup, int cap) {
   return ok;
 }
 
+// The curves of one plot: the geometric filter 2^-j for every N' < N (N' = 1 is F = (1)), the given (N, F), and for
+// N >= 2 the geometric filter 3^-j of length N.
+std::vector<CatSetup> sweep_series(const CatSetup& setup) {
+  auto geometric = [](int n, unsigned long base) {
+    Filter f;
+    for (int j = 0; j < n; ++j) f.emplace_back(BigInt(1), big_pow(base, static_cast<unsigned long>(j)));
+    return f;
+  };
+  auto with = [&](int n, Filter filter) {
+    CatSetup one = setup;
+    one.n = n;
+    one.config.filter = std::move(filter);
+    return one;
+  };
+  std::vector<CatSetup> out;
+  for (int n = 1; n < setup.n; ++n) out.push_back(with(n, geometric(n, 2)));
+  out.push_back(setup);
+  if (setup.n >= 2 && geometric(setup.n, 3) != setup.config.filter) out.push_back(with(setup.n, geometric(setup.n, 3)));
+  return out;
+}
+
 std::string filter_text(const Filter& f) {
   std::string out;
   for (const auto& x : f) out += (out.empty() ? "" : ",") + exact_to_string(x);
@@ -61,17 +82,12 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
                       : static_cast<int>(parse_integer_option("--L-max", request.length_max, setup.n + 2, 4096));
   require_gnuplot();
   prepare_output_dir(request.out_dir);
-  std::vector<Filter> filters{setup.config.filter};
-  if (setup.n >= 2 && setup.variant != "ar") {
-    Filter third;  // F_j = 3^-j
-    for (int j = 0; j < setup.n; ++j) third.emplace_back(BigInt(1), big_pow(3, static_cast<unsigned long>(j)));
-    if (third != setup.config.filter) filters.push_back(third);
-  }
+  const std::vector<CatSetup> series = sweep_series(setup);
   SweepTable table;
   table.columns = {"c", "c_squared"};
-  for (std::size_t f = 0; f < filters.size(); ++f)
-    table.columns.insert(table.columns.end(), {fmt::format("Lmax_filter{}", f + 1), fmt::format("exact_filter{}", f + 1),
-                                               fmt::format("Lsufficient_filter{}", f + 1)});
+  for (std::size_t f = 0; f < series.size(); ++f)
+    table.columns.insert(table.columns.end(), {fmt::format("Lmax_{}", f + 1), fmt::format("exact_{}", f + 1),
+                                               fmt::format("Lsufficient_{}", f + 1)});
   Json rows = Json::array();
   const Exact delta2 = setup.config.embedding.min_distance_squared();
   for (int k = 2; k <= 24; ++k) {
@@ -79,17 +95,17 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
     std::vector<std::string> row{exact_to_string(c), fmt::format("{:.4f}", Exact(c * c).convert_to<double>())};
     Json json_row{{"c", exact_to_string(c)}, {"c_squared", exact_to_string(c * c)}};
     bool all_at_cap = true;
-    for (std::size_t f = 0; f < filters.size(); ++f) {
-      CatConfig config = setup.config;
-      config.filter = filters[f];
+    for (std::size_t f = 0; f < series.size(); ++f) {
+      const CatSetup& one = series[f];
+      CatConfig config = one.config;
       config.c_squared = c * c;
       const CatLayer layer(config);
       // The worst-case family bounds L_max from above; exhaustive scans from below decide it where they fit.
-      int lmax = family_length_limit(layer, setup, cap);
-      int exhaustive_to = setup.n;  // every valid instance of length <= exhaustive_to decoded
+      int lmax = family_length_limit(layer, one, cap);
+      int exhaustive_to = one.n;  // every valid instance of length <= exhaustive_to decoded
       bool exact = false;
-      for (int length = setup.n + 1; length <= lmax && fits_budget(setup.vocabulary, length + 1, run); ++length) {
-        if (!solves_all(layer, setup, length, run)) {
+      for (int length = one.n + 1; length <= lmax && fits_budget(one.vocabulary, length + 1, run); ++length) {
+        if (!solves_all(layer, one, length, run)) {
           lmax = length - 1;
           exact = true;
           break;
@@ -97,11 +113,12 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
         exhaustive_to = length;
       }
       exact = exact || exhaustive_to >= lmax;
-      const SignatureReport sig = analyse_signatures(filters[f], config.embedding, setup.n);
+      const SignatureReport sig = analyse_signatures(config.filter, config.embedding, one.n);
       const long sufficient =
           sig.distinct() && sig.max_cosine ? sufficient_length(c * c, delta2, sig.gamma(), config.delay) : 0;
       row.insert(row.end(), {std::to_string(lmax), exact ? "exact" : "upper", std::to_string(std::min<long>(sufficient, cap))});
-      json_row[fmt::format("filter{}", f + 1)] = {{"filter", filter_text(filters[f])},
+      json_row[fmt::format("series{}", f + 1)] = {{"N", one.n},
+                                                  {"filter", filter_text(config.filter)},
                                                   {"L_max", lmax},
                                                   {"at_cap", lmax >= cap},
                                                   {"exact", exact},
@@ -114,14 +131,15 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
     if (all_at_cap) break;
   }
   PlotSpec plot;
-  plot.title = fmt::format("CAT {} (V = {}, N = {}): largest L solved vs c^2", setup.variant, setup.vocabulary, setup.n);
+  plot.title = fmt::format("CAT {} (V = {}): largest L solved vs c^2", setup.variant, setup.vocabulary);
   plot.xlabel = "c^2";
   plot.ylabel = "largest L";
   plot.x_column = "c_squared";
   plot.logy = true;
-  for (std::size_t f = 0; f < filters.size(); ++f) {
-    plot.series.push_back({fmt::format("Lmax_filter{}", f + 1), "L_max, F = " + filter_text(filters[f])});
-    plot.series.push_back({fmt::format("Lsufficient_filter{}", f + 1), "sufficient condition, F = " + filter_text(filters[f])});
+  for (std::size_t f = 0; f < series.size(); ++f) {
+    const std::string label = fmt::format("N = {}, F = {}", series[f].n, filter_text(series[f].config.filter));
+    plot.series.push_back({fmt::format("Lmax_{}", f + 1), "L_max, " + label});
+    plot.series.push_back({fmt::format("Lsufficient_{}", f + 1), "sufficient condition, " + label});
   }
   Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"L_cap", cap}, {"rows", rows},
                {"numbers", setup.numbers},

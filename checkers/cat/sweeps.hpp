@@ -3,7 +3,8 @@
 //             (b^p g t b^r g: the query g, its target t and one filler token b, p = 0, F/2, F), found by bisection on L; a failure
 //             is a certified wrong decoding of a valid instance, so L_max(c) is an upper bound on the exact largest L,
 //             and where every instance up to it fits 200,000 sequences it is confirmed exhaustively (then exact). Beside it,
-//             the sufficient condition's L. Series for the given filter and, for N >= 2, the geometric filter 3^-j.
+//             the sufficient condition's L. Curves for every N' < N (geometric filter 2^-j), the given (N, F) and, for
+//             N >= 2, the geometric filter 3^-j.
 //   --vary L  for each L from N + 2 to --L, the smallest c (a multiple of 1/64) at which every valid instance of
 //             length L is decoded (bisection; each probe an exhaustive certified check, or the worst-case family
 //             above the budget), beside the c the sufficient condition asks for.
