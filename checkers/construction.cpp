@@ -24,6 +24,17 @@ Json Construction::sweep(const ParamValues&, const std::string&, const SweepRequ
   throw UsageError("construction '" + name() + "' has no sweeps yet");
 }
 
+CheckReport Construction::new_report(const std::string& verb, const ParamValues& params, const std::string& variant,
+                                     Json options) const {
+  CheckReport report;
+  report.verb = verb;
+  report.construction = name();
+  report.variant = variant;
+  report.params = params.to_json();
+  report.options = std::move(options);
+  return report;
+}
+
 ClaimResult result_for(const ClaimSpec& spec) {
   ClaimResult r;
   r.id = spec.id;

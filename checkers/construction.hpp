@@ -60,6 +60,11 @@ class Construction {
                            bool trace, long bits) const = 0;
 
   const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
+
+ protected:
+  // A report of this construction with its verb ("check" or "prove"), variant, parameters and options filled in.
+  CheckReport new_report(const std::string& verb, const ParamValues& params, const std::string& variant,
+                         Json options) const;
 };
 
 // A claim result with the spec's id and statement filled in.

@@ -180,11 +180,8 @@ CheckReport CatConstruction::check(const ParamValues& params, const std::string&
   }
   const CatSetup setup = make_setup(params, variant);
   make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1);  // budget, before any work
-  CheckReport report;
-  report.construction = name();
-  report.variant = variant;
-  report.params = params.to_json();
-  report.options = Json{{"max_counterexamples", options.max_counterexamples}};
+  CheckReport report =
+      new_report("check", params, variant, Json{{"max_counterexamples", options.max_counterexamples}});
   report.arithmetic = "exact (convolutions, inner products, cos^2, Delta^2); interval (cosines, softmax, decoding)";
   report.domain_description = fmt::format("every sequence over [V] of length {}..{}; the valid instances of each task",
                                           setup.n + 1, setup.length);

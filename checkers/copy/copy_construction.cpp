@@ -78,11 +78,8 @@ CheckReport CopyConstruction::check(const ParamValues& params, const std::string
   const auto states = static_cast<std::uint64_t>(params.integer("S"));
   const Alg1Variant alg1_variant = variant == "paper" ? Alg1Variant::Paper : Alg1Variant::Corrected;
 
-  CheckReport report;
-  report.construction = name();
-  report.variant = variant;
-  report.params = params.to_json();
-  report.options = Json{{"max_counterexamples", options.max_counterexamples}};
+  CheckReport report =
+      new_report("check", params, variant, Json{{"max_counterexamples", options.max_counterexamples}});
   const CopyTransformerConfig transformer = transformer_config(params, variant, domain.length);
   const TransformerClaimSelection selection{wanted("copy.lemma_c1"), wanted("copy.lemma_c4"), wanted("copy.scores"),
                                             wanted("copy.thm2_3"), wanted("copy.err")};
@@ -119,12 +116,7 @@ CheckReport CopyConstruction::prove(const ParamValues& params, const std::string
                        "copy.gadget_gtilde, copy.gadget_gstar, copy.scores)");
   }
   const StringDomain domain = make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), run);
-  CheckReport report;
-  report.verb = "prove";
-  report.construction = name();
-  report.variant = variant;
-  report.params = params.to_json();
-  report.options = Json{{"timeout_ms", options.timeout_ms}};
+  CheckReport report = new_report("prove", params, variant, Json{{"timeout_ms", options.timeout_ms}});
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: lemma and gadget statements for all values; copy.scores for every x in "
                               "[D]^L without a repeated n-gram as one query";

@@ -82,11 +82,8 @@ CheckReport Count3Construction::check(const ParamValues& params, const std::stri
   const ProgramSemantics semantics = semantics_from(params, variant);
   const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
 
-  CheckReport report;
-  report.construction = name();
-  report.variant = variant;
-  report.params = params.to_json();
-  report.options = Json{{"max_counterexamples", options.max_counterexamples}};
+  CheckReport report =
+      new_report("check", params, variant, Json{{"max_counterexamples", options.max_counterexamples}});
   report.arithmetic = "exact (RASP interpreter over rationals; transformers with equal scores); interval (alpha, "
                       "beta of eq. 5); z3 (entp.a2/a3: free positive exponentials)";
   report.domain_description = needs_inputs ? inputs.describe() : "fixed instances (see each claim)";
@@ -119,12 +116,7 @@ CheckReport Count3Construction::prove(const ParamValues& params, const std::stri
                        "entp.a3 use Z3 inside `tverify check count3`)");
   }
   const proofs::QueryOptions query{options.timeout_ms, options.smt2_dir};
-  CheckReport report;
-  report.verb = "prove";
-  report.construction = name();
-  report.variant = variant;
-  report.params = params.to_json();
-  report.options = Json{{"timeout_ms", options.timeout_ms}};
+  CheckReport report = new_report("prove", params, variant, Json{{"timeout_ms", options.timeout_ms}});
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: every n >= 1, every (a, b) of the lemma's domain, every eps and M allowed";
   ClaimResult printed = claim_from_proof(claim("count3.lemma_a6"),
