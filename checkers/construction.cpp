@@ -3,6 +3,7 @@
 #include "checkers/cat/cat_construction.hpp"
 #include "checkers/copy/copy_construction.hpp"
 #include "checkers/count3/count3_construction.hpp"
+#include "checkers/markov/markov_construction.hpp"
 
 namespace tverify {
 
@@ -48,6 +49,7 @@ const std::vector<std::unique_ptr<Construction>>& all_constructions() {
     r.push_back(std::make_unique<copy::CopyConstruction>());
     r.push_back(std::make_unique<count3::Count3Construction>());
     r.push_back(std::make_unique<cat::CatConstruction>());
+    r.push_back(std::make_unique<markov::MarkovConstruction>());
     return r;
   }();
   return registry;

@@ -8,6 +8,7 @@ namespace tverify {
 std::string ParamSpec::range_text() const {
   if (kind == Kind::Integer) return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
   if (kind == Kind::Text) return "text";
+  if (kind == Kind::Flag) return "a flag (given or not)";
   if (kind == Kind::IntegerRange)
     return "a range lo:hi of integers with " + std::to_string(min) + " <= lo <= hi <= " + std::to_string(max);
   if (kind == Kind::PositiveRational) {
@@ -73,6 +74,10 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
       } catch (const std::invalid_argument&) {
         throw UsageError("--" + spec.name + " must be " + spec.range_text() + " (got '" + text + "')");
       }
+    } else if (spec.kind == ParamSpec::Kind::Flag) {
+      if (text != "true" && text != "false")
+        throw UsageError("--" + spec.name + " must be " + spec.range_text() + " (got '" + text + "')");
+      values.choices_[spec.name] = text;
     } else {
       bool known = false;
       for (const auto& c : spec.choices) known = known || c == text;
@@ -90,6 +95,7 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
 
 long long ParamValues::integer(const std::string& name) const { return integers_.at(name); }
 const std::string& ParamValues::choice(const std::string& name) const { return choices_.at(name); }
+bool ParamValues::flag(const std::string& name) const { return choices_.at(name) == "true"; }
 const std::optional<Exact>& ParamValues::rational(const std::string& name) const { return rationals_.at(name); }
 std::pair<long long, long long> ParamValues::range(const std::string& name) const { return ranges_.at(name); }
 

@@ -15,7 +15,8 @@
 namespace tverify {
 
 struct ParamSpec {
-  enum class Kind { Integer, Choice, PositiveRational, IntegerRange, Text };  // Text: checked by the construction
+  enum class Kind { Integer, Choice, PositiveRational, IntegerRange, Text, Flag };  // Text: checked by the construction;
+  // Flag: "--name" alone on the command line, stored as the choice "true" / "false"
   std::string name;  // without dashes: "D"
   std::string help;
   Kind kind = Kind::Integer;
@@ -34,6 +35,7 @@ class ParamValues {
   long long integer(const std::string& name) const;
   int small_int(const std::string& name) const { return static_cast<int>(integer(name)); }
   const std::string& choice(const std::string& name) const;
+  bool flag(const std::string& name) const;
   // A PositiveRational parameter: nullopt when it was given as one of its words (e.g. "proof").
   const std::optional<Exact>& rational(const std::string& name) const;
   // An IntegerRange parameter ("0:4"): its inclusive ends, lo <= hi.

@@ -56,8 +56,12 @@ std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::st
                      "set label {} \"{}\" at {},graph 0.95 rotate by 90 right offset -1,0\n",
                      m + 1, x, x, m + 1, label, x);
   }
-  s += "plot ";
   const std::size_t xi = column_index(t, p.x_column);
+  if (!p.heat_column.empty())
+    return s + fmt::format("set cblabel \"{}\"\nset palette rgbformulae 33,13,10\nplot '{}' using {}:{}:{} skip 1 "
+                           "with image notitle\n",
+                           p.heat_label, csv_file, xi, column_index(t, p.y_column), column_index(t, p.heat_column));
+  s += "plot ";
   for (std::size_t k = 0; k < p.series.size(); ++k)
     s += fmt::format("{}'{}' using {}:{} skip 1 with linespoints title \"{}\"", k ? ", " : "", csv_file, xi,
                      column_index(t, p.series[k].first), p.series[k].second);

@@ -23,6 +23,8 @@ struct PlotSpec {
   std::string x_column;
   std::vector<std::pair<std::string, std::string>> series;  // (column, legend)
   std::vector<std::pair<double, std::string>> marks;        // vertical lines (x, label), e.g. the threshold
+  // A heat map instead of curves: x_column and y_column span a grid, heat_column colours each cell.
+  std::string y_column, heat_column, heat_label;
 };
 
 // Throws UsageError when gnuplot is not installed (checked before any work).

@@ -73,16 +73,25 @@ struct ConstructionArgs {
 
   void add_to(CLI::App* app, const Construction& c) {
     construction = &c;
-    for (const auto& p : c.params())
+    for (const auto& p : c.params()) {
+      if (p.kind == ParamSpec::Kind::Flag) {
+        options[p.name] = app->add_flag("--" + p.name, p.help);
+        flags.push_back(p.name);
+        continue;
+      }
       options[p.name] = app->add_option("--" + p.name, values[p.name],
                                         p.help + " (" + p.range_text() + "; default " + p.default_value + ")");
+    }
   }
   std::map<std::string, std::string> given() const {
     std::map<std::string, std::string> out;
-    for (const auto& [name, opt] : options)
-      if (opt->count() > 0) out[name] = values.at(name);
+    for (const auto& [name, opt] : options) {
+      const bool is_flag = std::find(flags.begin(), flags.end(), name) != flags.end();
+      if (opt->count() > 0) out[name] = is_flag ? "true" : values.at(name);
+    }
     return out;
   }
+  std::vector<std::string> flags;
 };
 
 // --smt2 DIR: created if missing; refused (exit 2) when it cannot be.

@@ -96,6 +96,14 @@ class Interval {
       throw std::domain_error("interval sqrt of an interval that reaches below 0");
     return Interval(Number(boost::multiprecision::sqrt(x.value_)));
   }
+  // The intersection of two enclosures of the same number; throws std::logic_error when they are disjoint (then one
+  // of them was not an enclosure).
+  friend Interval intersect(const Interval& x, const Interval& y) {
+    Interval r;
+    mpfi_intersect(r.value_.backend().data(), x.value_.backend().data(), y.value_.backend().data());
+    if (mpfi_is_empty(r.value_.backend().data())) throw std::logic_error("intersection of disjoint intervals");
+    return r;
+  }
   // [max(lo, 0), max(hi, 0)]: the exact image of ReLU on the interval.
   friend Interval relu(const Interval& x) {
     if (x.sign() == Sign::Positive) return x;

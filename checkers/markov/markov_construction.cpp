@@ -1,0 +1,176 @@
+#include "checkers/markov/markov_construction.hpp"
+
+#include "checkers/markov/sweeps.hpp"
+#include "checkers/proof_verdict.hpp"
+#include "proofs/markov_proofs.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace tverify::markov {
+
+namespace {
+
+Exact parse_probability(const ParamValues& params, const std::string& name) {
+  const std::string& text = params.text(name);
+  try {
+    const Exact x = parse_exact(text);
+    if (x > 0 && x < 1) return x;
+  } catch (const std::invalid_argument&) {
+  }
+  throw UsageError("--" + name + " must be an exact number strictly between 0 and 1 (e.g. 1/2, 0.8; got '" + text +
+                   "')");
+}
+
+Arbitrary::Fill parse_fill(const std::string& text) {
+  if (text == "zero") return Arbitrary::Fill::Zero;
+  if (text == "constant") return Arbitrary::Fill::Constant;
+  return Arbitrary::Fill::Random;
+}
+
+const std::vector<std::string> tied_claims{"markov.thm1", "markov.thm2"}, untied_claims{"markov.thm3", "markov.thm4"};
+
+bool contains(const std::vector<std::string>& list, const std::string& id) {
+  return std::find(list.begin(), list.end(), id) != list.end();
+}
+
+}  // namespace
+
+MarkovSetup make_setup(const ParamValues& params, const std::string& variant, const RunOptions& run) {
+  MarkovSetup s{MarkovChain(parse_probability(params, "p"), parse_probability(params, "q")), {}, {}, {}, 2, 1, {}};
+  s.shapes = Shapes{params.small_int("d"), params.small_int("m"), params.small_int("r"), params.small_int("N"),
+                    params.flag("tied")};
+  s.variant = variant == "corrected" ? Variant::Corrected : Variant::Paper;
+  s.arbitrary.fill = parse_fill(params.choice("arbitrary"));
+  s.arbitrary.seed = static_cast<std::uint64_t>(params.integer("seed"));
+  s.samples = params.small_int("samples");
+  s.threads = run.threads;
+  return s;
+}
+
+std::string MarkovConstruction::paper() const {
+  return "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)";
+}
+
+std::vector<ParamSpec> MarkovConstruction::params() const {
+  using K = ParamSpec::Kind;
+  return {
+      {"p", "P(x' = 1 | x = 0), an exact number in (0, 1)", K::Text, 0, 0, {}, "1/2"},
+      {"q", "P(x' = 0 | x = 1), an exact number in (0, 1)", K::Text, 0, 0, {}, "4/5"},
+      {"d", "embedding dimension", K::Integer, 1, 16, {}, "4"},
+      {"m", "attention head dimension (W_Q, W_K, W_V are m x d)", K::Integer, 1, 16, {}, "4"},
+      {"r", "FF hidden width (W_1 is r x d)", K::Integer, 1, 64, {}, "4"},
+      {"N", "sequence length (the loss enumerates all 2^(N+1) - 2 prefixes)", K::Integer, 1, 16, {}, "6"},
+      {"tied", "weight tying a = e (Thms. 1-2); without it, the untied model (Thms. 3-4)", K::Flag, 0, 0, {}, "false"},
+      {"arbitrary", "the blocks the paper leaves arbitrary (W_{K,Q,V}, W_1, p_n of theta_pi)", K::Choice, 0, 0,
+       {"random", "zero", "constant"}, "random"},
+      {"seed", "seed of the random blocks and sample points", K::Integer, 0, 1'000'000'000'000, {}, "1"},
+      {"samples", "random points for Lemmas 1-2 (besides theta_star and theta_pi)", K::Integer, 0, 16, {}, "2"},
+  };
+}
+
+const std::vector<ClaimSpec>& MarkovConstruction::claims() const {
+  static const std::vector<ClaimSpec> list = [] {
+    const auto& s = markov_claim_specs();
+    return std::vector<ClaimSpec>{s.lemma1, s.lemma2, s.thm1, s.thm2, s.thm3, s.thm4, s.c2, s.schur, s.h_alpha_pd};
+  }();
+  return list;
+}
+
+CheckReport MarkovConstruction::check(const ParamValues& params, const std::string& variant,
+                                      const std::vector<std::string>& claim_ids, const RunOptions& options) const {
+  const auto start = std::chrono::steady_clock::now();
+  const bool tied = params.flag("tied");
+  std::vector<std::string> ids = claim_ids;
+  if (ids.empty()) {
+    ids = {"markov.lemma1", "markov.lemma2"};
+    for (const auto& id : tied ? tied_claims : untied_claims) ids.push_back(id);
+    ids.push_back("markov.c2");
+  }
+  for (const auto& id : ids) {
+    if (claim(id).proof_only) throw UsageError("--claim " + id + " is proved by `tverify prove markov`");
+    if (contains(tied_claims, id) && !tied) throw UsageError("--claim " + id + " is about the weight-tied model: add --tied");
+    if (contains(untied_claims, id) && tied) throw UsageError("--claim " + id + " is about the untied model: drop --tied");
+  }
+  const MarkovSetup setup = make_setup(params, variant, options);
+  const Layout layout(setup.shapes);
+  const std::uint64_t work = prefix_count(setup.shapes.N) * static_cast<std::uint64_t>(layout.size());
+  check_budget(work, options, "prefix-parameter pairs (Hessian columns)");
+  CheckReport report = new_report("check", params, variant, Json::object());
+  report.arithmetic = "exact (probabilities, closed-form Hessians, LDL^T); interval (logs, exponentials, sigmoids, "
+                      "losses, autodiff gradients and Hessians); Z3 (the printed algebra with the logs as symbols)";
+  report.domain_description = fmt::format("every prefix x_1..x_n, n = 1..{}, with its exact probability; {} parameters",
+                                          setup.shapes.N, layout.size());
+  report.domain_inputs = prefix_count(setup.shapes.N);
+  for (const auto& id : ids) {
+    if (id == "markov.lemma1") report.claims.push_back(check_lemma1(setup));
+    if (id == "markov.lemma2") report.claims.push_back(check_lemma2(setup));
+    if (id == "markov.thm1" || id == "markov.thm3") report.claims.push_back(check_global_minimum(claim(id), setup));
+    if (id == "markov.thm2") report.claims.push_back(check_bad_local_minimum(setup));
+    if (id == "markov.thm4") report.claims.push_back(check_saddle(setup));
+    if (id == "markov.c2") report.claims.push_back(check_c2());
+  }
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+CheckReport MarkovConstruction::prove(const ParamValues& params, const std::string& variant,
+                                      const std::vector<std::string>& claim_ids, const ProofOptions& options,
+                                      const RunOptions&) const {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> ids = claim_ids.empty() ? std::vector<std::string>{"markov.schur", "markov.h_alpha_pd"}
+                                                   : claim_ids;
+  for (const auto& id : ids)
+    if (!claim(id).proof_only) throw UsageError("--claim " + id + " is checked by `tverify check markov`");
+  const int d = params.small_int("d"), N = params.small_int("N");
+  if (d > 4 || N > 6) throw UsageError(fmt::format("prove markov: --d must be in [1, 4] and --N in [1, 6] (symbolic "
+                                                   "queries grow fast; got d = {}, N = {})", d, N));
+  proofs::QueryOptions query{options.timeout_ms, options.smt2_dir, false};
+  CheckReport report = new_report("prove", params, variant, Json{{"timeout_ms", options.timeout_ms}});
+  report.arithmetic = "Z3 (nonlinear real arithmetic)";
+  report.domain_description = fmt::format("all reals p, q and p_n in R^{} for n <= {}", d, N);
+  for (const auto& id : ids) {
+    const auto proof = id == "markov.schur" ? proofs::prove_markov_schur(d, N, query)
+                                            : proofs::prove_markov_h_alpha_pd(d, N, query);
+    report.claims.push_back(claim_from_proof(claim(id), proof));
+  }
+  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+Json MarkovConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+                               const RunOptions& run) const {
+  if (request.vary != "pq") throw UsageError("--vary must be pq for markov (got '" + request.vary + "')");
+  return sweep_pq(make_setup(params, variant, run), request.resolution, request.out_dir);
+}
+
+std::string MarkovConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
+                                     bool, long) const {
+  const MarkovSetup setup = make_setup(params, variant, RunOptions{});
+  std::uint64_t bits = 0;
+  int n = 0;
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    const char c = input[i];
+    if (c == ',') continue;
+    if (c != '0' && c != '1') throw UsageError("--input must be bits 0/1, comma-separated (got '" + input + "')");
+    if (n >= setup.shapes.N)
+      throw UsageError(fmt::format("--input must have at most N = {} bits (got more)", setup.shapes.N));
+    bits |= static_cast<std::uint64_t>(c == '1') << n++;
+  }
+  if (n == 0) throw UsageError("--input must hold at least one bit");
+  std::string out;
+  const Real inv_sqrt_d = reciprocal(sqrt(Real(setup.shapes.d)));
+  for (const PointKind kind : {PointKind::Star, PointKind::Pi}) {
+    const SymbolicPoint sp = make_point(kind, setup.chain, setup.shapes, setup.arbitrary, setup.variant);
+    const Real g = logit(weights_of(sp.point), bits, n, inv_sqrt_d);
+    const Exact target = kind == PointKind::Star ? setup.chain.kernel(bit(bits, n - 1)) : setup.chain.pi1();
+    out += fmt::format("{} ({}): logit {}\n  f = P(x_{} = 1 | x_1..x_{}) in {}\n  {} = {}\n",
+                       kind == PointKind::Star ? "theta_star" : "theta_pi", sp.equation, g.to_string(), n + 1, n,
+                       sigmoid(g).to_string(), kind == PointKind::Star ? "Markov kernel" : "pi_1",
+                       exact_to_string(target));
+  }
+  return out;
+}
+
+}  // namespace tverify::markov
