@@ -146,6 +146,15 @@ int run_check(const ConstructionArgs& args, const std::vector<std::string>& clai
       });
 }
 
+void erase_keys_recursively(Json& j, const std::vector<std::string>& keys) {
+  if (j.is_object()) {
+    for (const auto& k : keys) j.erase(k);
+    for (auto& [k, v] : j.items()) erase_keys_recursively(v, keys);
+  } else if (j.is_array()) {
+    for (auto& v : j) erase_keys_recursively(v, keys);
+  }
+}
+
 std::map<std::string, std::string> params_from_certificate(const Json& params) {
   std::map<std::string, std::string> raw;
   for (const auto& [k, v] : params.items()) raw[k] = v.is_string() ? v.get<std::string>() : v.dump();
@@ -182,12 +191,9 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
     fmt::print("{}: differs: {} claim results stored, {} now\n", path, stored.size(), fresh.claims.size());
     return 1;
   }
-  // Solver time and dump paths change from run to run; everything else must reproduce.
+  // Solver time and dump paths change from run to run (at any depth of the details); everything else must reproduce.
   auto stable = [](Json claim) {
-    if (claim.contains("details") && claim["details"].is_object()) {
-      claim["details"].erase("seconds");
-      claim["details"].erase("smt2");
-    }
+    if (claim.contains("details")) erase_keys_recursively(claim["details"], {"seconds", "smt2"});
     return claim;
   };
   for (std::size_t i = 0; i < fresh.claims.size(); ++i) {
