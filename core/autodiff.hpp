@@ -72,8 +72,8 @@ class Tape {
     for (std::size_t k = nodes_.size(); k-- > 0;) {
       const Node& n = nodes_[k];
       if (n.kind == Kind::Input || n.kind == Kind::Constant || is_zero(adj[k])) continue;
-      adj[n.a] += n.da * adj[k];
-      if (n.b >= 0) adj[n.b] += n.db * adj[k];
+      multiply_add(adj[n.a], n.da, adj[k]);
+      if (n.b >= 0) multiply_add(adj[n.b], n.db, adj[k]);
     }
     return adj;
   }
@@ -84,11 +84,23 @@ class Tape {
       if (nodes_[k].kind == Kind::Input) gradient[nodes_[k].slot] += adj[k];
   }
 
+  // Scratch space of add_hessian_column, reused across columns (no allocation per column).
+  struct Workspace {
+    std::vector<T> tangent, second;
+    std::vector<char> moving, touched;
+  };
+
   // column[i] += d^2(seed * out) / d(slot_i) d(slot), given adj = adjoints(out, seed). Zero tangents are skipped.
-  void add_hessian_column(const std::vector<T>& adj, int slot, std::vector<T>& column) const {
+  void add_hessian_column(const std::vector<T>& adj, int slot, std::vector<T>& column, Workspace& ws) const {
     const std::size_t size = nodes_.size();
-    std::vector<T> tangent(size, T(0)), second(size, T(0));
-    std::vector<char> moving(size, 0), touched(size, 0);
+    if (ws.tangent.size() < size) {
+      ws.tangent.resize(size, T(0)), ws.second.resize(size, T(0));
+      ws.moving.resize(size, 0), ws.touched.resize(size, 0);
+    }
+    auto& tangent = ws.tangent;
+    auto& second = ws.second;
+    auto& moving = ws.moving;
+    auto& touched = ws.touched;
     bool any = false;
     for (std::size_t k = 0; k < size; ++k) {
       const Node& n = nodes_[k];
@@ -100,28 +112,33 @@ class Tape {
       const bool ma = moving[n.a], mb = n.b >= 0 && moving[n.b];
       if (!ma && !mb) continue;
       moving[k] = 1;
-      if (ma) tangent[k] += n.da * tangent[n.a];
-      if (mb) tangent[k] += n.db * tangent[n.b];
+      if (ma) multiply_add(tangent[k], n.da, tangent[n.a]);
+      if (mb) multiply_add(tangent[k], n.db, tangent[n.b]);
     }
-    if (!any) return;
-    for (std::size_t k = size; k-- > 0;) {
-      const Node& n = nodes_[k];
-      if (n.kind == Kind::Input) {
-        if (touched[k]) column[n.slot] += second[k];
-        continue;
+    if (any) {
+      for (std::size_t k = size; k-- > 0;) {
+        const Node& n = nodes_[k];
+        if (n.kind == Kind::Input) {
+          if (touched[k]) column[n.slot] += second[k];
+          continue;
+        }
+        if (n.kind == Kind::Constant) continue;
+        if (touched[k]) {
+          add_to(ws, n.a, n.da, second[k]);
+          if (n.b >= 0) add_to(ws, n.b, n.db, second[k]);
+        }
+        if (is_zero(adj[k])) continue;
+        if (n.kind == Kind::Multiply) {
+          if (moving[n.b]) add_to(ws, n.a, adj[k], tangent[n.b]);
+          if (moving[n.a]) add_to(ws, n.b, adj[k], tangent[n.a]);
+        } else if (n.kind == Kind::Unary && moving[n.a] && !is_zero(n.d2)) {
+          add_to(ws, n.a, adj[k] * n.d2, tangent[n.a]);
+        }
       }
-      if (n.kind == Kind::Constant) continue;
-      if (touched[k]) {
-        add_to(second, touched, n.a, n.da * second[k]);
-        if (n.b >= 0) add_to(second, touched, n.b, n.db * second[k]);
-      }
-      if (is_zero(adj[k])) continue;
-      if (n.kind == Kind::Multiply) {
-        if (moving[n.b]) add_to(second, touched, n.a, adj[k] * tangent[n.b]);
-        if (moving[n.a]) add_to(second, touched, n.b, adj[k] * tangent[n.a]);
-      } else if (n.kind == Kind::Unary && moving[n.a] && !is_zero(n.d2)) {
-        add_to(second, touched, n.a, adj[k] * n.d2 * tangent[n.a]);
-      }
+    }
+    for (std::size_t k = 0; k < size; ++k) {  // leave the workspace zero for the next column
+      if (moving[k]) tangent[k] = T(0), moving[k] = 0;
+      if (touched[k]) second[k] = T(0), touched[k] = 0;
     }
   }
 
@@ -138,9 +155,15 @@ class Tape {
     nodes_.push_back(std::move(n));
     return Var{this, static_cast<std::int32_t>(nodes_.size() - 1)};
   }
-  static void add_to(std::vector<T>& v, std::vector<char>& touched, std::int32_t i, const T& x) {
-    v[i] += x;
-    touched[i] = 1;
+  static void multiply_add(T& into, const T& a, const T& b) {
+    if constexpr (requires { into.add_product(a, b); })
+      into.add_product(a, b);
+    else
+      into += a * b;
+  }
+  static void add_to(Workspace& ws, std::int32_t i, const T& a, const T& b) {
+    multiply_add(ws.second[i], a, b);
+    ws.touched[i] = 1;
   }
 
   std::vector<Node> nodes_;

@@ -53,6 +53,13 @@ class Interval {
   }
 
   Interval& operator+=(const Interval& o) { value_ += o.value_; return *this; }
+  // *this += a * b without allocating a temporary (hot loops: the autodiff tape).
+  Interval& add_product(const Interval& a, const Interval& b) {
+    thread_local Interval product;
+    mpfi_mul(product.value_.backend().data(), a.value_.backend().data(), b.value_.backend().data());
+    mpfi_add(value_.backend().data(), value_.backend().data(), product.value_.backend().data());
+    return *this;
+  }
   Interval& operator-=(const Interval& o) { value_ -= o.value_; return *this; }
   Interval& operator*=(const Interval& o) { value_ *= o.value_; return *this; }
   Interval& operator/=(const Interval& o) {

@@ -51,8 +51,9 @@ TEST_CASE("the tape: gradient and Hessian of x y + exp(x) and softplus by hand",
   CHECK(encloses_close(g[0], 3 + e_half, 1e-15));  // y + e^x
   CHECK(g[1].contains(Exact(1, 2)));               // x
   std::vector<Real> col0(2, Real(0)), col1(2, Real(0));
-  tape.add_hessian_column(adj, 0, col0);
-  tape.add_hessian_column(adj, 1, col1);
+  Tape<Real>::Workspace ws;
+  tape.add_hessian_column(adj, 0, col0, ws);
+  tape.add_hessian_column(adj, 1, col1, ws);
   CHECK(encloses_close(col0[0], e_half, 1e-15));  // e^x
   CHECK(col0[1].contains(Exact(1)));
   CHECK(col1[0].contains(Exact(1)));
@@ -61,7 +62,8 @@ TEST_CASE("the tape: gradient and Hessian of x y + exp(x) and softplus by hand",
   const auto z = t2.input(Real(0), 0);
   const auto s = softplus(z);
   std::vector<Real> h(1, Real(0));
-  t2.add_hessian_column(t2.adjoints(s, Real(1)), 0, h);
+  Tape<Real>::Workspace ws2;
+  t2.add_hessian_column(t2.adjoints(s, Real(1)), 0, h, ws2);
   CHECK(h[0].contains(Exact(1, 4)));  // sigma(0)(1 - sigma(0))
 }
 

@@ -115,9 +115,10 @@ Derivatives loss_derivatives(const MarkovChain& chain, const Point& point, bool 
         acc.kinks += t.tape.kinks();
         if (!with_hessian) return;
         std::vector<Real> column(size, Real(0));
+        Tape<Real>::Workspace workspace;
         for (int j = 0; j < size; ++j) {
           std::fill(column.begin(), column.end(), Real(0));
-          t.tape.add_hessian_column(adj, j, column);
+          t.tape.add_hessian_column(adj, j, column, workspace);
           for (int i = 0; i < size; ++i)
             if (!is_zero(column[i])) acc.hessian(i, j) += column[i];
         }
