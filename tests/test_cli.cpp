@@ -304,6 +304,17 @@ TEST_CASE("markov: bad input gets one line and exit 2", "[cli][bad-input][markov
   expect_usage_error("check markov --N 16 --d 16 --r 64 --m 16", "--max-inputs");
   expect_usage_error("sweep markov --vary pq --resolution 1/1 --out " + (scratch() / "m").string(), "--resolution");
   expect_usage_error("prove markov --d 8", "--d must be in [1, 4]");
+  const fs::path point = scratch() / "markov-point.json";
+  std::ofstream(point) << R"({"e": ["1/2"], "p": [["-1/4"]], "W_Q": [["1"]], "W_K": [["2"]], "W_V": [["1/3"]],
+                             "W_O": [["1"]], "W_1": [["1"]], "W_2": [["-1"]], "b": "0"})";
+  const std::string small = "eval markov --d 1 --m 1 --r 1 --N 1 --input 1 --point-file " + point.string();
+  CHECK(run_cli(small + " --tied").exit_code == 0);
+  expect_usage_error(small, "block a is missing");
+  expect_usage_error("eval markov --d 2 --m 1 --r 1 --N 1 --tied --input 1 --point-file " + point.string(),
+                     "block e must be a list of d = 2 numbers");
+  std::ofstream(scratch() / "bad-point.json") << "{\"e\": [";
+  expect_usage_error("eval markov --tied --input 1 --point-file " + (scratch() / "bad-point.json").string(),
+                     "is not valid JSON");
 }
 
 TEST_CASE("markov: check writes a certificate that recheck reproduces, and the (p, q) sweep its heat maps",

@@ -158,6 +158,7 @@ TEST_CASE("thm2: verified for p + q > 1; for p + q < 1 outside the hypotheses wi
   CHECK(bad.verdict == Verdict::Verified);
   CHECK(bad.details["h_alpha_closed_form_definiteness"] == "positive_definite");
   CHECK(bad.details["local_minimum"].get<std::string>().rfind("not verified", 0) == 0);
+  CHECK(bad.details["alpha_gradient_on_beta_slice"]["every_alpha_component_contains_0"] == true);
   const ClaimResult low = check_bad_local_minimum(setup_for({{"p", "1/5"}, {"q", "3/10"}, {"N", "3"}, {"tied", "true"}}));
   CHECK(low.outside_hypotheses);
   CHECK(low.details["h_alpha_closed_form_definiteness"] == "not_positive_semidefinite");

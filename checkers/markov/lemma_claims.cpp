@@ -28,6 +28,7 @@ std::vector<std::pair<std::string, Point>> lemma_points(const MarkovSetup& setup
   points.emplace_back("theta_pi", make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary).point);
   for (int i = 0; i < setup.samples; ++i)
     points.emplace_back(fmt::format("random_{}", i + 1), random_point(setup.shapes, setup.arbitrary.seed + 1000 + i));
+  if (setup.user_point) points.emplace_back("point_file", *setup.user_point);
   return points;
 }
 

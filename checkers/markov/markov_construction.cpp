@@ -1,5 +1,6 @@
 #include "checkers/markov/markov_construction.hpp"
 
+#include "checkers/markov/point_file.hpp"
 #include "checkers/markov/sweeps.hpp"
 #include "checkers/proof_verdict.hpp"
 #include "proofs/markov_proofs.hpp"
@@ -38,7 +39,7 @@ bool contains(const std::vector<std::string>& list, const std::string& id) {
 }  // namespace
 
 MarkovSetup make_setup(const ParamValues& params, const std::string& variant, const RunOptions& run) {
-  MarkovSetup s{MarkovChain(parse_probability(params, "p"), parse_probability(params, "q")), {}, {}, {}, 2, 1, {}};
+  MarkovSetup s{MarkovChain(parse_probability(params, "p"), parse_probability(params, "q")), {}, {}, {}, 2, {}, 1, {}};
   s.shapes = Shapes{params.small_int("d"), params.small_int("m"), params.small_int("r"), params.small_int("N"),
                     params.flag("tied")};
   s.variant = variant == "corrected" ? Variant::Corrected : Variant::Paper;
@@ -46,6 +47,7 @@ MarkovSetup make_setup(const ParamValues& params, const std::string& variant, co
   s.arbitrary.seed = static_cast<std::uint64_t>(params.integer("seed"));
   s.samples = params.small_int("samples");
   s.threads = run.threads;
+  if (params.text("point-file") != "none") s.user_point = read_point_file(params.text("point-file"), s.shapes);
   return s;
 }
 
@@ -67,6 +69,8 @@ std::vector<ParamSpec> MarkovConstruction::params() const {
        {"random", "zero", "constant"}, "random"},
       {"seed", "seed of the random blocks and sample points", K::Integer, 0, 1'000'000'000'000, {}, "1"},
       {"samples", "random points for Lemmas 1-2 (besides theta_star and theta_pi)", K::Integer, 0, 16, {}, "2"},
+      {"point-file", "a JSON parameter point (docs/markov.md): checked by Lemmas 1-2, evaluated by eval", K::Text, 0, 0,
+       {}, "none"},
   };
 }
 
@@ -161,6 +165,17 @@ std::string MarkovConstruction::eval(const ParamValues& params, const std::strin
   if (n == 0) throw UsageError("--input must hold at least one bit");
   std::string out;
   const Real inv_sqrt_d = reciprocal(sqrt(Real(setup.shapes.d)));
+  if (setup.user_point) {
+    const Real g = logit(weights_of(*setup.user_point), bits, n, inv_sqrt_d);
+    const Derivatives der = loss_derivatives(setup.chain, *setup.user_point, false, 1);
+    Real norm2(0);
+    for (const auto& x : der.gradient) norm2 += x * x;
+    return fmt::format("point file: logit {}\n  f = P(x_{} = 1 | x_1..x_{}) in {}\n  Markov kernel = {}\n"
+                       "  population loss L in {}\n  entropy rate in {}\n  |grad L|^2 in {}\n",
+                       g.to_string(), n + 1, n, sigmoid(g).to_string(),
+                       exact_to_string(setup.chain.kernel(bit(bits, n - 1))), der.loss.to_string(),
+                       setup.chain.entropy_rate().to_string(), norm2.to_string());
+  }
   for (const PointKind kind : {PointKind::Star, PointKind::Pi}) {
     const SymbolicPoint sp = make_point(kind, setup.chain, setup.shapes, setup.arbitrary, setup.variant);
     const Real g = logit(weights_of(sp.point), bits, n, inv_sqrt_d);

@@ -233,6 +233,25 @@ Json probe_paths(ClaimResult& r, const MarkovSetup& setup, const Point& point, c
   return out;
 }
 
+// The fact the local-minimum argument needs and the paper does not state (docs/errata.md M2): grad_alpha L vanishes at
+// alpha_pi for every beta, not only at beta_pi. Checked by enclosure at seeded random beta (consistency, not proof).
+Json alpha_gradient_on_slice(const MarkovSetup& setup, const Point& point) {
+  const std::vector<int> alpha = alpha_indices(point.layout);
+  bool all_contain_zero = true;
+  std::vector<Real> components;
+  for (std::uint64_t sample = 0; sample < 2; ++sample) {
+    Point slice = random_point(point.layout.shapes(), setup.arbitrary.seed + 500 + sample);
+    for (int i : alpha) slice.set(i, point.values[i]), slice.exact[i] = point.exact[i];
+    const Derivatives der = loss_derivatives(setup.chain, slice, false, setup.threads);
+    for (int i : alpha) {
+      components.push_back(der.gradient[i]);
+      all_contain_zero = all_contain_zero && der.gradient[i].contains(Exact(0));
+    }
+  }
+  return {{"random_beta_points", 2}, {"every_alpha_component_contains_0", all_contain_zero},
+          {"max_width", max_width(components)}};
+}
+
 }  // namespace
 
 ClaimResult check_global_minimum(const ClaimSpec& spec, const MarkovSetup& setup) {
@@ -270,6 +289,7 @@ ClaimResult check_bad_local_minimum(const MarkovSetup& setup) {
   }
   r.details["mutual_information_gap"] = setup.chain.mutual_information().to_string();
   r.details["probes"] = probe_paths(r, setup, sp.point, der.loss);
+  r.details["alpha_gradient_on_beta_slice"] = alpha_gradient_on_slice(setup, sp.point);
   r.details["local_minimum"] =
       "not verified: the Hessian is diag(H_alpha, 0), so second-order data says nothing along the beta block; the "
       "paper's argument from Facts 1-3 is not valid in general (docs/errata.md M2). Exact: with a = e = 0 the logit is "

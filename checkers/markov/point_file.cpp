@@ -1,0 +1,70 @@
+#include "checkers/markov/point_file.hpp"
+
+#include "checkers/errors.hpp"
+#include "checkers/verdict.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace tverify::markov {
+
+namespace {
+
+std::string shape_text(const Block& b, const Shapes& s) {
+  if (b.name == "b") return "a number";
+  if (b.name == "e" || b.name == "a") return fmt::format("a list of d = {} numbers", s.d);
+  const char* dims = b.name == "p" ? "N x d" : b.name == "W_O" ? "d x m" : b.name == "W_1" ? "r x d"
+                     : b.name == "W_2" ? "d x r" : "m x d";
+  return fmt::format("a {} x {} matrix ({}, a list of rows)", b.rows, b.cols, dims);
+}
+
+Exact number(const Json& j, const std::string& where) {
+  try {
+    if (j.is_string()) return parse_exact(j.get<std::string>());
+    if (j.is_number_integer()) return Exact(j.get<long long>());
+  } catch (const std::invalid_argument&) {
+  }
+  throw UsageError("--point-file: " + where + " must be an exact number (a string such as \"1/3\" or an integer; got " +
+                   j.dump() + ")");
+}
+
+}  // namespace
+
+Point read_point_file(const std::string& path, const Shapes& shapes) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("--point-file '" + path + "' cannot be read");
+  Json j;
+  try {
+    j = Json::parse(in);
+  } catch (const Json::parse_error&) {
+    throw UsageError("--point-file '" + path + "' is not valid JSON");
+  }
+  if (!j.is_object()) throw UsageError("--point-file must hold a JSON object with one key per parameter block");
+  Point point{Layout(shapes)};
+  for (const Block& b : point.layout.blocks()) {
+    const std::string expected = shape_text(b, shapes);
+    if (!j.contains(b.name)) throw UsageError("--point-file: block " + b.name + " is missing (expected " + expected + ")");
+    const Json& v = j[b.name];
+    auto bad = [&] { return UsageError("--point-file: block " + b.name + " must be " + expected + " (got " + v.dump() + ")"); };
+    if (b.name == "b") {
+      point.set(b.offset, number(v, "b"));
+      continue;
+    }
+    const bool vector_block = b.name == "e" || b.name == "a";
+    if (!v.is_array() || static_cast<int>(v.size()) != (vector_block ? b.cols : b.rows)) throw bad();
+    for (int row = 0; row < b.rows; ++row) {
+      const Json& r = vector_block ? v : v[row];
+      if (!r.is_array() || static_cast<int>(r.size()) != b.cols) throw bad();
+      for (int col = 0; col < b.cols; ++col)
+        point.set(b.offset + row * b.cols + col, number(r[col], fmt::format("{}[{}]", b.name, row * b.cols + col)));
+    }
+  }
+  for (const auto& [key, value] : j.items())
+    if (!point.layout.has(key))
+      throw UsageError("--point-file: '" + key + "' is not a parameter block of this model" +
+                       (key == "a" ? " (a exists only without --tied)" : ""));
+  return point;
+}
+
+}  // namespace tverify::markov
