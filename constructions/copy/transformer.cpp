@@ -168,6 +168,17 @@ std::vector<Vector<Surd>> CopyTransformer::embed(const TokenString& sequence) co
   return embedded;
 }
 
+Layer1Entry CopyTransformer::layer1_entry(const TokenString& window) const {
+  Layer1Entry entry{layer1_at(embed(window), window.size() - 1), {}, {}};
+  for (std::size_t x = 0; x < psi_.rows(); ++x) {
+    Surd v(0);
+    for (std::size_t c = 0; c < psi_.cols(); ++c)
+      if (!is_zero(psi_(x, c))) v += entry.out.value[c] * psi_(x, c);
+    entry.value_dot_psi.push_back(v);
+  }
+  return entry;
+}
+
 Layer1Blocks CopyTransformer::layer1(const TokenString& sequence) const {
   thread_local std::unordered_map<std::uint64_t, std::map<TokenString, Layer1Entry>> memos;
   auto& memo = memos[instance_];
@@ -178,13 +189,7 @@ Layer1Blocks CopyTransformer::layer1(const TokenString& sequence) const {
     TokenString window(sequence.begin() + static_cast<long>(first), sequence.begin() + static_cast<long>(p) + 1);
     auto it = memo.find(window);
     if (it == memo.end()) {
-      Layer1Entry entry{layer1_at(embed(window), window.size() - 1), {}};
-      for (std::size_t x = 0; x < psi_.rows(); ++x) {
-        Surd v(0);
-        for (std::size_t c = 0; c < psi_.cols(); ++c)
-          if (!is_zero(psi_(x, c))) v += entry.out.value[c] * psi_(x, c);
-        entry.value_dot_psi.push_back(v);
-      }
+      Layer1Entry entry = layer1_entry(window);
       it = memo.emplace(std::move(window), std::move(entry)).first;
     }
     blocks.push_back(&it->second);
@@ -199,11 +204,9 @@ std::vector<Surd> CopyTransformer::scores(const Layer1Blocks& blocks, std::size_
   return z;
 }
 
-// softmax(tau z) grouped by exact score level: keys with equal z get equal weight w_l, and the readout is
-// r_x = sum_l w_l sum_{j in l} T^value_j . Psi(x), the inner sums exact.
-template <unsigned Bits>
-CopyStep CopyTransformer::readout_at(const Layer1Blocks& blocks, std::size_t p) const {
-  using I = Interval<Bits>;
+// softmax(tau z) grouped by exact score level (core/level_readout.hpp): keys with equal z get equal weight, and the
+// per-level sums of T^value_j . Psi(x) are exact.
+std::vector<ScoreLevel<Surd>> CopyTransformer::levels_at(const Layer1Blocks& blocks, std::size_t p) const {
   std::vector<const Surd*> z;  // into the memo: no copies
   z.reserve(p + 1);
   for (std::size_t j = 0; j <= p; ++j) z.push_back(&blocks.entry(j).score_against(blocks.entry(p)));
@@ -211,75 +214,33 @@ CopyStep CopyTransformer::readout_at(const Layer1Blocks& blocks, std::size_t p) 
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *z[a] < *z[b]; });
   const std::size_t tokens = psi_.rows();
-  struct Level {
-    const Surd* score;
-    long count = 0;
-    Vector<Surd> value_dot_psi;
-  };
-  std::vector<Level> levels;
+  std::vector<ScoreLevel<Surd>> levels;
   for (std::size_t j : order) {
-    if (levels.empty() || !(*levels.back().score == *z[j]))
-      levels.push_back({z[j], 0, Vector<Surd>(tokens, Surd(0))});
-    Level& level = levels.back();
+    if (levels.empty() || !(levels.back().score == *z[j]))
+      levels.push_back({*z[j], 0, Vector<Surd>(tokens, Surd(0))});
+    ScoreLevel<Surd>& level = levels.back();
     ++level.count;
     const Vector<Surd>& value_dot_psi = blocks.entry(j).value_dot_psi;
     for (std::size_t x = 0; x < tokens; ++x)
       if (!is_zero(value_dot_psi[x])) level.value_dot_psi[x] += value_dot_psi[x];
   }
-  const I tau = config_.tau ? I(*config_.tau) : I(dim_) * log(I(proof_tau_log_argument_));
-  // w_l = E_l / sum_m c_m E_m with E_l = exp(tau (z_l - z_top)): the same weights, one exponential per level.
-  const Surd& top = *levels.back().score;
-  std::vector<I> scaled_exp;
-  I denominator(0);
-  for (const Level& level : levels) {
-    scaled_exp.push_back(exp(tau * (*level.score - top).template to_interval<Bits>()));
-    denominator += I(level.count) * scaled_exp.back();
-  }
-  Vector<I> readout(tokens, I(0));
-  for (std::size_t l = 0; l < levels.size(); ++l) {
-    const Level& level = levels[l];
-    const I weight = scaled_exp[l] / denominator;
-    for (std::size_t x = 0; x < tokens; ++x)
-      if (!is_zero(level.value_dot_psi[x])) readout[x] += weight * level.value_dot_psi[x].template to_interval<Bits>();
-  }
+  return levels;
+}
+
+CopyStep step_from(const std::pair<LevelDecision, unsigned>& decided, std::size_t p) {
+  const auto& [d, bits] = decided;
   CopyStep step;
   step.position = p + 1;
-  step.bits = Bits;
-  const ArgmaxReadout r = argmax_readout(readout);
-  step.margin = r.margin;
-  if (r.margin == Margin::Certified) {
-    step.output = static_cast<Token>(r.winner);
-    return step;
-  }
-  // Intervals never separate equal reals. Two readouts are exactly equal when their exact per-level coefficients
-  // agree (the weights are shared); if every rival the intervals could not rank is such an exact copy of the
-  // winner, the argmax is a decided tie.
-  auto exactly_equal = [&](std::size_t a, std::size_t b) {
-    for (const Level& level : levels)
-      if (!(level.value_dot_psi[a] == level.value_dot_psi[b])) return false;
-    return true;
-  };
-  std::vector<Token> tied{static_cast<Token>(r.winner)};
-  for (std::size_t y = 0; y < tokens; ++y) {
-    if (y == r.winner || is_greater(readout[r.winner], readout[y]) == Tri::True) continue;
-    if (!exactly_equal(r.winner, y)) return step;  // undecided
-    tied.push_back(static_cast<Token>(y));
-  }
-  step.margin = Margin::Tie;
-  step.tied = tied;
+  step.bits = bits;
+  step.margin = d.margin;
+  if (d.margin == Margin::Certified) step.output = static_cast<Token>(d.winner);
+  for (std::size_t t : d.tied) step.tied.push_back(static_cast<Token>(t));
   return step;
 }
 
 CopyStep CopyTransformer::next_token(const Layer1Blocks& blocks, std::size_t p) const {
-  CopyStep step;
-  auto attempt = [&]<unsigned Bits>() {
-    if (step.margin == Margin::Certified || step.margin == Margin::Tie) return;
-    step = readout_at<Bits>(blocks, p);
-  };
-  attempt.template operator()<64>();
-  attempt.template operator()<256>();
-  attempt.template operator()<1024>();
-  return step;
+  return step_from(decide_levels_laddered(levels_at(blocks, p), [this]<unsigned Bits>() { return tau_interval<Bits>(); }),
+                   p);
 }
 
 CopyRun CopyTransformer::copy_string(const TokenString& x, const Layer1Blocks& copy_blocks) const {

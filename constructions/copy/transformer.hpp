@@ -21,6 +21,7 @@
 
 #include "constructions/copy/embedding.hpp"
 #include "core/attention.hpp"
+#include "core/level_readout.hpp"
 #include "core/mlp.hpp"
 #include "core/readout.hpp"
 
@@ -83,6 +84,9 @@ struct CopyStep {
   unsigned bits = 0;            // interval precision that decided
 };
 
+// A copy step from a level decision (core/level_readout.hpp) at query index p and the precision that decided.
+CopyStep step_from(const std::pair<LevelDecision, unsigned>& decided, std::size_t p);
+
 struct CopyRun {
   TokenString output;
   std::vector<CopyStep> steps;
@@ -137,12 +141,21 @@ class CopyTransformer {
 
   // The certified readout at query index p (0-based) given layer-1 blocks of the sequence so far.
   CopyStep next_token(const Layer1Blocks& blocks, std::size_t p) const;
+  // The keys 0..p grouped by exact score against query p, with exact per-level value sums.
+  std::vector<ScoreLevel<Surd>> levels_at(const Layer1Blocks& blocks, std::size_t p) const;
+
+  // tau enclosed at this precision: the given exact tau, or the proof's d ln(8 K d).
+  template <unsigned Bits>
+  Interval<Bits> tau_interval() const {
+    return config_.tau ? Interval<Bits>(*config_.tau) : Interval<Bits>(dim_) * log(Interval<Bits>(proof_tau_log_argument_));
+  }
+
+  // Layer 1 at the last position of a window of at most n + 1 tokens, computed afresh (no memo).
+  Layer1Entry layer1_entry(const TokenString& window) const;
 
  private:
   std::vector<Vector<Surd>> embed(const TokenString& sequence) const;
   Layer1Output layer1_at(const std::vector<Vector<Surd>>& embedded, std::size_t p) const;
-  template <unsigned Bits>
-  CopyStep readout_at(const Layer1Blocks& blocks, std::size_t p) const;
 
   CopyTransformerConfig config_;
   std::uint64_t instance_ = 0;  // keys this transformer's per-thread memo

@@ -1,0 +1,57 @@
+// The fast exact path for the copy transformer of Theorem 2.3 (issue 7): the same decisions as
+// CopyTransformer::copy_string, step for step, at L = 10^4..10^6.
+//
+// Layer 1 runs in exact integers (integer_layer1.hpp), once per position. At each generation step the scores of all
+// keys against the query are integers: the query's few non-zero entries each add a scaled key column (SIMD,
+// simd_kernels.hpp). The decision is then certified in three stages, cheapest first:
+//   1. bound: only the top score level is summed exactly; every lower key weighs at most e^{-tau Delta} relative to a
+//      top key (Delta = the gap to the runner-up level), so the readout of token x lies in
+//      (S_x + [R min(v_x, 0), R max(v_x, 0)]) / (c_top + [0, R]), R = (#lower keys) e^{-tau Delta}, v_x ranging over
+//      the sequence's values; if these enclosures certify a unique argmax, that is the decision.
+//   2. levels: every key grouped by exact score level, decided by core/level_readout.hpp, the very function the exact
+//      evaluator uses (64, 256, 1024 bits; exact ties detected exactly).
+//   3. exact: CopyTransformer::next_token on the Surd evaluator (counted; never needed in the tests).
+// The run reports how many steps each stage decided.
+#pragma once
+
+#include "checkers/fast/integer_layer1.hpp"
+
+namespace tverify::fast {
+
+struct FastStats {
+  std::uint64_t steps = 0, by_bound = 0, by_levels = 0, by_exact = 0;
+  void merge(const FastStats& o) {
+    steps += o.steps, by_bound += o.by_bound, by_levels += o.by_levels, by_exact += o.by_exact;
+  }
+};
+
+struct FastCopyRun {
+  copy::CopyRun run;  // the same fields as the exact evaluator's (steps, copied, decided, failure)
+  FastStats stats;
+};
+
+class FastCopy {
+ public:
+  explicit FastCopy(const copy::CopyTransformer& transformer);  // throws std::invalid_argument when unsupported
+
+  // Generates L tokens after <BOS>, x, <COPY>, stopping at the first wrong, tied or undecided token. With threads > 1
+  // the steps of one string are decided in parallel blocks (the earliest failure wins); keep_steps = false drops the
+  // per-step records (long strings) but keeps the failing step.
+  FastCopyRun copy_string(const copy::TokenString& x, unsigned threads = 1, bool keep_steps = true) const;
+
+  const copy::CopyTransformer& transformer() const { return transformer_; }
+
+ private:
+  struct Table;
+  struct Scratch {
+    std::vector<std::int64_t> scores;
+  };
+  copy::CopyStep decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
+  std::optional<copy::CopyStep> decide_by_bound(const Table& table, std::size_t p, Scratch& scratch) const;
+  copy::CopyStep decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const;
+
+  const copy::CopyTransformer& transformer_;
+  IntegerLayer1 layer1_;
+};
+
+}  // namespace tverify::fast

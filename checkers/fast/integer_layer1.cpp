@@ -1,0 +1,149 @@
+#include "checkers/fast/integer_layer1.hpp"
+
+#include <numeric>
+#include <stdexcept>
+
+namespace tverify::fast {
+
+namespace {
+
+BigInt lcm_of_denominators(const Matrix<copy::Surd>& m, BigInt acc = 1) {
+  for (std::size_t i = 0; i < m.rows(); ++i)
+    for (std::size_t j = 0; j < m.cols(); ++j) {
+      const BigInt den = denominator(m(i, j).rational_part());
+      acc = acc / boost::multiprecision::gcd(acc, den) * den;
+    }
+  return acc;
+}
+
+bool all_rational(const Matrix<copy::Surd>& m) {
+  for (std::size_t i = 0; i < m.rows(); ++i)
+    for (std::size_t j = 0; j < m.cols(); ++j)
+      if (!m(i, j).is_rational()) return false;
+  return true;
+}
+
+std::int64_t to_int64(const Exact& x) {
+  if (denominator(x) != 1) throw std::logic_error("integer layer 1: a scaled weight is not an integer");
+  const BigInt v = numerator(x);
+  if (boost::multiprecision::abs(v) > BigInt(std::int64_t{1} << 40))
+    throw std::invalid_argument("integer layer 1: a scaled weight exceeds 2^40");
+  return v.convert_to<std::int64_t>();
+}
+
+}  // namespace
+
+std::optional<std::string> IntegerLayer1::unsupported_reason(const copy::CopyTransformer& t) {
+  if (!all_rational(t.embedding())) return "the embedding has irrational entries (Lemma C.2 codes lie in Q(sqrt r))";
+  const auto& mlp = t.layer1_mlp();
+  if (!all_rational(mlp.inner) || !all_rational(mlp.outer)) return "the layer-1 MLP has irrational weights";
+  for (const auto& b : mlp.inner_bias)
+    if (!b.is_rational()) return "the layer-1 MLP has an irrational bias";
+  if (!mlp.outer_bias.empty()) return "the layer-1 MLP has an outer bias (not built by the construction)";
+  return std::nullopt;
+}
+
+IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) {
+  if (const auto why = unsupported_reason(t)) throw std::invalid_argument("fast path: " + *why);
+  n_ = t.config().n;
+  dim_ = static_cast<std::size_t>(t.dim());
+  for (int k = 1; k <= n_ + 1; ++k) window_scale_ = std::lcm(window_scale_, static_cast<std::int64_t>(k));
+  const auto& psi = t.embedding();
+  const BigInt p_den = lcm_of_denominators(psi);
+  for (std::size_t x = 0; x < psi.rows(); ++x) {
+    psi_.emplace_back();
+    for (std::size_t c = 0; c < psi.cols(); ++c) psi_.back().push_back(to_int64(psi(x, c).rational_part() * p_den));
+  }
+  const auto& mlp = t.layer1_mlp();
+  BigInt in_den = lcm_of_denominators(mlp.inner);
+  for (const auto& b : mlp.inner_bias) {
+    const BigInt den = denominator(b.rational_part());
+    in_den = in_den / boost::multiprecision::gcd(in_den, den) * den;
+  }
+  const BigInt out_den = lcm_of_denominators(mlp.outer);
+  const Exact input_scale = Exact(BigInt(window_scale_) * p_den);  // u * M P is integral
+  for (std::size_t h = 0; h < mlp.inner.rows(); ++h) {
+    SparseRow row;
+    for (std::size_t c = 0; c < mlp.inner.cols(); ++c)
+      if (!is_zero(mlp.inner(h, c)))
+        row.entries.emplace_back(static_cast<std::uint32_t>(c), to_int64(mlp.inner(h, c).rational_part() * in_den));
+    if (!mlp.inner_bias.empty()) row.bias = to_int64(mlp.inner_bias[h].rational_part() * in_den * input_scale);
+    inner_.push_back(std::move(row));
+  }
+  for (std::size_t o = 0; o < mlp.outer.rows(); ++o) {
+    SparseRow row;
+    for (std::size_t h = 0; h < mlp.outer.cols(); ++h)
+      if (!is_zero(mlp.outer(o, h)))
+        row.entries.emplace_back(static_cast<std::uint32_t>(h), to_int64(mlp.outer(o, h).rational_part() * out_den));
+    outer_.push_back(std::move(row));
+  }
+  key_dim_ = (mlp.outer.rows() - dim_) / 2;
+  check_magnitudes();
+  const Exact y_scale = input_scale * Exact(in_den) * Exact(out_den);
+  score_scale_ = y_scale * y_scale;
+  value_scale_ = y_scale * Exact(p_den);
+}
+
+// Bounds every intermediate (|u|, hidden units, outputs, scores, readout sums over up to 2^24 keys) from the weights
+// and refuses the model unless all fit in int64 with room to spare: the fast path never overflows silently.
+void IntegerLayer1::check_magnitudes() const {
+  BigInt psi_max = 0;
+  for (const auto& e : psi_)
+    for (auto v : e) psi_max = std::max(psi_max, BigInt(std::abs(v)));
+  const BigInt u_max = BigInt(window_scale_) * psi_max;
+  BigInt hidden_max = 0;
+  for (const auto& row : inner_) {
+    BigInt v = boost::multiprecision::abs(BigInt(row.bias));
+    for (const auto& [c, w] : row.entries) v += BigInt(std::abs(w)) * u_max;
+    hidden_max = std::max(hidden_max, v);
+  }
+  BigInt key_max = 0, query_sum = 0, value_max = 0;
+  for (std::size_t o = 0; o < outer_.size(); ++o) {
+    BigInt v = 0;
+    for (const auto& [h, w] : outer_[o].entries) v += BigInt(std::abs(w)) * hidden_max;
+    if (o < dim_) value_max = std::max(value_max, v);
+    else if (o < dim_ + key_dim_) key_max = std::max(key_max, v);
+    else query_sum += v;
+  }
+  const BigInt score_max = key_max * query_sum;
+  const BigInt readout_max = value_max * psi_max * BigInt(dim_) * (BigInt(1) << 24);
+  const BigInt limit = BigInt(1) << 62;
+  if (hidden_max >= limit || score_max >= limit || readout_max >= limit || key_max >= (BigInt(1) << 31))
+    throw std::invalid_argument("fast path: the integer layer 1 could overflow 64 bits for these weights");
+}
+
+IntegerRow IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p) const {
+  // u = [h_1 | ... | h_{n+1}] * M P: h_t averages the last min(t, p + 1) embeddings (Lemma C.1).
+  std::vector<std::int64_t> u((static_cast<std::size_t>(n_) + 1) * dim_, 0);
+  for (int t = 1; t <= n_ + 1; ++t) {
+    const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(t), p + 1);
+    const std::int64_t weight = window_scale_ / static_cast<std::int64_t>(count);
+    for (std::size_t j = p + 1 - count; j <= p; ++j) {
+      const auto& e = psi_[static_cast<std::size_t>(sequence[j])];
+      for (std::size_t c = 0; c < dim_; ++c) u[(static_cast<std::size_t>(t) - 1) * dim_ + c] += weight * e[c];
+    }
+  }
+  std::vector<std::int64_t> hidden(inner_.size());
+  for (std::size_t h = 0; h < inner_.size(); ++h) {
+    std::int64_t v = inner_[h].bias;
+    for (const auto& [c, w] : inner_[h].entries) v += w * u[c];
+    hidden[h] = v > 0 ? v : 0;  // ReLU commutes with the positive scale
+  }
+  std::vector<std::int64_t> y(outer_.size());
+  for (std::size_t o = 0; o < outer_.size(); ++o) {
+    std::int64_t v = 0;
+    for (const auto& [h, w] : outer_[o].entries) v += w * hidden[h];
+    y[o] = v;
+  }
+  IntegerRow row;
+  row.key.assign(y.begin() + static_cast<long>(dim_), y.begin() + static_cast<long>(dim_ + key_dim_));
+  row.query.assign(y.begin() + static_cast<long>(dim_ + key_dim_), y.end());
+  for (const auto& e : psi_) {
+    std::int64_t v = 0;
+    for (std::size_t c = 0; c < dim_; ++c) v += y[c] * e[c];
+    row.value_dot_psi.push_back(v);
+  }
+  return row;
+}
+
+}  // namespace tverify::fast

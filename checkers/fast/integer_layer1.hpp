@@ -1,0 +1,54 @@
+// Layer 1 of the copy transformer (Repeat After Me, Lemma C.4) in exact integer arithmetic, for the fast path
+// (issue 7). With a rational embedding (one-hot) every quantity of layer 1 is rational with bounded denominators:
+//   heads (Lemma C.1: W_k = W_q = 0, so h_t at position p is the plain average of the last min(t, p + 1) embeddings)
+//   scaled by M = lcm(1..n+1) and the embedding's denominator P are integers; the MLP's inner weights and biases
+//   scaled by their common denominator, and its outer weights by theirs, keep everything integral (ReLU commutes with
+//   a positive scale). So the outputs scaled by Y = M P W_in W_out are exact integers, computed from the literal
+//   weights of CopyTransformer (the same matrices, never re-derived).
+// A score z_j = T^key_j . T^query_p is then the integer key_j . query_p over Y^2, and T^value_j . Psi(x) the integer
+// value_dot_psi_j[x] over Y P. Irrational embeddings (Lemma C.2) are not supported (unsupported_reason says why).
+#pragma once
+
+#include "constructions/copy/transformer.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tverify::fast {
+
+struct IntegerRow {
+  std::vector<std::int64_t> key, query, value_dot_psi;
+};
+
+class IntegerLayer1 {
+ public:
+  // Why the fast path cannot run this transformer exactly, or nullopt when it can.
+  static std::optional<std::string> unsupported_reason(const copy::CopyTransformer& t);
+  explicit IntegerLayer1(const copy::CopyTransformer& t);  // throws std::invalid_argument when unsupported
+
+  // Layer 1 at position p (0-based) of the sequence: reads the last n + 1 tokens only.
+  IntegerRow at(const copy::TokenString& sequence, std::size_t p) const;
+
+  const Exact& score_scale() const { return score_scale_; }  // z = integer score / score_scale
+  const Exact& value_scale() const { return value_scale_; }  // T^value . Psi(x) = integer / value_scale
+  std::size_t tokens() const { return psi_.size(); }
+  std::size_t key_dim() const { return key_dim_; }
+ private:
+  void check_magnitudes() const;
+
+  struct SparseRow {
+    std::vector<std::pair<std::uint32_t, std::int64_t>> entries;  // (column, integer weight)
+    std::int64_t bias = 0;
+  };
+  int n_ = 0;
+  std::size_t dim_ = 0, key_dim_ = 0;
+  std::int64_t window_scale_ = 1;                  // M = lcm(1..n+1)
+  std::vector<std::vector<std::int64_t>> psi_;     // embedding * P
+  std::vector<SparseRow> inner_;                    // hidden units: W_in * inner, bias * M P W_in
+  std::vector<SparseRow> outer_;                    // outputs: W_out * outer (column = hidden unit)
+  Exact score_scale_, value_scale_;
+};
+
+}  // namespace tverify::fast

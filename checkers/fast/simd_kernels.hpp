@@ -1,0 +1,20 @@
+// The hot loops of the fast path, compiled twice (AVX2 and portable) and chosen at run time by the CPU (GCC function
+// multi-versioning, target_clones): the same integer results either way.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tverify::fast {
+
+// scores[j] += weight * column[j] for j < count.
+void add_scaled_column(std::int64_t* scores, const std::int32_t* column, std::int64_t weight, std::size_t count);
+// The largest value.
+std::int64_t max_of(const std::int64_t* values, std::size_t count);
+// How many equal `top`, and the largest value below `top` (INT64_MIN when none).
+void top_count_and_runner_up(const std::int64_t* values, std::size_t count, std::int64_t top, std::size_t& top_count,
+                             std::int64_t& runner_up);
+// Whether the CPU runs the AVX2 versions.
+bool cpu_has_avx2();
+
+}  // namespace tverify::fast

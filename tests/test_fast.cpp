@@ -1,0 +1,107 @@
+// fast: the integer fast path of the copy transformer must take the same decision at every step as the exact
+// evaluator (CopyTransformer::copy_string) - same outputs, margins, ties, failure step and text - on thousands of
+// seeded random strings per configuration, every variant, with and without threads. Any disagreement is a bug.
+#include "checkers/fast/copy_fast.hpp"
+#include "checkers/fast/simd_kernels.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <set>
+
+using namespace tverify;
+using namespace tverify::copy;
+using namespace tverify::fast;
+
+namespace {
+
+TokenString random_string(std::mt19937_64& rng, int alphabet, int length) {
+  std::uniform_int_distribution<int> token(0, alphabet - 1);
+  TokenString x;
+  for (int i = 0; i < length; ++i) x.push_back(token(rng));
+  return x;
+}
+
+std::set<Token> tied_set(const CopyStep& s) { return {s.tied.begin(), s.tied.end()}; }
+
+void expect_same_run(const CopyRun& exact, const CopyRun& fast) {
+  REQUIRE(exact.steps.size() == fast.steps.size());
+  for (std::size_t k = 0; k < exact.steps.size(); ++k) {
+    INFO("step " << k + 1);
+    CHECK(exact.steps[k].margin == fast.steps[k].margin);
+    CHECK(exact.steps[k].output == fast.steps[k].output);
+    CHECK(tied_set(exact.steps[k]) == tied_set(fast.steps[k]));
+  }
+  CHECK(exact.copied == fast.copied);
+  CHECK(exact.decided == fast.decided);
+  CHECK(exact.failure == fast.failure);
+  CHECK(exact.output == fast.output);
+}
+
+}  // namespace
+
+TEST_CASE("fast path: the same decision at every step as the exact evaluator, random strings", "[fast][differential]") {
+  struct Config {
+    int D, n, L;
+  };
+  const std::vector<Config> configs{{2, 1, 6}, {2, 2, 8}, {3, 2, 9}, {4, 2, 12}, {2, 3, 12}, {3, 3, 14}};
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const auto& c : configs) {
+      const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, c.L, EmbeddingKind::OneHot, variant, {}});
+      const FastCopy fast(exact);
+      std::mt19937_64 rng(1000 * c.D + 10 * c.n + c.L);
+      std::uint64_t by_bound = 0, by_levels = 0, copied = 0;
+      for (int s = 0; s < 1000; ++s) {
+        const TokenString x = random_string(rng, c.D, c.L);
+        INFO("variant " << (variant == TransformerVariant::Paper ? "paper" : "corrected") << " D=" << c.D << " n="
+                        << c.n << " x=" << format_tokens(x));
+        const FastCopyRun f = fast.copy_string(x);
+        expect_same_run(exact.copy_string(x), f.run);
+        by_bound += f.stats.by_bound, by_levels += f.stats.by_levels, copied += f.run.copied;
+        CHECK(f.stats.by_exact == 0);
+      }
+      CHECK(by_bound + by_levels > 0);
+    }
+}
+
+TEST_CASE("fast path: a tau below the proof's makes steps fail, identically in both evaluators", "[fast][differential]") {
+  for (const Exact tau : {Exact(1, 2), Exact(2), Exact(5)}) {
+    const CopyTransformer exact(
+        CopyTransformerConfig{3, 2, 9, EmbeddingKind::OneHot, TransformerVariant::Corrected, tau});
+    const FastCopy fast(exact);
+    std::mt19937_64 rng(7);
+    for (int s = 0; s < 500; ++s) {
+      const TokenString x = random_string(rng, 3, 9);
+      INFO("tau " << exact_to_string(tau) << " x=" << format_tokens(x));
+      expect_same_run(exact.copy_string(x), fast.copy_string(x).run);
+    }
+  }
+}
+
+TEST_CASE("fast path: threads give the same run; long repeat-free strings are copied", "[fast]") {
+  const CopyTransformer exact(CopyTransformerConfig{4, 3, 40, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  const FastCopy fast(exact);
+  std::mt19937_64 rng(3);
+  for (int s = 0; s < 50; ++s) {
+    const TokenString x = random_string(rng, 4, 40);
+    const CopyRun one = fast.copy_string(x, 1).run;
+    expect_same_run(one, fast.copy_string(x, 3).run);
+    expect_same_run(exact.copy_string(x), one);
+  }
+}
+
+TEST_CASE("fast path: the c2 embedding is refused with the reason; kernels agree with plain loops", "[fast]") {
+  const CopyTransformer c2(CopyTransformerConfig{3, 2, 6, EmbeddingKind::C2, TransformerVariant::Corrected, {}});
+  REQUIRE(IntegerLayer1::unsupported_reason(c2).has_value());
+  CHECK_THROWS_AS(FastCopy(c2), std::invalid_argument);
+  std::vector<std::int64_t> scores{5, -2, 7, 7, 1};
+  const std::vector<std::int32_t> column{1, 2, -3, 0, 4};
+  add_scaled_column(scores.data(), column.data(), 3, scores.size());
+  CHECK(scores == std::vector<std::int64_t>{8, 4, -2, 7, 13});
+  CHECK(max_of(scores.data(), scores.size()) == 13);
+  std::size_t count = 0;
+  std::int64_t runner_up = 0;
+  top_count_and_runner_up(scores.data(), scores.size(), 8, count, runner_up);
+  CHECK(count == 1);
+  CHECK(runner_up == 7);
+}
