@@ -94,13 +94,13 @@ TEST_CASE("fast path: the c2 embedding is refused with the reason; kernels agree
   const CopyTransformer c2(CopyTransformerConfig{3, 2, 6, EmbeddingKind::C2, TransformerVariant::Corrected, {}});
   REQUIRE(IntegerLayer1::unsupported_reason(c2).has_value());
   CHECK_THROWS_AS(FastCopy(c2), std::invalid_argument);
-  std::vector<std::int64_t> scores{5, -2, 7, 7, 1};
+  std::vector<std::int32_t> scores{5, -2, 7, 7, 1};
   const std::vector<std::int32_t> column{1, 2, -3, 0, 4};
   add_scaled_column(scores.data(), column.data(), 3, scores.size());
-  CHECK(scores == std::vector<std::int64_t>{8, 4, -2, 7, 13});
+  CHECK(scores == std::vector<std::int32_t>{8, 4, -2, 7, 13});
   CHECK(max_of(scores.data(), scores.size()) == 13);
   std::size_t count = 0;
-  std::int64_t runner_up = 0;
+  std::int32_t runner_up = 0;
   top_count_and_runner_up(scores.data(), scores.size(), 8, count, runner_up);
   CHECK(count == 1);
   CHECK(runner_up == 7);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <cmath>
 #include <limits>
 #include <thread>
 
@@ -19,7 +20,7 @@ struct FastCopy::Table {
   TokenString sequence;
   std::size_t length = 0, tokens = 0;
   std::vector<std::vector<std::int32_t>> key_columns;
-  std::vector<std::vector<std::pair<std::uint32_t, std::int64_t>>> queries;
+  std::vector<std::vector<std::pair<std::uint32_t, std::int32_t>>> queries;
   std::vector<std::int64_t> values;  // length x tokens
   std::vector<std::int64_t> value_min, value_max;
 
@@ -35,7 +36,7 @@ struct FastCopy::Table {
       const IntegerRow row = layer1.at(sequence, p);
       for (std::size_t c = 0; c < row.key.size(); ++c) key_columns[c][p] = static_cast<std::int32_t>(row.key[c]);
       for (std::size_t c = 0; c < row.query.size(); ++c)
-        if (row.query[c] != 0) queries[p].emplace_back(static_cast<std::uint32_t>(c), row.query[c]);
+        if (row.query[c] != 0) queries[p].emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(row.query[c]));
       for (std::size_t x = 0; x < tokens; ++x) {
         const std::int64_t v = row.value_dot_psi[x];
         values[p * tokens + x] = v;
@@ -51,54 +52,66 @@ FastCopy::FastCopy(const copy::CopyTransformer& transformer) : transformer_(tran
 namespace {
 
 void compute_scores(const std::vector<std::vector<std::int32_t>>& key_columns,
-                    const std::vector<std::pair<std::uint32_t, std::int64_t>>& query, std::size_t count,
-                    std::vector<std::int64_t>& scores) {
+                    const std::vector<std::pair<std::uint32_t, std::int32_t>>& query, std::size_t count,
+                    std::vector<std::int32_t>& scores) {
   scores.assign(count, 0);
   for (const auto& [c, w] : query) add_scaled_column(scores.data(), key_columns[c].data(), w, count);
 }
 
 }  // namespace
 
-std::optional<CopyStep> FastCopy::decide_by_bound(const Table& table, std::size_t p, Scratch& scratch) const {
+// An upper bound, as a double, on e^{-tau gap / score_scale}: the MPFI enclosure's upper end rounded up, and never
+// below 1e-300 so that the products of decide_by_bound stay normal.
+double FastCopy::weight_bound(std::int32_t gap, Scratch& scratch) const {
+  auto it = scratch.weight_bounds.find(gap);
+  if (it != scratch.weight_bounds.end()) return it->second;
   using I = Interval<64>;
+  const Exact upper = exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).upper();
+  const double bound = std::max(std::nextafter(upper.convert_to<double>(), 2.0), 1e-300);
+  return scratch.weight_bounds.emplace(gap, bound).first->second;
+}
+
+// Stage 1. With c top keys (score z_top) and R = sum over lower keys of e^{tau (z_j - z_top)} <= R_hi =
+// (#lower) e^{-tau Delta}, r_w - r_x = (S_w - S_x + T_w - T_x) / (c + R) with T_x in [R min(v_x), R max(v_x)] (v_x
+// over the sequence, widened to include 0). So w is the certified argmax when, for every x != w,
+// S_w - S_x > R_hi (max(v_x, 0) - min(v_w, 0)). The integers are exact; R_hi and the products are doubles rounded up
+// with a relative margin of 1e-12 (far above the few roundings of 2^-53 they incur).
+std::optional<CopyStep> FastCopy::decide_by_bound(const Table& table, std::size_t p, Scratch& scratch) const {
   const std::size_t count = p + 1;
-  const std::int64_t* s = scratch.scores.data();
-  const std::int64_t top = max_of(s, count);
+  const std::int32_t* s = scratch.scores.data();
+  const std::int32_t top = max_of(s, count);
   std::size_t top_count = 0;
-  std::int64_t runner_up = 0;
+  std::int32_t runner_up = 0;
   top_count_and_runner_up(s, count, top, top_count, runner_up);
-  std::vector<std::int64_t> top_sum(table.tokens, 0);
+  std::vector<std::int64_t>& top_sum = scratch.top_sum;
+  top_sum.assign(table.tokens, 0);
   for (std::size_t j = 0; j < count; ++j)
     if (s[j] == top)
       for (std::size_t x = 0; x < table.tokens; ++x) top_sum[x] += table.values[j * table.tokens + x];
-  const Exact& vs = layer1_.value_scale();
+  std::size_t w = 0;
+  for (std::size_t x = 1; x < table.tokens; ++x)
+    if (top_sum[x] > top_sum[w]) w = x;
   const std::size_t lower = count - top_count;
-  Exact r_hi = 0;
-  if (lower > 0) {
-    const Exact gap = Exact(top - runner_up) / layer1_.score_scale();
-    r_hi = (I(static_cast<long>(lower)) * exp(-(transformer_.tau_interval<64>() * I(gap)))).upper();
-  }
-  const I r = I::hull(Exact(0), r_hi);
-  const I denominator = I(static_cast<long>(top_count)) + r;
-  Vector<I> readout;
+  const double r_hi = lower == 0 ? 0.0 : static_cast<double>(lower) * weight_bound(top - runner_up, scratch);
   for (std::size_t x = 0; x < table.tokens; ++x) {
-    const Exact lo = r_hi * std::min<Exact>(Exact(table.value_min[x]), Exact(0)) / vs;
-    const Exact hi = r_hi * std::max<Exact>(Exact(table.value_max[x]), Exact(0)) / vs;
-    readout.push_back((I(Exact(top_sum[x]) / vs) + I::hull(lo, hi)) / denominator);
+    if (x == w) continue;
+    const std::int64_t gap = top_sum[w] - top_sum[x];
+    if (gap <= 0) return std::nullopt;
+    const double spread = static_cast<double>(std::max<std::int64_t>(table.value_max[x], 0) -
+                                              std::min<std::int64_t>(table.value_min[w], 0));
+    if (!(r_hi * spread * (1 + 1e-12) < static_cast<double>(gap) * (1 - 1e-12))) return std::nullopt;
   }
-  const ArgmaxReadout a = argmax_readout(readout);
-  if (a.margin != Margin::Certified) return std::nullopt;
   CopyStep step;
   step.position = p + 1;
-  step.bits = 64;
+  step.bits = 53;
   step.margin = Margin::Certified;
-  step.output = static_cast<Token>(a.winner);
+  step.output = static_cast<Token>(w);
   return step;
 }
 
 CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const {
   const std::size_t count = p + 1;
-  std::vector<std::pair<std::int64_t, std::size_t>> order;
+  std::vector<std::pair<std::int32_t, std::size_t>> order;
   order.reserve(count);
   for (std::size_t j = 0; j < count; ++j) order.emplace_back(scratch.scores[j], j);
   std::sort(order.begin(), order.end());
@@ -107,7 +120,7 @@ CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scr
   auto close_level = [&] {
     for (std::size_t x = 0; x < table.tokens; ++x) levels.back().value_dot_psi[x] = Exact(sums[x]) / layer1_.value_scale();
   };
-  std::int64_t current = 0;
+  std::int32_t current = 0;
   for (const auto& [score, j] : order) {
     if (levels.empty() || score != current) {
       if (!levels.empty()) close_level();

@@ -5,9 +5,8 @@
 // keys against the query are integers: the query's few non-zero entries each add a scaled key column (SIMD,
 // simd_kernels.hpp). The decision is then certified in three stages, cheapest first:
 //   1. bound: only the top score level is summed exactly; every lower key weighs at most e^{-tau Delta} relative to a
-//      top key (Delta = the gap to the runner-up level), so the readout of token x lies in
-//      (S_x + [R min(v_x, 0), R max(v_x, 0)]) / (c_top + [0, R]), R = (#lower keys) e^{-tau Delta}, v_x ranging over
-//      the sequence's values; if these enclosures certify a unique argmax, that is the decision.
+//      top key (Delta = the gap to the runner-up level), which bounds how far the lower keys can move any readout
+//      (decide_by_bound states the inequality); if it certifies a unique argmax, that is the decision.
 //   2. levels: every key grouped by exact score level, decided by core/level_readout.hpp, the very function the exact
 //      evaluator uses (64, 256, 1024 bits; exact ties detected exactly).
 //   3. exact: CopyTransformer::next_token on the Surd evaluator (counted; never needed in the tests).
@@ -15,6 +14,8 @@
 #pragma once
 
 #include "checkers/fast/integer_layer1.hpp"
+
+#include <unordered_map>
 
 namespace tverify::fast {
 
@@ -44,8 +45,11 @@ class FastCopy {
  private:
   struct Table;
   struct Scratch {
-    std::vector<std::int64_t> scores;
+    std::vector<std::int32_t> scores;
+    std::vector<std::int64_t> top_sum;
+    std::unordered_map<std::int32_t, double> weight_bounds;  // by score gap
   };
+  double weight_bound(std::int32_t gap, Scratch& scratch) const;
   copy::CopyStep decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
   std::optional<copy::CopyStep> decide_by_bound(const Table& table, std::size_t p, Scratch& scratch) const;
   copy::CopyStep decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const;

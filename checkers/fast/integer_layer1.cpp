@@ -92,24 +92,29 @@ void IntegerLayer1::check_magnitudes() const {
     for (auto v : e) psi_max = std::max(psi_max, BigInt(std::abs(v)));
   const BigInt u_max = BigInt(window_scale_) * psi_max;
   BigInt hidden_max = 0;
+  std::vector<BigInt> hidden_bound;
   for (const auto& row : inner_) {
     BigInt v = boost::multiprecision::abs(BigInt(row.bias));
     for (const auto& [c, w] : row.entries) v += BigInt(std::abs(w)) * u_max;
+    hidden_bound.push_back(v);
     hidden_max = std::max(hidden_max, v);
   }
-  BigInt key_max = 0, query_sum = 0, value_max = 0;
+  BigInt key_max = 0, value_max = 0;
+  std::vector<BigInt> bound(outer_.size(), BigInt(0));  // per output coordinate
   for (std::size_t o = 0; o < outer_.size(); ++o) {
-    BigInt v = 0;
-    for (const auto& [h, w] : outer_[o].entries) v += BigInt(std::abs(w)) * hidden_max;
-    if (o < dim_) value_max = std::max(value_max, v);
-    else if (o < dim_ + key_dim_) key_max = std::max(key_max, v);
-    else query_sum += v;
+    for (const auto& [h, w] : outer_[o].entries) bound[o] += BigInt(std::abs(w)) * hidden_bound[h];
+    if (o < dim_) value_max = std::max(value_max, bound[o]);
+    else if (o < dim_ + key_dim_) key_max = std::max(key_max, bound[o]);
   }
-  const BigInt score_max = key_max * query_sum;
+  BigInt score_max = 0;  // key coordinate c meets query coordinate c
+  for (std::size_t c = 0; c < key_dim_; ++c) score_max += bound[dim_ + c] * bound[dim_ + key_dim_ + c];
   const BigInt readout_max = value_max * psi_max * BigInt(dim_) * (BigInt(1) << 24);
   const BigInt limit = BigInt(1) << 62;
-  if (hidden_max >= limit || score_max >= limit || readout_max >= limit || key_max >= (BigInt(1) << 31))
+  if (hidden_max >= limit || readout_max >= limit)
     throw std::invalid_argument("fast path: the integer layer 1 could overflow 64 bits for these weights");
+  if (score_max >= (BigInt(1) << 31))  // scores, keys and query entries are 32-bit in the SIMD kernels
+    throw std::invalid_argument("fast path: integer scores could exceed 32 bits for these weights (bound " +
+                                score_max.str() + ")");
 }
 
 IntegerRow IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p) const {

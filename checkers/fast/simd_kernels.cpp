@@ -11,25 +11,25 @@ namespace tverify::fast {
 #endif
 
 TVERIFY_CLONES
-void add_scaled_column(std::int64_t* scores, const std::int32_t* column, std::int64_t weight, std::size_t count) {
-  for (std::size_t j = 0; j < count; ++j) scores[j] += weight * static_cast<std::int64_t>(column[j]);
+void add_scaled_column(std::int32_t* scores, const std::int32_t* column, std::int32_t weight, std::size_t count) {
+  for (std::size_t j = 0; j < count; ++j) scores[j] += weight * column[j];
 }
 
 TVERIFY_CLONES
-std::int64_t max_of(const std::int64_t* values, std::size_t count) {
-  std::int64_t top = std::numeric_limits<std::int64_t>::min();
+std::int32_t max_of(const std::int32_t* values, std::size_t count) {
+  std::int32_t top = std::numeric_limits<std::int32_t>::min();
   for (std::size_t j = 0; j < count; ++j) top = values[j] > top ? values[j] : top;
   return top;
 }
 
 TVERIFY_CLONES
-void top_count_and_runner_up(const std::int64_t* values, std::size_t count, std::int64_t top, std::size_t& top_count,
-                             std::int64_t& runner_up) {
+void top_count_and_runner_up(const std::int32_t* values, std::size_t count, std::int32_t top, std::size_t& top_count,
+                             std::int32_t& runner_up) {
   std::size_t c = 0;
-  std::int64_t second = std::numeric_limits<std::int64_t>::min();
+  std::int32_t second = std::numeric_limits<std::int32_t>::min();
   for (std::size_t j = 0; j < count; ++j) {
     c += values[j] == top;
-    const std::int64_t below = values[j] < top ? values[j] : std::numeric_limits<std::int64_t>::min();
+    const std::int32_t below = values[j] < top ? values[j] : std::numeric_limits<std::int32_t>::min();
     second = below > second ? below : second;
   }
   top_count = c;

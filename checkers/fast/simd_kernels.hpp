@@ -7,13 +7,14 @@
 
 namespace tverify::fast {
 
+// Scores are 32-bit: IntegerLayer1 refuses weights whose score bound reaches 2^31, so nothing here overflows.
 // scores[j] += weight * column[j] for j < count.
-void add_scaled_column(std::int64_t* scores, const std::int32_t* column, std::int64_t weight, std::size_t count);
+void add_scaled_column(std::int32_t* scores, const std::int32_t* column, std::int32_t weight, std::size_t count);
 // The largest value.
-std::int64_t max_of(const std::int64_t* values, std::size_t count);
-// How many equal `top`, and the largest value below `top` (INT64_MIN when none).
-void top_count_and_runner_up(const std::int64_t* values, std::size_t count, std::int64_t top, std::size_t& top_count,
-                             std::int64_t& runner_up);
+std::int32_t max_of(const std::int32_t* values, std::size_t count);
+// How many equal `top`, and the largest value below `top` (INT32_MIN when none).
+void top_count_and_runner_up(const std::int32_t* values, std::size_t count, std::int32_t top, std::size_t& top_count,
+                             std::int32_t& runner_up);
 // Whether the CPU runs the AVX2 versions.
 bool cpu_has_avx2();
 

@@ -1,0 +1,62 @@
+// The fast exact path of the copy construction (issue 7): one full autoregressive copy of a repeat-free string,
+// D = 16, n = 4 (corrected construction, one-hot, the proof's tau), every decision certified; L from 2^10 to 2^16
+// (scaling: the construction attends over all keys at each of L steps, so the exponent should be 2). And the
+// exhaustive copy.thm2_3 domain D = 2, n = 3, L = 16 (65,536 strings) through the fast path.
+#include "bench/copy_strings.hpp"
+#include "checkers/fast/copy_fast.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <stdexcept>
+
+namespace {
+
+using namespace tverify;
+
+const copy::CopyTransformer& transformer_for(int alphabet, int n, int length) {
+  static std::map<std::tuple<int, int, int>, std::unique_ptr<copy::CopyTransformer>> cache;
+  auto& t = cache[{alphabet, n, length}];
+  if (!t)
+    t = std::make_unique<copy::CopyTransformer>(copy::CopyTransformerConfig{
+        alphabet, n, length, copy::EmbeddingKind::OneHot, copy::TransformerVariant::Corrected, {}});
+  return *t;
+}
+
+void BM_FullCopy(benchmark::State& state) {
+  const int length = static_cast<int>(state.range(0));
+  const unsigned threads = static_cast<unsigned>(state.range(1));
+  const fast::FastCopy fast(transformer_for(16, 4, length));
+  const copy::TokenString x = bench::repeat_free_string(16, 4, static_cast<std::size_t>(length), 1);
+  fast::FastStats stats;
+  for (auto _ : state) {
+    const fast::FastCopyRun r = fast.copy_string(x, threads, false);
+    if (!r.run.copied) throw std::runtime_error("bench: the repeat-free string was not copied: " + r.run.failure);
+    stats = r.stats;
+  }
+  state.counters["L"] = length;
+  state.counters["steps_by_bound"] = static_cast<double>(stats.by_bound);
+  state.counters["steps_by_levels"] = static_cast<double>(stats.by_levels);
+  state.counters["steps_by_exact"] = static_cast<double>(stats.by_exact);
+}
+BENCHMARK(BM_FullCopy)
+    ->ArgsProduct({{1024, 2048, 4096, 8192, 16384, 32768, 65536}, {1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+void BM_ExhaustiveThm23(benchmark::State& state) {
+  const fast::FastCopy fast(transformer_for(2, 3, 16));
+  std::uint64_t copied = 0;
+  for (auto _ : state) {
+    copied = 0;
+    for (std::uint64_t i = 0; i < (1u << 16); ++i) copied += fast.copy_string(copy::string_at(i, 2, 16), 1, false).run.copied;
+  }
+  state.counters["strings/s"] = benchmark::Counter(65536.0 * static_cast<double>(state.iterations()),
+                                                   benchmark::Counter::kIsRate);
+  state.counters["copied"] = static_cast<double>(copied);
+}
+BENCHMARK(BM_ExhaustiveThm23)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
