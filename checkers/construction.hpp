@@ -21,6 +21,9 @@ struct SweepRequest {
   std::string vary;     // which parameter varies ("tau", "L", ...)
   std::string out_dir;  // where the CSV, PNG and JSON go
   std::string resolution, length_max, threshold;  // as given on the command line (empty: defaults)
+  bool fast = false;    // --fast: the fast exact path (checkers/fast/), for sweeps at large L
+  bool resume = false;  // --resume: continue an interrupted sweep from its checkpoint in out_dir
+  std::string samples, seed;  // --samples, --seed of sampled sweeps (empty: defaults)
 };
 
 struct ClaimSpec {

@@ -285,6 +285,14 @@ int run(int argc, char** argv) {
                    "L, bits: the largest L (defaults: largest with D^L <= 10^4; 2n + 4)");
     sw->add_option("--threshold", sweep_request.threshold, "L: mark the first L with err >= this (default 1/2)");
     sw->add_option("--variant", variant, "paper (as printed, default) or corrected");
+    sw->add_flag("--fast", sweep_request.fast, "the fast exact path at large L (copy: --vary L=lo:hi:xF)");
+    sw->add_flag("--resume", sweep_request.resume, "continue an interrupted sweep from the checkpoint in --out");
+    const auto own = c->params();
+    auto has = [&](const char* name) {
+      return std::any_of(own.begin(), own.end(), [&](const ParamSpec& p) { return p.name == name; });
+    };
+    if (!has("samples")) sw->add_option("--samples", sweep_request.samples, "random strings per point (fast sweeps)");
+    if (!has("seed")) sw->add_option("--seed", sweep_request.seed, "seed of the random strings (fast sweeps)");
     common.add_to(sw);
     auto* ev = eval->add_subcommand(c->name(), c->paper());
     eval_args[c->name()].add_to(ev, *c);

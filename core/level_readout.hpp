@@ -78,15 +78,25 @@ LevelDecision decide_levels(const std::vector<ScoreLevel<S>>& levels, const Inte
   return out;
 }
 
-// The precision ladder of the copy evaluator: 64, 256, then 1024 bits, stopping at the first decision. tau_at<Bits>()
-// gives tau enclosed at that precision. Returns the decision and the precision that made it.
+// The precision ladder of the copy evaluator: 64, 256, 1024, 4096, then 16384 bits, stopping at the first decision.
+// The top rungs matter when a repeated n-gram ties two tokens at the top level and only keys many levels down
+// (weights e^{-tau k}, far below 2^-1024) tell them apart. tau_at<Bits>() gives tau enclosed at that precision.
+// Returns the decision and the precision that made it.
 template <class S, class Tau>
 std::pair<LevelDecision, unsigned> decide_levels_laddered(const std::vector<ScoreLevel<S>>& levels, Tau tau_at) {
-  LevelDecision d = decide_levels<64>(levels, tau_at.template operator()<64>());
-  if (d.margin != Margin::Undecided) return {d, 64};
-  d = decide_levels<256>(levels, tau_at.template operator()<256>());
-  if (d.margin != Margin::Undecided) return {d, 256};
-  return {decide_levels<1024>(levels, tau_at.template operator()<1024>()), 1024};
+  LevelDecision d;
+  unsigned bits = 0;
+  auto rung = [&]<unsigned Bits>() {
+    if (bits != 0 && d.margin != Margin::Undecided) return;
+    d = decide_levels<Bits>(levels, tau_at.template operator()<Bits>());
+    bits = Bits;
+  };
+  rung.template operator()<64>();
+  rung.template operator()<256>();
+  rung.template operator()<1024>();
+  rung.template operator()<4096>();
+  rung.template operator()<16384>();
+  return {d, bits};
 }
 
 }  // namespace tverify

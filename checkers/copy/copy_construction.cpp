@@ -1,5 +1,7 @@
 #include "checkers/copy/copy_construction.hpp"
 
+#include "checkers/fast/copy_length_sweep.hpp"
+
 #include "checkers/copy/copy_claims.hpp"
 #include "checkers/copy/proof_claims.hpp"
 #include "checkers/copy/sweeps.hpp"
@@ -146,8 +148,27 @@ Exact parse_positive(const std::string& option, const std::string& text, const E
 
 }  // namespace
 
+// --fast: the error rate vs L at scale (checkers/fast/copy_length_sweep.hpp).
+Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+                                  const RunOptions& run) const {
+  if (request.vary.rfind("L=", 0) != 0)
+    throw UsageError("--fast sweeps vary L: --vary L=lo:hi:xF or L=lo:hi:+S (got '" + request.vary + "')");
+  const fast::LengthGrid grid = fast::parse_length_grid(request.vary);
+  fast::FastSweepOptions o;
+  o.out_dir = request.out_dir;
+  o.samples = request.samples.empty() ? 64 : static_cast<std::uint64_t>(parse_integer_option("--samples", request.samples, 1, 1'000'000));
+  o.seed = request.seed.empty() ? 1 : static_cast<std::uint64_t>(parse_integer_option("--seed", request.seed, 0, 1'000'000'000'000));
+  o.threshold = parse_positive("--threshold", request.threshold, Exact(1, 2), Exact(1));
+  o.resume = request.resume;
+  o.threads = run.threads;
+  check_budget(static_cast<std::uint64_t>(grid.values().size()) * o.samples, run, "sampled strings");
+  return fast::sweep_copy_length_fast(transformer_config(params, variant, params.small_int("L")), grid, o);
+}
+
 Json CopyConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                              const RunOptions& run) const {
+  if (request.fast) return sweep_fast(params, variant, request, run);
+  if (request.resume) throw UsageError("--resume is for --fast sweeps (the others finish in minutes)");
   if (request.vary != "tau" && request.vary != "L" && request.vary != "bits")
     throw UsageError("--vary must be one of tau, L, bits (got '" + request.vary + "')");
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");

@@ -20,6 +20,10 @@ class CopyConstruction final : public Construction {
              const RunOptions& run) const override;
   std::string eval(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
                    long bits) const override;
+
+ private:
+  Json sweep_fast(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+                  const RunOptions& run) const;
 };
 
 }  // namespace tverify::copy

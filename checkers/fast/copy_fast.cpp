@@ -32,8 +32,9 @@ struct FastCopy::Table {
     values.resize(length * tokens);
     value_min.assign(tokens, std::numeric_limits<std::int64_t>::max());
     value_max.assign(tokens, std::numeric_limits<std::int64_t>::min());
+    IntegerRow row;
     for (std::size_t p = 0; p < length; ++p) {
-      const IntegerRow row = layer1.at(sequence, p);
+      layer1.at(sequence, p, row);
       for (std::size_t c = 0; c < row.key.size(); ++c) key_columns[c][p] = static_cast<std::int32_t>(row.key[c]);
       for (std::size_t c = 0; c < row.query.size(); ++c)
         if (row.query[c] != 0) queries[p].emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(row.query[c]));

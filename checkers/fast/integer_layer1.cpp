@@ -78,6 +78,12 @@ IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) {
     outer_.push_back(std::move(row));
   }
   key_dim_ = (mlp.outer.rows() - dim_) / 2;
+  head_token_.assign(static_cast<std::size_t>(n_) + 1,
+                     std::vector<std::vector<std::int64_t>>(psi_.size(), std::vector<std::int64_t>(inner_.size(), 0)));
+  for (std::size_t h = 0; h < inner_.size(); ++h)
+    for (const auto& [c, w] : inner_[h].entries)
+      for (std::size_t x = 0; x < psi_.size(); ++x)
+        head_token_[c / dim_][x][h] += w * psi_[x][c % dim_];
   check_magnitudes();
   const Exact y_scale = input_scale * Exact(in_den) * Exact(out_den);
   score_scale_ = y_scale * y_scale;
@@ -117,37 +123,40 @@ void IntegerLayer1::check_magnitudes() const {
                                 score_max.str() + ")");
 }
 
-IntegerRow IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p) const {
-  // u = [h_1 | ... | h_{n+1}] * M P: h_t averages the last min(t, p + 1) embeddings (Lemma C.1).
-  std::vector<std::int64_t> u((static_cast<std::size_t>(n_) + 1) * dim_, 0);
+void IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
+  // The MLP's inner product distributed over the window (exact in integers): W u = sum_t (M / count_t) sum over the
+  // last count_t tokens of W_t Psi(token), with W_t the columns of head t; head_token_ holds every W_t Psi(token).
+  std::vector<std::int64_t>& hidden = row.hidden;
+  hidden.assign(inner_.size(), 0);
+  for (std::size_t h = 0; h < inner_.size(); ++h) hidden[h] = inner_[h].bias;
   for (int t = 1; t <= n_ + 1; ++t) {
     const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(t), p + 1);
     const std::int64_t weight = window_scale_ / static_cast<std::int64_t>(count);
     for (std::size_t j = p + 1 - count; j <= p; ++j) {
-      const auto& e = psi_[static_cast<std::size_t>(sequence[j])];
-      for (std::size_t c = 0; c < dim_; ++c) u[(static_cast<std::size_t>(t) - 1) * dim_ + c] += weight * e[c];
+      const std::vector<std::int64_t>& column = head_token_[static_cast<std::size_t>(t - 1)][static_cast<std::size_t>(sequence[j])];
+      for (std::size_t h = 0; h < hidden.size(); ++h) hidden[h] += weight * column[h];
     }
   }
-  std::vector<std::int64_t> hidden(inner_.size());
-  for (std::size_t h = 0; h < inner_.size(); ++h) {
-    std::int64_t v = inner_[h].bias;
-    for (const auto& [c, w] : inner_[h].entries) v += w * u[c];
-    hidden[h] = v > 0 ? v : 0;  // ReLU commutes with the positive scale
-  }
-  std::vector<std::int64_t> y(outer_.size());
-  for (std::size_t o = 0; o < outer_.size(); ++o) {
+  for (auto& v : hidden) v = v > 0 ? v : 0;  // ReLU commutes with the positive scale
+  auto output = [&](std::size_t o) {
     std::int64_t v = 0;
     for (const auto& [h, w] : outer_[o].entries) v += w * hidden[h];
-    y[o] = v;
+    return v;
+  };
+  row.key.resize(key_dim_);
+  row.query.resize(key_dim_);
+  for (std::size_t c = 0; c < key_dim_; ++c) row.key[c] = output(dim_ + c), row.query[c] = output(dim_ + key_dim_ + c);
+  row.value_dot_psi.assign(psi_.size(), 0);
+  for (std::size_t c = 0; c < dim_; ++c) {
+    const std::int64_t value = output(c);
+    if (value == 0) continue;
+    for (std::size_t x = 0; x < psi_.size(); ++x) row.value_dot_psi[x] += value * psi_[x][c];
   }
+}
+
+IntegerRow IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p) const {
   IntegerRow row;
-  row.key.assign(y.begin() + static_cast<long>(dim_), y.begin() + static_cast<long>(dim_ + key_dim_));
-  row.query.assign(y.begin() + static_cast<long>(dim_ + key_dim_), y.end());
-  for (const auto& e : psi_) {
-    std::int64_t v = 0;
-    for (std::size_t c = 0; c < dim_; ++c) v += y[c] * e[c];
-    row.value_dot_psi.push_back(v);
-  }
+  at(sequence, p, row);
   return row;
 }
 

@@ -20,6 +20,7 @@ namespace tverify::fast {
 
 struct IntegerRow {
   std::vector<std::int64_t> key, query, value_dot_psi;
+  std::vector<std::int64_t> hidden;  // scratch: the MLP's hidden units
 };
 
 class IntegerLayer1 {
@@ -30,6 +31,7 @@ class IntegerLayer1 {
 
   // Layer 1 at position p (0-based) of the sequence: reads the last n + 1 tokens only.
   IntegerRow at(const copy::TokenString& sequence, std::size_t p) const;
+  void at(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const;  // reuses row's buffers
 
   const Exact& score_scale() const { return score_scale_; }  // z = integer score / score_scale
   const Exact& value_scale() const { return value_scale_; }  // T^value . Psi(x) = integer / value_scale
@@ -48,6 +50,7 @@ class IntegerLayer1 {
   std::vector<std::vector<std::int64_t>> psi_;     // embedding * P
   std::vector<SparseRow> inner_;                    // hidden units: W_in * inner, bias * M P W_in
   std::vector<SparseRow> outer_;                    // outputs: W_out * outer (column = hidden unit)
+  std::vector<std::vector<std::vector<std::int64_t>>> head_token_;  // [t - 1][token][unit]: W_t Psi(token) * P W_in
   Exact score_scale_, value_scale_;
 };
 

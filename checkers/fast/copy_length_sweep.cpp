@@ -1,0 +1,241 @@
+#include "checkers/fast/copy_length_sweep.hpp"
+
+#include "checkers/build_info.hpp"
+#include "checkers/certificate.hpp"
+#include "checkers/fast/copy_fast.hpp"
+#include "checkers/sweep_output.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+#include <unordered_map>
+
+namespace tverify::fast {
+
+namespace {
+
+constexpr long max_length = 1L << 20;
+constexpr const char* sweep_name = "copy-fast-L";
+
+long parse_long(const std::string& text, const std::string& vary) {
+  try {
+    std::size_t used = 0;
+    const long v = std::stol(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--vary must be L=lo:hi:xF or L=lo:hi:+S with 1 <= lo <= hi <= 1048576 (got '" + vary + "')");
+}
+
+// Whether some window of w tokens occurs twice (hashing the windows, comparing on equal hashes): O(L).
+bool has_repeat(const copy::TokenString& x, int w) {
+  if (static_cast<long>(x.size()) < w) return false;
+  std::unordered_multimap<std::uint64_t, std::size_t> seen;
+  seen.reserve(x.size());
+  for (std::size_t i = 0; i + static_cast<std::size_t>(w) <= x.size(); ++i) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (int k = 0; k < w; ++k) h = (h ^ static_cast<std::uint64_t>(x[i + k])) * 1099511628211ull;
+    const auto [first, last] = seen.equal_range(h);
+    for (auto it = first; it != last; ++it)
+      if (std::equal(x.begin() + static_cast<long>(it->second), x.begin() + static_cast<long>(it->second) + w,
+                     x.begin() + static_cast<long>(i)))
+        return true;
+    seen.emplace(h, i);
+  }
+  return false;
+}
+
+// Wilson score interval at 95% for k successes in m trials.
+std::pair<double, double> wilson(std::uint64_t k, std::uint64_t m) {
+  const double z = 1.959963984540054, n = static_cast<double>(m), p = static_cast<double>(k) / n;
+  const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
+  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+struct PointResult {
+  std::uint64_t errors = 0, repeats_text = 0, repeats_formula = 0, undecided = 0;
+  FastStats stats;
+};
+
+// The samples of one L. The transformer's weights do not depend on L (only its string positions do, and the fast
+// path reads those from the string), so one FastCopy serves every L.
+PointResult run_point(const FastCopy& fast, long length, const FastSweepOptions& o) {
+  const copy::CopyTransformerConfig& config = fast.transformer().config();
+  std::vector<PointResult> partial(o.threads);
+  std::atomic<std::uint64_t> next{0};
+  std::vector<std::exception_ptr> errors(o.threads);
+  auto work = [&](unsigned w) {
+    try {
+      for (std::uint64_t i = next++; i < o.samples; i = next++) {
+        std::mt19937_64 rng(o.seed * 1'000'003ull + static_cast<std::uint64_t>(length) * 7919ull + i);
+        std::uniform_int_distribution<int> token(0, config.alphabet - 1);
+        copy::TokenString x(static_cast<std::size_t>(length));
+        for (auto& t : x) t = token(rng);
+        const FastCopyRun r = fast.copy_string(x, 1, false);
+        PointResult& p = partial[w];
+        p.errors += !r.run.copied;
+        p.undecided += !r.run.decided;
+        p.repeats_text += has_repeat(x, copy::window_length(copy::NgramReading::Text, config.n));
+        p.repeats_formula += has_repeat(x, copy::window_length(copy::NgramReading::Formula, config.n));
+        p.stats.merge(r.stats);
+      }
+    } catch (...) {
+      errors[w] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < o.threads; ++w) pool.emplace_back(work, w);
+  work(0);
+  for (auto& t : pool) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  PointResult total;
+  for (const auto& p : partial) {
+    total.errors += p.errors, total.undecided += p.undecided;
+    total.repeats_text += p.repeats_text, total.repeats_formula += p.repeats_formula;
+    total.stats.merge(p.stats);
+  }
+  return total;
+}
+
+Json row_json(long length, const PointResult& r, std::uint64_t samples, double seconds) {
+  return {{"L", length},        {"samples", samples},      {"errors", r.errors},
+          {"undecided", r.undecided}, {"repeats_text", r.repeats_text}, {"repeats_formula", r.repeats_formula},
+          {"steps", r.stats.steps}, {"steps_by_bound", r.stats.by_bound}, {"steps_by_levels", r.stats.by_levels},
+          {"steps_by_exact", r.stats.by_exact}, {"seconds", seconds}};
+}
+
+Json sweep_params(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o) {
+  return {{"D", base.alphabet},
+          {"n", base.n},
+          {"variant", base.variant == copy::TransformerVariant::Paper ? "paper" : "corrected"},
+          {"embedding", copy::to_string(base.embedding)},
+          {"tau", base.tau ? exact_to_string(*base.tau) : "proof"},
+          {"grid", grid.text()},
+          {"samples", o.samples},
+          {"seed", o.seed}};
+}
+
+std::vector<Json> load_checkpoint(const std::string& path, const Json& params) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("--resume: no checkpoint at '" + path + "' (start without --resume)");
+  Json j;
+  try {
+    j = Json::parse(in);
+  } catch (const Json::parse_error&) {
+    throw UsageError("--resume: the checkpoint '" + path + "' is not valid JSON");
+  }
+  if (!j.contains("params") || j["params"] != params || !j.contains("rows") || !j["rows"].is_array())
+    throw UsageError("--resume: the checkpoint '" + path + "' is for other parameters (" +
+                     (j.contains("params") ? j["params"].dump() : std::string("none")) + ")");
+  return j["rows"].get<std::vector<Json>>();
+}
+
+}  // namespace
+
+std::vector<long> LengthGrid::values() const {
+  std::vector<long> out;
+  for (long v = lo; v <= hi; v = geometric ? v * step : v + step) out.push_back(v);
+  return out;
+}
+
+std::string LengthGrid::text() const { return fmt::format("L={}:{}:{}{}", lo, hi, geometric ? "x" : "+", step); }
+
+LengthGrid parse_length_grid(const std::string& vary) {
+  const auto fail = [&] {
+    return UsageError("--vary must be L=lo:hi:xF or L=lo:hi:+S with 1 <= lo <= hi <= 1048576, F >= 2, S >= 1 (got '" +
+                      vary + "')");
+  };
+  if (vary.rfind("L=", 0) != 0) throw fail();
+  const std::string spec = vary.substr(2);
+  const auto c1 = spec.find(':'), c2 = spec.find(':', c1 == std::string::npos ? 0 : c1 + 1);
+  if (c1 == std::string::npos || c2 == std::string::npos || c2 + 2 > spec.size()) throw fail();
+  LengthGrid g;
+  g.lo = parse_long(spec.substr(0, c1), vary);
+  g.hi = parse_long(spec.substr(c1 + 1, c2 - c1 - 1), vary);
+  const char kind = spec[c2 + 1];
+  if (kind != 'x' && kind != '+') throw fail();
+  g.geometric = kind == 'x';
+  g.step = parse_long(spec.substr(c2 + 2), vary);
+  if (g.lo < 1 || g.hi < g.lo || g.hi > max_length || g.step < (g.geometric ? 2 : 1)) throw fail();
+  return g;
+}
+
+Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
+                            const FastSweepOptions& o) {
+  const copy::CopyTransformer transformer(base);
+  if (const auto why = IntegerLayer1::unsupported_reason(transformer))
+    throw UsageError("--fast: " + *why + "; use --embedding onehot");
+  const FastCopy fast(transformer);
+  require_gnuplot();
+  prepare_output_dir(o.out_dir);
+  const Json params = sweep_params(base, grid, o);
+  const std::string checkpoint = (std::filesystem::path(o.out_dir) / (std::string(sweep_name) + ".checkpoint.json")).string();
+  std::vector<Json> rows = o.resume ? load_checkpoint(checkpoint, params) : std::vector<Json>{};
+  for (const long length : grid.values()) {
+    if (std::any_of(rows.begin(), rows.end(), [&](const Json& r) { return r["L"].get<long>() == length; })) continue;
+    const auto start = std::chrono::steady_clock::now();
+    const PointResult r = run_point(fast, length, o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rows.push_back(row_json(length, r, o.samples, seconds));
+    write_json_atomically(checkpoint, Json{{"params", params}, {"rows", rows}});
+  }
+  std::sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) { return a["L"].get<long>() < b["L"].get<long>(); });
+  SweepTable table{{"L", "samples", "errors", "error_rate", "ci95_low", "ci95_high", "p_ngram_text", "p_ngram_formula",
+                    "L2_over_Dn", "undecided", "steps_by_bound", "steps_by_levels", "steps_by_exact", "seconds"},
+                   {}};
+  const double dn = std::pow(static_cast<double>(base.alphabet), base.n);
+  std::optional<long> crossing;
+  const double threshold = o.threshold.convert_to<double>();
+  for (const Json& r : rows) {
+    const auto samples = r["samples"].get<std::uint64_t>(), errors = r["errors"].get<std::uint64_t>();
+    const auto [lo, hi] = wilson(errors, samples);
+    const long length = r["L"].get<long>();
+    const double rate = static_cast<double>(errors) / static_cast<double>(samples);
+    if (!crossing && Exact(errors) >= o.threshold * Exact(samples)) crossing = length;
+    table.rows.push_back({std::to_string(length), std::to_string(samples), std::to_string(errors),
+                          fmt::format("{:.6f}", rate), fmt::format("{:.6f}", lo), fmt::format("{:.6f}", hi),
+                          fmt::format("{:.6f}", r["repeats_text"].get<double>() / static_cast<double>(samples)),
+                          fmt::format("{:.6f}", r["repeats_formula"].get<double>() / static_cast<double>(samples)),
+                          fmt::format("{:.6g}", static_cast<double>(length) * static_cast<double>(length) / dn),
+                          std::to_string(r["undecided"].get<std::uint64_t>()),
+                          std::to_string(r["steps_by_bound"].get<std::uint64_t>()),
+                          std::to_string(r["steps_by_levels"].get<std::uint64_t>()),
+                          std::to_string(r["steps_by_exact"].get<std::uint64_t>()),
+                          fmt::format("{:.3f}", r["seconds"].get<double>())});
+  }
+  Json summary{{"construction", "copy"},
+               {"sweep", "fast: error rate vs L on uniform random strings"},
+               {"params", params},
+               {"arithmetic", "exact integers (layer 1, scores); certified decisions (a rounded-up bound, else the "
+                              "exact evaluator's level readout in MPFI, else the exact evaluator)"},
+               {"threshold", exact_to_string(o.threshold)},
+               {"first_L_with_error_rate_at_or_above_threshold", crossing ? Json(*crossing) : Json(nullptr)},
+               {"confidence", "Wilson 95% interval per point"},
+               {"p_ngram", "sampled: the fraction of the same strings with a repeated window (text: n, formula: n+1)"},
+               {"rows", rows},
+               {"commit", tool_commit()}};
+  PlotSpec plot{fmt::format("copy error rate vs L (D = {}, n = {}, {} strings per L, fast exact path)", base.alphabet,
+                            base.n, o.samples),
+                "L", "rate"};
+  plot.logx = true;
+  plot.yrange = std::make_pair(0.0, 1.05);
+  plot.x_column = "L";
+  plot.series = {{"error_rate", "error rate"},
+                 {"ci95_low", "95% CI low"},
+                 {"ci95_high", "95% CI high"},
+                 {"p_ngram_text", "p_n-gram (text)"},
+                 {"p_ngram_formula", "p_n-gram (formula)"},
+                 {"L2_over_Dn", "L^2 D^-n"}};
+  if (crossing) plot.marks.push_back({static_cast<double>(*crossing), fmt::format("err >= {}", threshold)});
+  write_sweep(o.out_dir, sweep_name, table, plot, summary);
+  return summary;
+}
+
+}  // namespace tverify::fast

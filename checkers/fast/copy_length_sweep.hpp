@@ -1,0 +1,38 @@
+// `tverify sweep copy --fast --vary L=lo:hi:xF --samples S --out DIR` (issue 7): the error rate of the copy
+// construction on uniform random strings for L on a grid up to 10^6, through the fast exact path (every decision
+// certified), with Wilson 95% intervals, beside the sampled p_n-gram under both readings of Definition 2.2 and the
+// bound L^2 D^-n; the first L whose error rate reaches --threshold is marked.
+//
+// Checkpoint: after every finished L the rows so far are written atomically to DIR/copy-fast-L.checkpoint.json; with
+// --resume a killed sweep continues from there (the checkpoint must name the same parameters) and loses no finished
+// point. At the end: copy-fast-L.csv, .gp, .png and .json (the sweep's certificate: parameters, every row, the
+// counts of decisions each stage of the fast path certified, the tool's commit).
+#pragma once
+
+#include "checkers/construction.hpp"
+#include "constructions/copy/transformer.hpp"
+
+namespace tverify::fast {
+
+struct LengthGrid {
+  long lo = 0, hi = 0, step = 2;
+  bool geometric = true;
+  std::vector<long> values() const;
+  std::string text() const;
+};
+
+// "L=lo:hi:xF" (geometric, F >= 2) or "L=lo:hi:+S" (arithmetic); 1 <= lo <= hi <= 2^20. UsageError otherwise.
+LengthGrid parse_length_grid(const std::string& vary);
+
+struct FastSweepOptions {
+  std::string out_dir;
+  std::uint64_t samples = 64, seed = 1;
+  Exact threshold{1, 2};
+  bool resume = false;
+  unsigned threads = 1;
+};
+
+Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
+                            const FastSweepOptions& options);
+
+}  // namespace tverify::fast
