@@ -2,7 +2,7 @@
 // D = 16, n = 4 (corrected construction, one-hot, the proof's tau), every decision certified; L from 2^10 to 2^16
 // (scaling: the construction attends over all keys at each of L steps, so the exponent should be 2). And the
 // exhaustive copy.thm2_3 domain D = 2, n = 3, L = 16 (65,536 strings) through the fast path.
-#include "bench/copy_strings.hpp"
+#include "constructions/copy/strings.hpp"
 #include "checkers/fast/copy_fast.hpp"
 
 #include <benchmark/benchmark.h>
@@ -26,7 +26,7 @@ void BM_FullCopy(benchmark::State& state) {
   const int length = static_cast<int>(state.range(0));
   const unsigned threads = static_cast<unsigned>(state.range(1));
   const fast::FastCopy fast(transformer_for(16, 4, length));
-  const copy::TokenString x = bench::repeat_free_string(16, 4, static_cast<std::size_t>(length), 1);
+  const copy::TokenString x = copy::repeat_free_string(16, 4, static_cast<std::size_t>(length), 1);
   fast::FastStats stats;
   for (auto _ : state) {
     const fast::FastCopyRun r = fast.copy_string(x, threads, false);

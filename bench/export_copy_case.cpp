@@ -2,7 +2,7 @@
 // path on it: `export_copy_case D n L OUT.json [threads]`. The JSON holds the construction's literal weights (the
 // embedding Psi, layer 1's MLP, the head windows, tau) as doubles and the repeat-free string x; the peers rebuild the
 // same construction from them. Prints the fast path's time for the full copy (every decision certified).
-#include "bench/copy_strings.hpp"
+#include "constructions/copy/strings.hpp"
 #include "checkers/fast/copy_fast.hpp"
 
 #include <fmt/format.h>
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   const unsigned threads = argc > 5 ? static_cast<unsigned>(std::stoi(argv[5])) : 1;
   const copy::CopyTransformer t(copy::CopyTransformerConfig{alphabet, n, length, copy::EmbeddingKind::OneHot,
                                                             copy::TransformerVariant::Corrected, {}});
-  const copy::TokenString x = bench::repeat_free_string(alphabet, n, static_cast<std::size_t>(length), 1);
+  const copy::TokenString x = copy::repeat_free_string(alphabet, n, static_cast<std::size_t>(length), 1);
   nlohmann::json out;
   out["D"] = alphabet;
   out["n"] = n;

@@ -24,6 +24,7 @@ struct SweepRequest {
   bool fast = false;    // --fast: the fast exact path (checkers/fast/), for sweeps at large L
   bool resume = false;  // --resume: continue an interrupted sweep from its checkpoint in out_dir
   std::string samples, seed;  // --samples, --seed of sampled sweeps (empty: defaults)
+  std::string formats;        // --formats: floating-point formats to measure (fast copy sweep)
 };
 
 struct ClaimSpec {

@@ -287,6 +287,8 @@ int run(int argc, char** argv) {
     sw->add_option("--variant", variant, "paper (as printed, default) or corrected");
     sw->add_flag("--fast", sweep_request.fast, "the fast exact path at large L (copy: --vary L=lo:hi:xF)");
     sw->add_flag("--resume", sweep_request.resume, "continue an interrupted sweep from the checkpoint in --out");
+    sw->add_option("--formats", sweep_request.formats,
+                   "copy --fast: measure these formats instead (float64,float32,bfloat16,float16)");
     const auto own = c->params();
     auto has = [&](const char* name) {
       return std::any_of(own.begin(), own.end(), [&](const ParamSpec& p) { return p.name == name; });

@@ -1,6 +1,7 @@
 // cli: the tverify executable end to end. Bad input gets one line on stderr naming the parameter and its range,
 // exit 2, nothing on stdout and no certificate; good runs write certificates that recheck reproduces.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -328,4 +329,34 @@ TEST_CASE("markov: check writes a certificate that recheck reproduces, and the (
   CHECK(run_cli("sweep markov --vary pq --resolution 1/5 --N 2 --out " + out.string()).exit_code == 0);
   CHECK(fs::exists(out / "markov-h-alpha.png"));
   CHECK(fs::exists(out / "markov-gap.png"));
+}
+
+TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes without losing a finished point",
+          "[cli][fast]") {
+  const fs::path out = scratch() / "copy-fast";
+  fs::remove_all(out);
+  const std::string base = "sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:32:x2 --samples 20 --out " +
+                           out.string();
+  REQUIRE(run_cli(base).exit_code == 0);
+  for (const char* ext : {".csv", ".png", ".json", ".gp"}) CHECK(fs::exists(out / (std::string("copy-fast-L") + ext)));
+  const std::string full_csv = slurp(out / "copy-fast-L.csv");
+  // Kill after two points: keep them in the checkpoint, mark them so that a recomputation would show, drop the rest.
+  const fs::path checkpoint = out / "copy-fast-L.checkpoint.json";
+  nlohmann::ordered_json cp = nlohmann::ordered_json::parse(slurp(checkpoint));
+  auto& rows = cp["rows"];
+  rows.erase(rows.begin() + 2, rows.end());
+  rows[0]["seconds"] = 12345.0;
+  std::ofstream(checkpoint) << cp.dump();
+  fs::remove(out / "copy-fast-L.csv");
+  REQUIRE(run_cli(base + " --resume").exit_code == 0);
+  const std::string resumed = slurp(out / "copy-fast-L.csv");
+  CHECK(resumed.find("12345.000") != std::string::npos);  // the finished point was kept, not recomputed
+  CHECK(std::count(resumed.begin(), resumed.end(), '\n') == std::count(full_csv.begin(), full_csv.end(), '\n'));
+  expect_usage_error("sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:32:x2 --samples 21 --resume --out " +
+                         out.string(),
+                     "is for other parameters");
+  expect_usage_error("sweep copy --fast --vary L=4:2:x2 --out " + out.string(), "--vary must be L=lo:hi:xF");
+  expect_usage_error("sweep copy --fast --vary L=4:64:x1 --out " + out.string(), "--vary must be L=lo:hi:xF");
+  expect_usage_error("sweep copy --fast --embedding c2 --vary L=4:8:x2 --out " + out.string(), "use --embedding onehot");
+  expect_usage_error("sweep copy --resume --vary L --out " + out.string(), "--resume is for --fast sweeps");
 }

@@ -1,6 +1,7 @@
 #include "checkers/copy/copy_construction.hpp"
 
 #include "checkers/fast/copy_length_sweep.hpp"
+#include "checkers/fast/format_sweep.hpp"
 
 #include "checkers/copy/copy_claims.hpp"
 #include "checkers/copy/proof_claims.hpp"
@@ -162,6 +163,11 @@ Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& 
   o.resume = request.resume;
   o.threads = run.threads;
   check_budget(static_cast<std::uint64_t>(grid.values().size()) * o.samples, run, "sampled strings");
+  if (!request.formats.empty()) {
+    if (request.resume) throw UsageError("--resume applies to the error-rate sweep, not to --formats");
+    return fast::sweep_copy_formats(transformer_config(params, variant, params.small_int("L")), grid,
+                                    fast::parse_formats(request.formats), o);
+  }
   return fast::sweep_copy_length_fast(transformer_config(params, variant, params.small_int("L")), grid, o);
 }
 

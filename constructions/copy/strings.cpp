@@ -1,6 +1,9 @@
 #include "constructions/copy/strings.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <random>
+#include <stdexcept>
 
 namespace tverify::copy {
 
@@ -35,6 +38,37 @@ std::string format_tokens(const TokenString& x) {
     out += std::to_string(x[i]);
   }
   return out;
+}
+
+TokenString de_bruijn(int k, int n) {
+  TokenString sequence, a(static_cast<std::size_t>(k * n + 1), 0);
+  auto db = [&](auto&& self, int t, int p) -> void {
+    if (t > n) {
+      if (n % p == 0) sequence.insert(sequence.end(), a.begin() + 1, a.begin() + p + 1);
+      return;
+    }
+    a[static_cast<std::size_t>(t)] = a[static_cast<std::size_t>(t - p)];
+    self(self, t + 1, p);
+    for (int j = a[static_cast<std::size_t>(t - p)] + 1; j < k; ++j) {
+      a[static_cast<std::size_t>(t)] = j;
+      self(self, t + 1, t);
+    }
+  };
+  db(db, 1, 1);
+  return sequence;
+}
+
+TokenString repeat_free_string(int alphabet, int n, std::size_t length, std::uint64_t seed) {
+  const TokenString cycle = de_bruijn(alphabet, n);
+  if (length > cycle.size()) throw std::invalid_argument("repeat_free_string: length above D^n");
+  std::mt19937_64 rng(seed);
+  std::vector<int> relabel(static_cast<std::size_t>(alphabet));
+  std::iota(relabel.begin(), relabel.end(), 0);
+  std::shuffle(relabel.begin(), relabel.end(), rng);
+  const std::size_t start = std::uniform_int_distribution<std::size_t>(0, cycle.size() - 1)(rng);
+  TokenString x;
+  for (std::size_t i = 0; i < length; ++i) x.push_back(relabel[static_cast<std::size_t>(cycle[(start + i) % cycle.size()])]);
+  return x;
 }
 
 }  // namespace tverify::copy

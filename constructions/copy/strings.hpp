@@ -29,4 +29,11 @@ bool has_repeated_window(const TokenString& x, int w);
 
 std::string format_tokens(const TokenString& x);
 
+// The lexicographically least de Bruijn sequence B(k, n) (Fredricksen-Kessler-Maiorana): every n-gram over [k] once
+// in the cycle, so any window of it, read as a linear string, repeats no n-gram.
+TokenString de_bruijn(int k, int n);
+// A repeat-free string of the given length (<= k^n): a window of B(k, n) from a seeded start, the alphabet relabelled
+// by a seeded permutation.
+TokenString repeat_free_string(int alphabet, int n, std::size_t length, std::uint64_t seed);
+
 }  // namespace tverify::copy

@@ -1,0 +1,196 @@
+#include "checkers/fast/float_copy.hpp"
+
+#include "checkers/errors.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+
+namespace tverify::fast {
+
+namespace {
+
+// Round a float to nearest-even with `bits` significand bits (bfloat16: 8), keeping float's exponent range.
+float round_significand(float x, int bits) {
+  if (!std::isfinite(x) || x == 0) return x;
+  std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+  const int drop = 24 - bits;
+  const std::uint32_t half = 1u << (drop - 1), mask = (1u << drop) - 1, lsb = (u >> drop) & 1u;
+  u += half - 1 + lsb;  // round half to even
+  u &= ~mask;
+  return std::bit_cast<float>(u);
+}
+
+// float16: 11-bit significand, normal exponents -14..15, subnormals down to 2^-24, overflow to infinity.
+float round_half(float x) {
+  if (!std::isfinite(x) || x == 0) return x;
+  const float a = std::fabs(x);
+  if (a >= 65520.0f) return std::copysign(std::numeric_limits<float>::infinity(), x);  // rounds past 65504
+  if (a < std::ldexp(1.0f, -14)) {  // subnormal: a multiple of 2^-24
+    const float q = std::nearbyint(a * std::ldexp(1.0f, 24));
+    return std::copysign(q * std::ldexp(1.0f, -24), x);
+  }
+  return round_significand(x, 11);
+}
+
+template <FloatFormat F>
+struct Arith {
+  using T = std::conditional_t<F == FloatFormat::Float64, double, float>;
+  static T round(double x) {
+    if constexpr (F == FloatFormat::Float64) return x;
+    else if constexpr (F == FloatFormat::Float32) return static_cast<float>(x);
+    else if constexpr (F == FloatFormat::BFloat16) return round_significand(static_cast<float>(x), 8);
+    else return round_half(static_cast<float>(x));
+  }
+  static T add(T a, T b) { return round(static_cast<double>(a) + b); }
+  static T mul(T a, T b) { return round(static_cast<double>(a) * b); }
+  static T div(T a, T b) { return round(static_cast<double>(a) / b); }
+  static T exp(T a) { return round(std::exp(static_cast<double>(a))); }
+};
+
+template <FloatFormat F>
+FloatRun copies_impl(const copy::CopyTransformer& t, const copy::TokenString& x) {
+  FloatRun run;
+  using A = Arith<F>;
+  using T = typename A::T;
+  auto rounded = [](const copy::Surd& s) { return A::round(s.template to_interval<64>().midpoint_double()); };
+  const auto& psi_exact = t.embedding();
+  const auto& mlp = t.layer1_mlp();
+  const std::size_t d = psi_exact.cols(), tokens = psi_exact.rows(), hidden = mlp.inner.rows(), outputs = mlp.outer.rows();
+  const std::size_t key_dim = (outputs - d) / 2;
+  const int n = t.config().n;
+  std::vector<std::vector<T>> psi(tokens, std::vector<T>(d));
+  for (std::size_t a = 0; a < tokens; ++a)
+    for (std::size_t c = 0; c < d; ++c) psi[a][c] = rounded(psi_exact(a, c));
+  std::vector<std::vector<std::pair<std::size_t, T>>> inner(hidden), outer(outputs);
+  std::vector<T> bias(hidden, T(0));
+  for (std::size_t h = 0; h < hidden; ++h) {
+    for (std::size_t c = 0; c < mlp.inner.cols(); ++c)
+      if (!is_zero(mlp.inner(h, c))) inner[h].emplace_back(c, rounded(mlp.inner(h, c)));
+    if (!mlp.inner_bias.empty()) bias[h] = rounded(mlp.inner_bias[h]);
+  }
+  for (std::size_t o = 0; o < outputs; ++o)
+    for (std::size_t h = 0; h < hidden; ++h)
+      if (!is_zero(mlp.outer(o, h))) outer[o].emplace_back(h, rounded(mlp.outer(o, h)));
+  const T tau = A::round(t.tau_interval<64>().midpoint_double());
+
+  const copy::TokenString seq = t.copy_sequence(x, x.size());
+  const std::size_t len = seq.size();
+  std::vector<std::vector<T>> keys(len), queries(len), values(len);
+  std::vector<T> u((static_cast<std::size_t>(n) + 1) * d), h(hidden);
+  for (std::size_t p = 0; p < len; ++p) {
+    for (int w = 1; w <= n + 1; ++w) {  // h_w: the average of the last min(w, p + 1) embeddings, in the format
+      const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(w), p + 1);
+      for (std::size_t c = 0; c < d; ++c) {
+        T sum = 0;
+        for (std::size_t j = p + 1 - count; j <= p; ++j) sum = A::add(sum, psi[static_cast<std::size_t>(seq[j])][c]);
+        u[(static_cast<std::size_t>(w) - 1) * d + c] = A::div(sum, T(count));
+      }
+    }
+    for (std::size_t k = 0; k < hidden; ++k) {
+      T v = bias[k];
+      for (const auto& [c, wgt] : inner[k]) v = A::add(v, A::mul(wgt, u[c]));
+      h[k] = v > 0 ? v : T(0);
+    }
+    std::vector<T> y(outputs, T(0));
+    for (std::size_t o = 0; o < outputs; ++o)
+      for (const auto& [k, wgt] : outer[o]) y[o] = A::add(y[o], A::mul(wgt, h[k]));
+    keys[p].assign(y.begin() + static_cast<long>(d), y.begin() + static_cast<long>(d + key_dim));
+    queries[p].assign(y.begin() + static_cast<long>(d + key_dim), y.end());
+    values[p].assign(tokens, T(0));
+    for (std::size_t a = 0; a < tokens; ++a)
+      for (std::size_t c = 0; c < d; ++c) values[p][a] = A::add(values[p][a], A::mul(y[c], psi[a][c]));
+  }
+  const std::size_t prompt = x.size() + 2;
+  std::vector<T> scores;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    const std::size_t p = prompt - 1 + k;
+    scores.assign(p + 1, T(0));
+    T top = -std::numeric_limits<T>::infinity();
+    for (std::size_t j = 0; j <= p; ++j) {
+      T s = 0;
+      for (std::size_t c = 0; c < key_dim; ++c)
+        if (queries[p][c] != 0) s = A::add(s, A::mul(keys[j][c], queries[p][c]));
+      scores[j] = A::mul(tau, s);
+      top = std::max(top, scores[j]);
+    }
+    T total = 0;
+    std::vector<T> readout(tokens, T(0));
+    std::size_t nonzero_lower = 0;
+    for (std::size_t j = 0; j <= p; ++j) {
+      const T e = A::exp(A::add(scores[j], -top));
+      total = A::add(total, e);
+      nonzero_lower += e != 0 && scores[j] != top;
+      if (e != 0)
+        for (std::size_t a = 0; a < tokens; ++a) readout[a] = A::add(readout[a], A::mul(e, values[j][a]));
+    }
+    ++run.steps;
+    run.saturated_steps += nonzero_lower == 0;
+    run.nonfinite = run.nonfinite || !std::isfinite(static_cast<double>(total)) || !std::isfinite(static_cast<double>(top));
+    std::size_t best = 0;
+    for (std::size_t a = 0; a < tokens; ++a) {
+      readout[a] = A::div(readout[a], total);
+      if (readout[a] > readout[best]) best = a;
+    }
+    if (static_cast<copy::Token>(best) != x[k]) return run;
+  }
+  run.copied = true;
+  return run;
+}
+
+}  // namespace
+
+const char* to_string(FloatFormat f) {
+  switch (f) {
+    case FloatFormat::Float64: return "float64";
+    case FloatFormat::Float32: return "float32";
+    case FloatFormat::BFloat16: return "bfloat16";
+    default: return "float16";
+  }
+}
+
+std::vector<FloatFormat> parse_formats(const std::string& text) {
+  std::vector<FloatFormat> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    bool known = false;
+    for (auto f : {FloatFormat::Float64, FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16})
+      if (item == to_string(f)) out.push_back(f), known = true;
+    if (!known)
+      throw UsageError("--formats must be a comma-separated list of float64, float32, bfloat16, float16 (got '" +
+                       text + "')");
+  }
+  if (out.empty()) throw UsageError("--formats must name at least one of float64, float32, bfloat16, float16");
+  return out;
+}
+
+double format_max(FloatFormat f) {
+  switch (f) {
+    case FloatFormat::Float64: return std::numeric_limits<double>::max();
+    case FloatFormat::Float16: return 65504.0;
+    default: return static_cast<double>(std::numeric_limits<float>::max());
+  }
+}
+
+double format_min_positive(FloatFormat f) {
+  switch (f) {
+    case FloatFormat::Float64: return std::numeric_limits<double>::denorm_min();
+    case FloatFormat::Float16: return std::ldexp(1.0, -24);
+    case FloatFormat::BFloat16: return std::ldexp(1.0, -133);
+    default: return static_cast<double>(std::numeric_limits<float>::denorm_min());
+  }
+}
+
+FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, const copy::TokenString& x) {
+  switch (format) {
+    case FloatFormat::Float64: return copies_impl<FloatFormat::Float64>(t, x);
+    case FloatFormat::Float32: return copies_impl<FloatFormat::Float32>(t, x);
+    case FloatFormat::BFloat16: return copies_impl<FloatFormat::BFloat16>(t, x);
+    default: return copies_impl<FloatFormat::Float16>(t, x);
+  }
+}
+
+}  // namespace tverify::fast
