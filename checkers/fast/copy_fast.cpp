@@ -3,6 +3,7 @@
 #include "checkers/fast/simd_kernels.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <cmath>
 #include <limits>
@@ -14,49 +15,119 @@ using copy::CopyStep;
 using copy::Token;
 using copy::TokenString;
 
+namespace {
+std::uint64_t next_instance_id() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+}  // namespace
+
+FastCopy::FastCopy(const copy::CopyTransformer& transformer)
+    : transformer_(transformer), layer1_(transformer), instance_(next_instance_id()) {}
+
+// Layer 1 at one window, as the fast path stores it: the key row, the query's non-zero entries, value . Psi.
+struct FastCopy::Row {
+  std::vector<std::int32_t> key;
+  std::vector<std::pair<std::uint32_t, std::int32_t>> query;
+  std::vector<std::int64_t> values;
+};
+
+// Per-thread memo of rows by window, used when every window fits a small table (at most 2^16 windows of up to n + 1
+// tokens: the exhaustive domains). Each entry is computed once by IntegerLayer1 from the literal weights.
+struct FastCopy::RowCache {
+  std::vector<std::optional<Row>> rows;
+  std::vector<std::size_t> offset;  // first index of the windows with c tokens
+  std::size_t radix = 0;
+};
+
+std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
+  const std::size_t radix = layer1_.tokens(), span = static_cast<std::size_t>(transformer_.config().n) + 1;
+  RowCache cache;
+  cache.radix = radix;
+  std::size_t total = 0, power = 1;
+  cache.offset.push_back(0);
+  for (std::size_t c = 1; c <= span; ++c) {
+    power *= radix;
+    cache.offset.push_back(total);
+    total += power;
+    if (total > (1u << 16)) return std::nullopt;
+  }
+  cache.rows.resize(total);
+  return cache;
+}
+
+struct FastCopy::ThreadState {
+  std::optional<RowCache> rows;
+  Scratch scratch;
+};
+
+FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, IntegerRow& scratch) const {
+  layer1_.at(sequence, p, scratch);
+  Row row;
+  row.key.reserve(scratch.key.size());
+  for (auto v : scratch.key) row.key.push_back(static_cast<std::int32_t>(v));
+  for (std::size_t c = 0; c < scratch.query.size(); ++c)
+    if (scratch.query[c] != 0) row.query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(scratch.query[c]));
+  row.values = scratch.value_dot_psi;
+  return row;
+}
+
 // Layer 1 of one copy sequence: key columns (column-major, int32), sparse queries, value . Psi rows, and the range of
 // each token's value over the sequence.
 struct FastCopy::Table {
   TokenString sequence;
-  std::size_t length = 0, tokens = 0;
-  std::vector<std::vector<std::int32_t>> key_columns;
-  std::vector<std::vector<std::pair<std::uint32_t, std::int32_t>>> queries;
+  std::size_t length = 0, tokens = 0, key_dim = 0;
+  std::vector<std::int32_t> keys;  // key_dim x length, column c at c * length
+  std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
+  std::vector<Row> owned;  // the rows, when there is no cache
   std::vector<std::int64_t> values;  // length x tokens
   std::vector<std::int64_t> value_min, value_max;
 
-  Table(const IntegerLayer1& layer1, TokenString seq) : sequence(std::move(seq)) {
+  Table(const FastCopy& fast, TokenString seq, RowCache* cache) : sequence(std::move(seq)) {
     length = sequence.size();
-    tokens = layer1.tokens();
-    key_columns.assign(layer1.key_dim(), std::vector<std::int32_t>(length));
+    tokens = fast.layer1_.tokens();
+    key_dim = fast.layer1_.key_dim();
+    keys.resize(key_dim * length);
     queries.resize(length);
     values.resize(length * tokens);
     value_min.assign(tokens, std::numeric_limits<std::int64_t>::max());
     value_max.assign(tokens, std::numeric_limits<std::int64_t>::min());
-    IntegerRow row;
+    const std::size_t span = static_cast<std::size_t>(fast.transformer_.config().n) + 1;
+    IntegerRow scratch;
+    if (!cache) owned.reserve(length);
     for (std::size_t p = 0; p < length; ++p) {
-      layer1.at(sequence, p, row);
-      for (std::size_t c = 0; c < row.key.size(); ++c) key_columns[c][p] = static_cast<std::int32_t>(row.key[c]);
-      for (std::size_t c = 0; c < row.query.size(); ++c)
-        if (row.query[c] != 0) queries[p].emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(row.query[c]));
+      const Row* row = nullptr;
+      if (cache) {
+        const std::size_t count = std::min(span, p + 1);
+        std::size_t code = 0;
+        for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache->radix + static_cast<std::size_t>(sequence[j]);
+        auto& slot = cache->rows[cache->offset[count] + code];
+        if (!slot) slot = fast.compute_row(sequence, p, scratch);
+        row = &*slot;
+      } else {
+        owned.push_back(fast.compute_row(sequence, p, scratch));
+        row = &owned.back();
+      }
+      for (std::size_t c = 0; c < key_dim; ++c) keys[c * length + p] = row->key[c];
+      queries[p] = &row->query;
       for (std::size_t x = 0; x < tokens; ++x) {
-        const std::int64_t v = row.value_dot_psi[x];
+        const std::int64_t v = row->values[x];
         values[p * tokens + x] = v;
         value_min[x] = std::min(value_min[x], v);
         value_max[x] = std::max(value_max[x], v);
       }
     }
   }
+  const std::int32_t* key_column(std::size_t c) const { return keys.data() + c * length; }
 };
-
-FastCopy::FastCopy(const copy::CopyTransformer& transformer) : transformer_(transformer), layer1_(transformer) {}
 
 namespace {
 
-void compute_scores(const std::vector<std::vector<std::int32_t>>& key_columns,
-                    const std::vector<std::pair<std::uint32_t, std::int32_t>>& query, std::size_t count,
-                    std::vector<std::int32_t>& scores) {
+template <class Table>
+void compute_scores(const Table& table, std::size_t p, std::vector<std::int32_t>& scores) {
+  const std::size_t count = p + 1;
   scores.assign(count, 0);
-  for (const auto& [c, w] : query) add_scaled_column(scores.data(), key_columns[c].data(), w, count);
+  for (const auto& [c, w] : *table.queries[p]) add_scaled_column(scores.data(), table.key_column(c), w, count);
 }
 
 }  // namespace
@@ -137,11 +208,94 @@ CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scr
       decide_levels_laddered(levels, [this]<unsigned Bits>() { return transformer_.tau_interval<Bits>(); }), p);
 }
 
+// An upper (up = true) or lower bound, as a double, on e^{-tau gap / score_scale}; lower bounds below 1e-300 are
+// reported as 0 (useless, hence safe), upper bounds never below 1e-300.
+double FastCopy::weight_bound_down(std::int32_t gap, Scratch& scratch) const {
+  auto it = scratch.weight_lower_bounds.find(gap);
+  if (it != scratch.weight_lower_bounds.end()) return it->second;
+  using I = Interval<64>;
+  const Exact lower = exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).lower();
+  double bound = std::nextafter(lower.convert_to<double>(), 0.0);
+  if (!(bound >= 1e-300)) bound = 0;
+  return scratch.weight_lower_bounds.emplace(gap, bound).first->second;
+}
+
+// Stage 2 (integers): the exact per-level sums V_{l,x}, levels from the top down. Level l weighs e^{-tau (z_top -
+// z_l)} relative to the top, so two tokens compare lexicographically on (V_{0,x}, V_{1,x}, ...) as soon as, at the
+// first level l* where they differ, |Delta V_{l*}| e^{-tau gap*} exceeds e^{-tau gap_next} times the sum of the
+// |Delta V| below (doubles rounded outward, margin 1e-12). Tokens equal at every level are exactly equal readouts: an
+// exact tie. Any comparison this cannot certify leaves the step to stage 3.
+std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const {
+  const std::size_t count = p + 1;
+  auto& order = scratch.order;
+  order.clear();
+  for (std::size_t j = 0; j < count; ++j) order.emplace_back(scratch.scores[j], j);
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::int32_t> level_score;
+  std::vector<std::int64_t>& sums = scratch.level_sums;  // level-major: levels x tokens
+  sums.clear();
+  for (const auto& [score, j] : order) {
+    if (level_score.empty() || score != level_score.back()) {
+      level_score.push_back(score);
+      sums.resize(sums.size() + table.tokens, 0);
+    }
+    std::int64_t* row = sums.data() + (level_score.size() - 1) * table.tokens;
+    for (std::size_t x = 0; x < table.tokens; ++x) row[x] += table.values[j * table.tokens + x];
+  }
+  const std::size_t levels = level_score.size();
+  // sign of readout(a) - readout(b): +1, -1, 0 (exactly equal), or nullopt (not certified here).
+  auto compare = [&](std::size_t a, std::size_t b) -> std::optional<int> {
+    for (std::size_t l = 0; l < levels; ++l) {
+      const std::int64_t delta = sums[l * table.tokens + a] - sums[l * table.tokens + b];
+      if (delta == 0) continue;
+      double rest = 0;
+      for (std::size_t m = l + 1; m < levels; ++m)
+        rest += static_cast<double>(std::llabs(sums[m * table.tokens + a] - sums[m * table.tokens + b]));
+      if (rest == 0) return delta > 0 ? 1 : -1;
+      const double lead = static_cast<double>(std::llabs(delta)) *
+                          (l == 0 ? 1.0 : weight_bound_down(level_score[0] - level_score[l], scratch));
+      const double tail = weight_bound(level_score[0] - level_score[l + 1], scratch) * rest;
+      if (tail * (1 + 1e-12) < lead * (1 - 1e-12)) return delta > 0 ? 1 : -1;
+      return std::nullopt;
+    }
+    return 0;
+  };
+  std::size_t best = 0;
+  for (std::size_t x = 1; x < table.tokens; ++x) {
+    const auto c = compare(x, best);
+    if (!c) return std::nullopt;
+    if (*c > 0) best = x;
+  }
+  CopyStep step;
+  step.position = p + 1;
+  step.bits = 53;
+  std::vector<Token> tied;
+  for (std::size_t x = 0; x < table.tokens; ++x) {
+    if (x == best) continue;
+    const auto c = compare(best, x);
+    if (!c || *c < 0) return std::nullopt;
+    if (*c == 0) tied.push_back(static_cast<Token>(x));
+  }
+  if (tied.empty()) {
+    step.margin = Margin::Certified;
+    step.output = static_cast<Token>(best);
+    return step;
+  }
+  step.margin = Margin::Tie;
+  step.tied.push_back(static_cast<Token>(best));
+  step.tied.insert(step.tied.end(), tied.begin(), tied.end());
+  return step;
+}
+
 CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const {
   ++stats.steps;
-  compute_scores(table.key_columns, table.queries[p], p + 1, scratch.scores);
+  compute_scores(table, p, scratch.scores);
   if (auto step = decide_by_bound(table, p, scratch)) {
     ++stats.by_bound;
+    return *step;
+  }
+  if (auto step = decide_lexicographically(table, p, scratch)) {
+    ++stats.by_levels;
     return *step;
   }
   CopyStep step = decide_by_levels(table, p, scratch);
@@ -169,11 +323,20 @@ std::string failure_of(const CopyStep& step, std::size_t k, Token target) {
 
 }  // namespace
 
+// The calling thread's state for this FastCopy: its row cache (when windows are few) and its scratch space, whose
+// weight-bound caches then serve every string the thread evaluates.
+FastCopy::ThreadState& FastCopy::thread_state() const {
+  thread_local std::unordered_map<std::uint64_t, ThreadState> states;  // by FastCopy instance
+  auto found = states.find(instance_);
+  if (found == states.end()) found = states.emplace(instance_, ThreadState{make_cache(), {}}).first;
+  return found->second;
+}
+
 FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool keep_steps) const {
-  const Table table(layer1_, transformer_.copy_sequence(x, x.size()));
+  ThreadState& state = thread_state();
+  const Table table(*this, transformer_.copy_sequence(x, x.size()), state.rows ? &*state.rows : nullptr);
   const std::size_t prompt = x.size() + 2;
   const unsigned workers = std::max(1u, threads);
-  std::vector<Scratch> scratch(workers);
   std::vector<FastStats> stats(workers);
   FastCopyRun out;
   auto finish = [&](bool copied) {
@@ -194,7 +357,7 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
   };
   if (workers == 1) {  // sequential: nothing is computed past the first failure
     for (std::size_t k = 0; k < x.size(); ++k)
-      if (!record(decide(table, prompt - 1 + k, scratch[0], stats[0]), k)) return finish(false);
+      if (!record(decide(table, prompt - 1 + k, state.scratch, stats[0]), k)) return finish(false);
     return finish(true);
   }
   const std::size_t block = 64 * static_cast<std::size_t>(workers);
@@ -205,7 +368,7 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
     auto work = [&](unsigned w) {
       try {
         for (std::size_t k = start + w; k < end; k += workers)
-          steps[k - start] = decide(table, prompt - 1 + k, scratch[w], stats[w]);
+          steps[k - start] = decide(table, prompt - 1 + k, w == 0 ? state.scratch : thread_state().scratch, stats[w]);
       } catch (...) {
         errors[w] = std::current_exception();
       }

@@ -7,9 +7,11 @@
 //   1. bound: only the top score level is summed exactly; every lower key weighs at most e^{-tau Delta} relative to a
 //      top key (Delta = the gap to the runner-up level), which bounds how far the lower keys can move any readout
 //      (decide_by_bound states the inequality); if it certifies a unique argmax, that is the decision.
-//   2. levels: every key grouped by exact score level, decided by core/level_readout.hpp, the very function the exact
-//      evaluator uses (64, 256, 1024 bits; exact ties detected exactly).
-//   3. exact: CopyTransformer::next_token on the Surd evaluator (counted; never needed in the tests).
+//   2. levels, in integers: the exact per-level value sums compared lexicographically from the top level down, each
+//      comparison certified by the weight ratio between levels (decide_lexicographically); exact ties exactly.
+//   3. levels, in intervals: core/level_readout.hpp, the very function the exact evaluator uses (64 to 16384 bits).
+//   4. exact: CopyTransformer::next_token on the Surd evaluator (counted; never needed in the tests).
+// Stages 2 and 3 are counted together as "levels".
 // The run reports how many steps each stage decided.
 #pragma once
 
@@ -43,19 +45,30 @@ class FastCopy {
   const copy::CopyTransformer& transformer() const { return transformer_; }
 
  private:
+  struct Row;
+  struct RowCache;
   struct Table;
+  std::optional<RowCache> make_cache() const;
+  Row compute_row(const copy::TokenString& sequence, std::size_t p, IntegerRow& scratch) const;
   struct Scratch {
     std::vector<std::int32_t> scores;
     std::vector<std::int64_t> top_sum;
-    std::unordered_map<std::int32_t, double> weight_bounds;  // by score gap
+    std::unordered_map<std::int32_t, double> weight_bounds, weight_lower_bounds;  // by score gap
+    std::vector<std::pair<std::int32_t, std::size_t>> order;
+    std::vector<std::int64_t> level_sums;
   };
+  struct ThreadState;
+  ThreadState& thread_state() const;
   double weight_bound(std::int32_t gap, Scratch& scratch) const;
+  double weight_bound_down(std::int32_t gap, Scratch& scratch) const;
+  std::optional<copy::CopyStep> decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const;
   copy::CopyStep decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
   std::optional<copy::CopyStep> decide_by_bound(const Table& table, std::size_t p, Scratch& scratch) const;
   copy::CopyStep decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const;
 
   const copy::CopyTransformer& transformer_;
   IntegerLayer1 layer1_;
+  std::uint64_t instance_;  // keys the per-thread row caches
 };
 
 }  // namespace tverify::fast
