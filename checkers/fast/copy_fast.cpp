@@ -1,6 +1,7 @@
 #include "checkers/fast/copy_fast.hpp"
 
 #include "checkers/fast/simd_kernels.hpp"
+#include "core/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -364,21 +365,10 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
   for (std::size_t start = 0; start < x.size(); start += block) {  // blocks of steps in parallel; the earliest failure
     const std::size_t end = std::min(x.size(), start + block);     // of a block wins
     std::vector<CopyStep> steps(end - start);
-    std::vector<std::exception_ptr> errors(workers);
-    auto work = [&](unsigned w) {
-      try {
-        for (std::size_t k = start + w; k < end; k += workers)
-          steps[k - start] = decide(table, prompt - 1 + k, w == 0 ? state.scratch : thread_state().scratch, stats[w]);
-      } catch (...) {
-        errors[w] = std::current_exception();
-      }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
-    work(0);
-    for (auto& t : pool) t.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    run_workers(workers, [&](unsigned w) {
+      for (std::size_t k = start + w; k < end; k += workers)
+        steps[k - start] = decide(table, prompt - 1 + k, w == 0 ? state.scratch : thread_state().scratch, stats[w]);
+    });
     for (std::size_t k = start; k < end; ++k)
       if (!record(steps[k - start], k)) return finish(false);
   }

@@ -4,6 +4,7 @@
 #include "checkers/certificate.hpp"
 #include "checkers/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
+#include "core/parallel.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <thread>
 #include <unordered_map>
 
 namespace tverify::fast {
@@ -69,32 +69,21 @@ PointResult run_point(const FastCopy& fast, long length, const FastSweepOptions&
   const copy::CopyTransformerConfig& config = fast.transformer().config();
   std::vector<PointResult> partial(o.threads);
   std::atomic<std::uint64_t> next{0};
-  std::vector<std::exception_ptr> errors(o.threads);
-  auto work = [&](unsigned w) {
-    try {
-      for (std::uint64_t i = next++; i < o.samples; i = next++) {
-        std::mt19937_64 rng(o.seed * 1'000'003ull + static_cast<std::uint64_t>(length) * 7919ull + i);
-        std::uniform_int_distribution<int> token(0, config.alphabet - 1);
-        copy::TokenString x(static_cast<std::size_t>(length));
-        for (auto& t : x) t = token(rng);
-        const FastCopyRun r = fast.copy_string(x, 1, false);
-        PointResult& p = partial[w];
-        p.errors += !r.run.copied;
-        p.undecided += !r.run.decided;
-        p.repeats_text += has_repeat(x, copy::window_length(copy::NgramReading::Text, config.n));
-        p.repeats_formula += has_repeat(x, copy::window_length(copy::NgramReading::Formula, config.n));
-        p.stats.merge(r.stats);
-      }
-    } catch (...) {
-      errors[w] = std::current_exception();
+  run_workers(o.threads, [&](unsigned w) {
+    for (std::uint64_t i = next++; i < o.samples; i = next++) {
+      std::mt19937_64 rng(sample_seed(o.seed, length, i));
+      std::uniform_int_distribution<int> token(0, config.alphabet - 1);
+      copy::TokenString x(static_cast<std::size_t>(length));
+      for (auto& t : x) t = token(rng);
+      const FastCopyRun r = fast.copy_string(x, 1, false);
+      PointResult& p = partial[w];
+      p.errors += !r.run.copied;
+      p.undecided += !r.run.decided;
+      p.repeats_text += has_repeat(x, copy::window_length(copy::NgramReading::Text, config.n));
+      p.repeats_formula += has_repeat(x, copy::window_length(copy::NgramReading::Formula, config.n));
+      p.stats.merge(r.stats);
     }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned w = 1; w < o.threads; ++w) pool.emplace_back(work, w);
-  work(0);
-  for (auto& t : pool) t.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
   PointResult total;
   for (const auto& p : partial) {
     total.errors += p.errors, total.undecided += p.undecided;

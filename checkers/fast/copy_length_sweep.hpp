@@ -24,6 +24,11 @@ struct LengthGrid {
 // "L=lo:hi:xF" (geometric, F >= 2) or "L=lo:hi:+S" (arithmetic); 1 <= lo <= hi <= 2^20. UsageError otherwise.
 LengthGrid parse_length_grid(const std::string& vary);
 
+// The seed of sample i at length L, shared by the fast sweeps: every (seed, L, i) draws its own string.
+inline std::uint64_t sample_seed(std::uint64_t seed, long length, std::uint64_t i) {
+  return seed * 1'000'003ull + static_cast<std::uint64_t>(length) * 7919ull + i;
+}
+
 struct FastSweepOptions {
   std::string out_dir;
   std::uint64_t samples = 64, seed = 1;

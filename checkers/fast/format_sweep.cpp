@@ -3,12 +3,12 @@
 #include "checkers/build_info.hpp"
 #include "checkers/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
+#include "core/parallel.hpp"
 
 #include <fmt/format.h>
 
 #include <atomic>
 #include <cmath>
-#include <thread>
 
 namespace tverify::fast {
 
@@ -43,29 +43,18 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
     std::vector<std::vector<FormatCounts>> counts(o.threads, std::vector<FormatCounts>(formats.size()));
     std::vector<std::uint64_t> exact_copied(o.threads, 0);
     std::atomic<std::uint64_t> next{0};
-    std::vector<std::exception_ptr> errors(o.threads);
-    auto work = [&](unsigned w) {
-      try {
-        for (std::uint64_t i = next++; i < o.samples; i = next++) {
-          const copy::TokenString x = copy::repeat_free_string(base.alphabet, base.n, static_cast<std::size_t>(length),
-                                                               o.seed * 1'000'003ull + static_cast<std::uint64_t>(length) * 7919ull + i);
-          exact_copied[w] += fast.copy_string(x, 1, false).run.copied;
-          for (std::size_t k = 0; k < formats.size(); ++k) {
-            const FloatRun r = copies_in_format(transformer, formats[k], x);
-            FormatCounts& c = counts[w][k];
-            c.failures += !r.copied, c.steps += r.steps, c.saturated += r.saturated_steps, c.nonfinite += r.nonfinite;
-          }
+    run_workers(o.threads, [&](unsigned w) {
+      for (std::uint64_t i = next++; i < o.samples; i = next++) {
+        const copy::TokenString x = copy::repeat_free_string(base.alphabet, base.n, static_cast<std::size_t>(length),
+                                                             sample_seed(o.seed, length, i));
+        exact_copied[w] += fast.copy_string(x, 1, false).run.copied;
+        for (std::size_t k = 0; k < formats.size(); ++k) {
+          const FloatRun r = copies_in_format(transformer, formats[k], x);
+          FormatCounts& c = counts[w][k];
+          c.failures += !r.copied, c.steps += r.steps, c.saturated += r.saturated_steps, c.nonfinite += r.nonfinite;
         }
-      } catch (...) {
-        errors[w] = std::current_exception();
       }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < o.threads; ++w) pool.emplace_back(work, w);
-    work(0);
-    for (auto& t : pool) t.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    });
     std::uint64_t copied = 0;
     for (auto c : exact_copied) copied += c;
     std::vector<std::string> row{std::to_string(length), std::to_string(o.samples), std::to_string(copied)};

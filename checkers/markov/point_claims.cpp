@@ -265,18 +265,42 @@ ClaimResult check_global_minimum(const ClaimSpec& spec, const MarkovSetup& setup
   return r;
 }
 
-ClaimResult check_bad_local_minimum(const MarkovSetup& setup) {
-  ClaimResult r = result_for(markov_claim_specs().thm2);
-  r.outside_hypotheses = setup.chain.switching() <= 1;
-  const SymbolicPoint sp = make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary);
+namespace {
+
+// What Thms. 2 and 4 share at theta_pi (tied or untied): properties (ii)-(iv), the full Hessian against the closed
+// form over alpha (eq. 12 / Appendix B.5), and the closed form's exact definiteness. Hypothesis: p + q > 1.
+struct ThetaPiAnalysis {
+  ClaimResult r;
+  SymbolicPoint sp;
   bool proved = false;
-  const Derivatives der = check_stationary_point(r, setup, sp, PointKind::Pi, true, proved);
-  const Matrix<Exact> closed = closed_form_h_alpha(setup.chain, sp.point);
-  compare_hessian(r, der.hessian, closed, sp.point.layout);
-  const DefinitenessResult exact = classify_definiteness(closed);
+  Derivatives der;
+  Matrix<Exact> closed;
+  DefinitenessResult exact;
+};
+
+ThetaPiAnalysis analyse_theta_pi(const ClaimSpec& spec, const MarkovSetup& setup) {
+  ThetaPiAnalysis a{result_for(spec), make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary), false, {},
+                    {}, {}};
+  a.r.outside_hypotheses = setup.chain.switching() <= 1;
+  a.der = check_stationary_point(a.r, setup, a.sp, PointKind::Pi, true, a.proved);
+  a.closed = closed_form_h_alpha(setup.chain, a.sp.point);
+  compare_hessian(a.r, a.der.hessian, a.closed, a.sp.point.layout);
+  a.exact = classify_definiteness(a.closed);
+  a.r.details["h_alpha_closed_form"] = exact_matrix_json(a.closed);
+  a.r.details["h_alpha_closed_form_definiteness"] = to_string(a.exact.verdict);
+  return a;
+}
+
+}  // namespace
+
+ClaimResult check_bad_local_minimum(const MarkovSetup& setup) {
+  ThetaPiAnalysis a = analyse_theta_pi(markov_claim_specs().thm2, setup);
+  ClaimResult& r = a.r;
+  const SymbolicPoint& sp = a.sp;
+  const Derivatives& der = a.der;
+  const DefinitenessResult& exact = a.exact;
+  const bool proved = a.proved;
   const DefinitenessResult certified = classify_definiteness(submatrix(der.hessian, alpha_indices(sp.point.layout)));
-  r.details["h_alpha_closed_form"] = exact_matrix_json(closed);
-  r.details["h_alpha_closed_form_definiteness"] = to_string(exact.verdict);
   r.details["h_alpha_autodiff_definiteness"] = to_string(certified.verdict);
   const bool pd = exact.verdict == Definiteness::PositiveDefinite;
   if (!r.outside_hypotheses) {
@@ -306,16 +330,12 @@ ClaimResult check_bad_local_minimum(const MarkovSetup& setup) {
 }
 
 ClaimResult check_saddle(const MarkovSetup& setup) {
-  ClaimResult r = result_for(markov_claim_specs().thm4);
-  r.outside_hypotheses = setup.chain.switching() <= 1;
-  const SymbolicPoint sp = make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary);
-  bool proved = false;
-  const Derivatives der = check_stationary_point(r, setup, sp, PointKind::Pi, true, proved);
-  const Matrix<Exact> closed = closed_form_h_alpha(setup.chain, sp.point);
-  compare_hessian(r, der.hessian, closed, sp.point.layout);
-  const DefinitenessResult exact = classify_definiteness(closed);
-  r.details["h_alpha_closed_form"] = exact_matrix_json(closed);
-  r.details["h_alpha_closed_form_definiteness"] = to_string(exact.verdict);
+  ThetaPiAnalysis a = analyse_theta_pi(markov_claim_specs().thm4, setup);
+  ClaimResult& r = a.r;
+  const SymbolicPoint& sp = a.sp;
+  const Derivatives& der = a.der;
+  const DefinitenessResult& exact = a.exact;
+  const bool proved = a.proved;
   const std::vector<int> alpha = alpha_indices(sp.point.layout);
   const Real h_bb = der.hessian(alpha[0], alpha[0]);
   r.details["H_bb"] = h_bb.to_string();

@@ -1,10 +1,9 @@
 #include "constructions/markov/loss.hpp"
 
 #include "core/autodiff.hpp"
+#include "core/parallel.hpp"
 
-#include <exception>
 #include <stdexcept>
-#include <thread>
 
 namespace tverify::markov {
 
@@ -24,23 +23,12 @@ Acc over_prefixes(int N, unsigned threads, Acc init, Visit visit, Merge merge) {
   const std::uint64_t count = prefix_count(N);
   const unsigned parts = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::uint64_t>(count, 64))));
   std::vector<Acc> partial(parts, init);
-  std::vector<std::exception_ptr> errors(parts);
-  auto work = [&](unsigned part) {
-    try {
-      for (std::uint64_t i = count * part / parts; i < count * (part + 1) / parts; ++i) {
-        const auto [n, bits] = prefix_at(i);
-        visit(n, bits, partial[part]);
-      }
-    } catch (...) {
-      errors[part] = std::current_exception();
+  run_workers(parts, [&](unsigned part) {
+    for (std::uint64_t i = count * part / parts; i < count * (part + 1) / parts; ++i) {
+      const auto [n, bits] = prefix_at(i);
+      visit(n, bits, partial[part]);
     }
-  };
-  std::vector<std::thread> workers;
-  for (unsigned part = 1; part < parts; ++part) workers.emplace_back(work, part);
-  work(0);
-  for (auto& w : workers) w.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
   for (unsigned part = 1; part < parts; ++part) merge(partial[0], partial[part]);
   return partial[0];
 }

@@ -1,0 +1,32 @@
+// Runs work(w) for w = 0..workers-1 on as many threads (w = 0 on the calling thread) and rethrows the first exception
+// any of them threw, after all have finished. The caller splits the work by w; results merged in w order are then
+// the same for any thread count when the split is by contiguous ranges.
+#pragma once
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace tverify {
+
+template <class Work>
+void run_workers(unsigned workers, Work work) {
+  workers = std::max(1u, workers);
+  std::vector<std::exception_ptr> errors(workers);
+  auto guarded = [&](unsigned w) {
+    try {
+      work(w);
+    } catch (...) {
+      errors[w] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(guarded, w);
+  guarded(0);
+  for (auto& t : pool) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace tverify
