@@ -1,6 +1,7 @@
 #include "checkers/markov/sweeps.hpp"
 
 #include "checkers/sweep_output.hpp"
+#include "constructions/markov/hessian_closed_form.hpp"
 #include "core/definiteness.hpp"
 
 #include <fmt/format.h>
@@ -21,24 +22,9 @@ int grid_size(const std::string& resolution) {
   throw UsageError("--resolution must be " + allowed + " (got '" + resolution + "')");
 }
 
-// eq. (12)'s H_alpha at theta_pi for this chain (positions from the setup's --arbitrary), exactly.
+// eq. (12)'s H_alpha at theta_pi for this chain, by exact LDL^T: 1 positive definite, 0 singular, -1 neither.
 int h_alpha_code(const MarkovChain& chain, const Point& point) {
-  const Shapes& s = point.layout.shapes();
-  std::vector<Exact> u(s.d, Exact(0));
-  Matrix<Exact> h(1 + s.d, 1 + s.d);
-  h(0, 0) = 1;
-  for (int n = 0; n < s.N; ++n) {
-    const auto pn = point.exact_row("p", n);
-    for (int i = 0; i < s.d; ++i) {
-      h(0, 1 + i) += pn[i] / s.N;
-      for (int j = 0; j < s.d; ++j) h(1 + i, 1 + j) += pn[i] * pn[j] / s.N;
-    }
-  }
-  for (int i = 0; i < s.d; ++i) {
-    h(1 + i, 0) = h(0, 1 + i);
-    h(1 + i, 1 + i) += 2 * (chain.switching() - 1);
-  }
-  switch (classify_definiteness(h).verdict) {
+  switch (classify_definiteness(closed_form_h_alpha(chain, point)).verdict) {
     case Definiteness::PositiveDefinite: return 1;
     case Definiteness::PositiveSemidefiniteSingular: return 0;
     default: return -1;
