@@ -25,6 +25,7 @@ struct SweepRequest {
   bool resume = false;  // --resume: continue an interrupted sweep from its checkpoint in out_dir
   std::string samples, seed;  // --samples, --seed of sampled sweeps (empty: defaults)
   std::string formats;        // --formats: floating-point formats to measure (fast copy sweep)
+  bool min_bits = false;      // --min-bits: the fewest significand bits that copy (fast copy sweep)
 };
 
 struct ClaimSpec {

@@ -360,3 +360,16 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
   expect_usage_error("sweep copy --fast --embedding c2 --vary L=4:8:x2 --out " + out.string(), "use --embedding onehot");
   expect_usage_error("sweep copy --resume --vary L --out " + out.string(), "--resume is for --fast sweeps");
 }
+
+TEST_CASE("copy --fast --formats and --min-bits: measurements written, bad input refused", "[cli][fast]") {
+  const fs::path out = scratch() / "copy-formats";
+  const std::string base = "sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:8:x2 --samples 4 --out " +
+                           out.string();
+  REQUIRE(run_cli(base + " --formats float32,bfloat16,float16").exit_code == 0);
+  CHECK(fs::exists(out / "copy-fast-formats.png"));
+  REQUIRE(run_cli(base + " --min-bits").exit_code == 0);
+  CHECK(slurp(out / "copy-fast-min-bits.csv").find("min_bits") != std::string::npos);
+  expect_usage_error(base + " --formats float8", "--formats must be a comma-separated list");
+  expect_usage_error("sweep copy --fast --D 2 --n 2 --vary L=4:64:x2 --min-bits --out " + out.string(),
+                     "L must stay <= D^n = 4");
+}

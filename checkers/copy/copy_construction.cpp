@@ -163,6 +163,10 @@ Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& 
   o.resume = request.resume;
   o.threads = run.threads;
   check_budget(static_cast<std::uint64_t>(grid.values().size()) * o.samples, run, "sampled strings");
+  if (request.min_bits) {
+    if (request.resume || !request.formats.empty()) throw UsageError("--min-bits runs alone (no --resume, no --formats)");
+    return fast::sweep_copy_min_bits(transformer_config(params, variant, params.small_int("L")), grid, o);
+  }
   if (!request.formats.empty()) {
     if (request.resume) throw UsageError("--resume applies to the error-rate sweep, not to --formats");
     return fast::sweep_copy_formats(transformer_config(params, variant, params.small_int("L")), grid,

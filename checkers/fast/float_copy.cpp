@@ -38,24 +38,44 @@ float round_half(float x) {
 template <FloatFormat F>
 struct Arith {
   using T = std::conditional_t<F == FloatFormat::Float64, double, float>;
-  static T round(double x) {
+  T round(double x) const {
     if constexpr (F == FloatFormat::Float64) return x;
     else if constexpr (F == FloatFormat::Float32) return static_cast<float>(x);
     else if constexpr (F == FloatFormat::BFloat16) return round_significand(static_cast<float>(x), 8);
     else return round_half(static_cast<float>(x));
   }
-  static T add(T a, T b) { return round(static_cast<double>(a) + b); }
-  static T mul(T a, T b) { return round(static_cast<double>(a) * b); }
-  static T div(T a, T b) { return round(static_cast<double>(a) / b); }
-  static T exp(T a) { return round(std::exp(static_cast<double>(a))); }
+  T add(T a, T b) const { return round(static_cast<double>(a) + b); }
+  T mul(T a, T b) const { return round(static_cast<double>(a) * b); }
+  T div(T a, T b) const { return round(static_cast<double>(a) / b); }
+  T exp(T a) const { return round(std::exp(static_cast<double>(a))); }
 };
 
-template <FloatFormat F>
-FloatRun copies_impl(const copy::CopyTransformer& t, const copy::TokenString& x) {
+// A binary format with `bits` significant bits (2..53) and double's exponent range: each operation computed in double
+// and rounded to nearest-even at that width (for the minimal-precision sweep).
+struct BitsArith {
+  using T = double;
+  int bits = 53;
+  T round(double x) const {
+    if (!std::isfinite(x) || x == 0 || bits >= 53) return x;
+    std::uint64_t u = std::bit_cast<std::uint64_t>(x);
+    const int drop = 53 - bits;
+    const std::uint64_t half = std::uint64_t{1} << (drop - 1), mask = (std::uint64_t{1} << drop) - 1,
+                        lsb = (u >> drop) & 1u;
+    u += half - 1 + lsb;
+    u &= ~mask;
+    return std::bit_cast<double>(u);
+  }
+  T add(T a, T b) const { return round(a + b); }
+  T mul(T a, T b) const { return round(a * b); }
+  T div(T a, T b) const { return round(a / b); }
+  T exp(T a) const { return round(std::exp(a)); }
+};
+
+template <class A>
+FloatRun copies_impl(const A& ar, const copy::CopyTransformer& t, const copy::TokenString& x) {
   FloatRun run;
-  using A = Arith<F>;
   using T = typename A::T;
-  auto rounded = [](const copy::Surd& s) { return A::round(s.template to_interval<64>().midpoint_double()); };
+  auto rounded = [&](const copy::Surd& s) { return ar.round(s.template to_interval<64>().midpoint_double()); };
   const auto& psi_exact = t.embedding();
   const auto& mlp = t.layer1_mlp();
   const std::size_t d = psi_exact.cols(), tokens = psi_exact.rows(), hidden = mlp.inner.rows(), outputs = mlp.outer.rows();
@@ -74,7 +94,7 @@ FloatRun copies_impl(const copy::CopyTransformer& t, const copy::TokenString& x)
   for (std::size_t o = 0; o < outputs; ++o)
     for (std::size_t h = 0; h < hidden; ++h)
       if (!is_zero(mlp.outer(o, h))) outer[o].emplace_back(h, rounded(mlp.outer(o, h)));
-  const T tau = A::round(t.tau_interval<64>().midpoint_double());
+  const T tau = ar.round(t.tau_interval<64>().midpoint_double());
 
   const copy::TokenString seq = t.copy_sequence(x, x.size());
   const std::size_t len = seq.size();
@@ -85,23 +105,23 @@ FloatRun copies_impl(const copy::CopyTransformer& t, const copy::TokenString& x)
       const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(w), p + 1);
       for (std::size_t c = 0; c < d; ++c) {
         T sum = 0;
-        for (std::size_t j = p + 1 - count; j <= p; ++j) sum = A::add(sum, psi[static_cast<std::size_t>(seq[j])][c]);
-        u[(static_cast<std::size_t>(w) - 1) * d + c] = A::div(sum, T(count));
+        for (std::size_t j = p + 1 - count; j <= p; ++j) sum = ar.add(sum, psi[static_cast<std::size_t>(seq[j])][c]);
+        u[(static_cast<std::size_t>(w) - 1) * d + c] = ar.div(sum, T(count));
       }
     }
     for (std::size_t k = 0; k < hidden; ++k) {
       T v = bias[k];
-      for (const auto& [c, wgt] : inner[k]) v = A::add(v, A::mul(wgt, u[c]));
+      for (const auto& [c, wgt] : inner[k]) v = ar.add(v, ar.mul(wgt, u[c]));
       h[k] = v > 0 ? v : T(0);
     }
     std::vector<T> y(outputs, T(0));
     for (std::size_t o = 0; o < outputs; ++o)
-      for (const auto& [k, wgt] : outer[o]) y[o] = A::add(y[o], A::mul(wgt, h[k]));
+      for (const auto& [k, wgt] : outer[o]) y[o] = ar.add(y[o], ar.mul(wgt, h[k]));
     keys[p].assign(y.begin() + static_cast<long>(d), y.begin() + static_cast<long>(d + key_dim));
     queries[p].assign(y.begin() + static_cast<long>(d + key_dim), y.end());
     values[p].assign(tokens, T(0));
     for (std::size_t a = 0; a < tokens; ++a)
-      for (std::size_t c = 0; c < d; ++c) values[p][a] = A::add(values[p][a], A::mul(y[c], psi[a][c]));
+      for (std::size_t c = 0; c < d; ++c) values[p][a] = ar.add(values[p][a], ar.mul(y[c], psi[a][c]));
   }
   const std::size_t prompt = x.size() + 2;
   std::vector<T> scores;
@@ -112,26 +132,26 @@ FloatRun copies_impl(const copy::CopyTransformer& t, const copy::TokenString& x)
     for (std::size_t j = 0; j <= p; ++j) {
       T s = 0;
       for (std::size_t c = 0; c < key_dim; ++c)
-        if (queries[p][c] != 0) s = A::add(s, A::mul(keys[j][c], queries[p][c]));
-      scores[j] = A::mul(tau, s);
+        if (queries[p][c] != 0) s = ar.add(s, ar.mul(keys[j][c], queries[p][c]));
+      scores[j] = ar.mul(tau, s);
       top = std::max(top, scores[j]);
     }
     T total = 0;
     std::vector<T> readout(tokens, T(0));
     std::size_t nonzero_lower = 0;
     for (std::size_t j = 0; j <= p; ++j) {
-      const T e = A::exp(A::add(scores[j], -top));
-      total = A::add(total, e);
+      const T e = ar.exp(ar.add(scores[j], -top));
+      total = ar.add(total, e);
       nonzero_lower += e != 0 && scores[j] != top;
       if (e != 0)
-        for (std::size_t a = 0; a < tokens; ++a) readout[a] = A::add(readout[a], A::mul(e, values[j][a]));
+        for (std::size_t a = 0; a < tokens; ++a) readout[a] = ar.add(readout[a], ar.mul(e, values[j][a]));
     }
     ++run.steps;
     run.saturated_steps += nonzero_lower == 0;
     run.nonfinite = run.nonfinite || !std::isfinite(static_cast<double>(total)) || !std::isfinite(static_cast<double>(top));
     std::size_t best = 0;
     for (std::size_t a = 0; a < tokens; ++a) {
-      readout[a] = A::div(readout[a], total);
+      readout[a] = ar.div(readout[a], total);
       if (readout[a] > readout[best]) best = a;
     }
     if (static_cast<copy::Token>(best) != x[k]) return run;
@@ -186,11 +206,15 @@ double format_min_positive(FloatFormat f) {
 
 FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, const copy::TokenString& x) {
   switch (format) {
-    case FloatFormat::Float64: return copies_impl<FloatFormat::Float64>(t, x);
-    case FloatFormat::Float32: return copies_impl<FloatFormat::Float32>(t, x);
-    case FloatFormat::BFloat16: return copies_impl<FloatFormat::BFloat16>(t, x);
-    default: return copies_impl<FloatFormat::Float16>(t, x);
+    case FloatFormat::Float64: return copies_impl(Arith<FloatFormat::Float64>{}, t, x);
+    case FloatFormat::Float32: return copies_impl(Arith<FloatFormat::Float32>{}, t, x);
+    case FloatFormat::BFloat16: return copies_impl(Arith<FloatFormat::BFloat16>{}, t, x);
+    default: return copies_impl(Arith<FloatFormat::Float16>{}, t, x);
   }
+}
+
+FloatRun copies_with_bits(const copy::CopyTransformer& t, int bits, const copy::TokenString& x) {
+  return copies_impl(BitsArith{bits}, t, x);
 }
 
 }  // namespace tverify::fast

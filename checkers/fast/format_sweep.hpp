@@ -12,6 +12,10 @@
 
 namespace tverify::fast {
 
+// --min-bits: per L, the fewest significant bits (2..53, double's exponent range) at which the construction copies
+// every sampled repeat-free string, scanning up from 2, beside log2 log2 L (Remark 2.6).
+Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& options);
+
 Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
                         const std::vector<FloatFormat>& formats, const FastSweepOptions& options);
 
