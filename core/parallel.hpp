@@ -1,7 +1,9 @@
 // Runs work(w) for w = 0..workers-1 on as many threads (w = 0 on the calling thread) and rethrows the first exception
-// any of them threw, after all have finished. The caller splits the work by w; results merged in w order are then
+// any of them threw, after all have finished. Each spawned thread frees its MPFR caches before it ends. The caller splits the work by w; results merged in w order are then
 // the same for any thread count when the split is by contiguous ranges.
 #pragma once
+
+#include "core/thread_caches.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -22,7 +24,11 @@ void run_workers(unsigned workers, Work work) {
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(guarded, w);
+  for (unsigned w = 1; w < workers; ++w)
+    pool.emplace_back([&guarded, w] {
+      guarded(w);
+      release_thread_caches();
+    });
   guarded(0);
   for (auto& t : pool) t.join();
   for (auto& e : errors)
