@@ -77,14 +77,15 @@ FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, 
 // each token's value over the sequence.
 struct FastCopy::Table {
   TokenString sequence;
-  std::size_t length = 0, tokens = 0, key_dim = 0;
+  std::size_t length = 0, tokens = 0, key_dim = 0, built = 0;
   std::vector<std::int32_t> keys;  // key_dim x length, column c at c * length
   std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
   std::vector<Row> owned;  // the rows, when there is no cache
   std::vector<std::int64_t> values;  // length x tokens
-  std::vector<std::int64_t> value_min, value_max;
+  std::vector<std::int64_t> value_min, value_max;  // over the positions built so far
 
-  Table(const FastCopy& fast, TokenString seq, RowCache* cache) : sequence(std::move(seq)) {
+  Table(const FastCopy& fast, TokenString seq, RowCache* cache)
+      : sequence(std::move(seq)), fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
     length = sequence.size();
     tokens = fast.layer1_.tokens();
     key_dim = fast.layer1_.key_dim();
@@ -93,33 +94,43 @@ struct FastCopy::Table {
     values.resize(length * tokens);
     value_min.assign(tokens, std::numeric_limits<std::int64_t>::max());
     value_max.assign(tokens, std::numeric_limits<std::int64_t>::min());
-    const std::size_t span = static_cast<std::size_t>(fast.transformer_.config().n) + 1;
-    IntegerRow scratch;
-    if (!cache) owned.reserve(length);
-    for (std::size_t p = 0; p < length; ++p) {
-      const Row* row = nullptr;
-      if (cache) {
-        const std::size_t count = std::min(span, p + 1);
-        std::size_t code = 0;
-        for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache->radix + static_cast<std::size_t>(sequence[j]);
-        auto& slot = cache->rows[cache->offset[count] + code];
-        if (!slot) slot = fast.compute_row(sequence, p, scratch);
-        row = &*slot;
-      } else {
-        owned.push_back(fast.compute_row(sequence, p, scratch));
-        row = &owned.back();
-      }
-      for (std::size_t c = 0; c < key_dim; ++c) keys[c * length + p] = row->key[c];
-      queries[p] = &row->query;
-      for (std::size_t x = 0; x < tokens; ++x) {
-        const std::int64_t v = row->values[x];
-        values[p * tokens + x] = v;
-        value_min[x] = std::min(value_min[x], v);
-        value_max[x] = std::max(value_max[x], v);
-      }
-    }
+    if (!cache) owned.reserve(length);  // queries point into owned: no reallocation
+  }
+
+  // Layer 1 at every position up to p (positions are built once, in order; a step at query p needs keys 0..p).
+  void extend_to(std::size_t p) {
+    for (; built <= p && built < length; ++built) add(built);
   }
   const std::int32_t* key_column(std::size_t c) const { return keys.data() + c * length; }
+
+ private:
+  void add(std::size_t p) {
+    const Row* row = nullptr;
+    if (cache_) {
+      const std::size_t count = std::min(span_, p + 1);
+      std::size_t code = 0;
+      for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
+      auto& slot = cache_->rows[cache_->offset[count] + code];
+      if (!slot) slot = fast_.compute_row(sequence, p, scratch_);
+      row = &*slot;
+    } else {
+      owned.push_back(fast_.compute_row(sequence, p, scratch_));
+      row = &owned.back();
+    }
+    for (std::size_t c = 0; c < key_dim; ++c) keys[c * length + p] = row->key[c];
+    queries[p] = &row->query;
+    for (std::size_t x = 0; x < tokens; ++x) {
+      const std::int64_t v = row->values[x];
+      values[p * tokens + x] = v;
+      value_min[x] = std::min(value_min[x], v);
+      value_max[x] = std::max(value_max[x], v);
+    }
+  }
+
+  const FastCopy& fast_;
+  RowCache* cache_;
+  std::size_t span_;
+  IntegerRow scratch_;
 };
 
 namespace {
@@ -335,7 +346,7 @@ FastCopy::ThreadState& FastCopy::thread_state() const {
 
 FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool keep_steps) const {
   ThreadState& state = thread_state();
-  const Table table(*this, transformer_.copy_sequence(x, x.size()), state.rows ? &*state.rows : nullptr);
+  Table table(*this, transformer_.copy_sequence(x, x.size()), state.rows ? &*state.rows : nullptr);
   const std::size_t prompt = x.size() + 2;
   const unsigned workers = std::max(1u, threads);
   std::vector<FastStats> stats(workers);
@@ -357,10 +368,13 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
     return false;
   };
   if (workers == 1) {  // sequential: nothing is computed past the first failure
-    for (std::size_t k = 0; k < x.size(); ++k)
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      table.extend_to(prompt - 1 + k);
       if (!record(decide(table, prompt - 1 + k, state.scratch, stats[0]), k)) return finish(false);
+    }
     return finish(true);
   }
+  table.extend_to(table.length - 1);  // the workers read the table concurrently: build it whole first
   const std::size_t block = 64 * static_cast<std::size_t>(workers);
   for (std::size_t start = 0; start < x.size(); start += block) {  // blocks of steps in parallel; the earliest failure
     const std::size_t end = std::min(x.size(), start + block);     // of a block wins
