@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <unordered_map>
 
 namespace tverify::fast {
 
@@ -30,24 +29,6 @@ long parse_long(const std::string& text, const std::string& vary) {
   } catch (const std::exception&) {
   }
   throw UsageError("--vary must be L=lo:hi:xF or L=lo:hi:+S with 1 <= lo <= hi <= 1048576 (got '" + vary + "')");
-}
-
-// Whether some window of w tokens occurs twice (hashing the windows, comparing on equal hashes): O(L).
-bool has_repeat(const copy::TokenString& x, int w) {
-  if (static_cast<long>(x.size()) < w) return false;
-  std::unordered_multimap<std::uint64_t, std::size_t> seen;
-  seen.reserve(x.size());
-  for (std::size_t i = 0; i + static_cast<std::size_t>(w) <= x.size(); ++i) {
-    std::uint64_t h = 1469598103934665603ull;
-    for (int k = 0; k < w; ++k) h = (h ^ static_cast<std::uint64_t>(x[i + k])) * 1099511628211ull;
-    const auto [first, last] = seen.equal_range(h);
-    for (auto it = first; it != last; ++it)
-      if (std::equal(x.begin() + static_cast<long>(it->second), x.begin() + static_cast<long>(it->second) + w,
-                     x.begin() + static_cast<long>(i)))
-        return true;
-    seen.emplace(h, i);
-  }
-  return false;
 }
 
 // Wilson score interval at 95% for k successes in m trials.
@@ -79,8 +60,8 @@ PointResult run_point(const FastCopy& fast, long length, const FastSweepOptions&
       PointResult& p = partial[w];
       p.errors += !r.run.copied;
       p.undecided += !r.run.decided;
-      p.repeats_text += has_repeat(x, copy::window_length(copy::NgramReading::Text, config.n));
-      p.repeats_formula += has_repeat(x, copy::window_length(copy::NgramReading::Formula, config.n));
+      p.repeats_text += copy::has_repeated_window(x, copy::window_length(copy::NgramReading::Text, config.n));
+      p.repeats_formula += copy::has_repeated_window(x, copy::window_length(copy::NgramReading::Formula, config.n));
       p.stats.merge(r.stats);
     }
   });

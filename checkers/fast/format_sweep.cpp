@@ -18,20 +18,27 @@ struct FormatCounts {
   std::uint64_t failures = 0, steps = 0, saturated = 0, nonfinite = 0;
 };
 
+// What both repeat-free sweeps check before any work: the fast path supports the embedding, the grid stays within
+// D^n (a repeat-free string is no longer than that), gnuplot exists and the output directory is writable.
+void prepare_repeat_free_sweep(const copy::CopyTransformer& transformer, const LengthGrid& grid,
+                               const FastSweepOptions& o, const std::string& option) {
+  if (const auto why = IntegerLayer1::unsupported_reason(transformer))
+    throw UsageError("--fast: " + *why + "; use --embedding onehot");
+  const auto& c = transformer.config();
+  const double repeat_free_max = std::pow(static_cast<double>(c.alphabet), c.n);
+  if (static_cast<double>(grid.hi) > repeat_free_max)
+    throw UsageError(fmt::format("--vary: with {} the strings are repeat-free, so L must stay <= D^n = {} (got {})",
+                                 option, repeat_free_max, grid.text()));
+  require_gnuplot();
+  prepare_output_dir(o.out_dir);
+}
+
 }  // namespace
 
 Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
                         const std::vector<FloatFormat>& formats, const FastSweepOptions& o) {
   const copy::CopyTransformer transformer(base);
-  if (const auto why = IntegerLayer1::unsupported_reason(transformer))
-    throw UsageError("--fast: " + *why + "; use --embedding onehot");
-  const double repeat_free_max = std::pow(static_cast<double>(base.alphabet), base.n);
-  if (static_cast<double>(grid.hi) > repeat_free_max)
-    throw UsageError(fmt::format("--vary: with --formats the strings are repeat-free, so L must stay <= D^n = {} "
-                                 "(got {})",
-                                 repeat_free_max, grid.text()));
-  require_gnuplot();
-  prepare_output_dir(o.out_dir);
+  prepare_repeat_free_sweep(transformer, grid, o, "--formats");
   const FastCopy fast(transformer);
   SweepTable table{{"L", "samples", "exact_copied"}, {}};
   for (auto f : formats) {
@@ -101,15 +108,7 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
 
 Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o) {
   const copy::CopyTransformer transformer(base);
-  if (const auto why = IntegerLayer1::unsupported_reason(transformer))
-    throw UsageError("--fast: " + *why + "; use --embedding onehot");
-  const double repeat_free_max = std::pow(static_cast<double>(base.alphabet), base.n);
-  if (static_cast<double>(grid.hi) > repeat_free_max)
-    throw UsageError(fmt::format("--vary: with --min-bits the strings are repeat-free, so L must stay <= D^n = {} "
-                                 "(got {})",
-                                 repeat_free_max, grid.text()));
-  require_gnuplot();
-  prepare_output_dir(o.out_dir);
+  prepare_repeat_free_sweep(transformer, grid, o, "--min-bits");
   const FastCopy fast(transformer);
   SweepTable table{{"L", "samples", "exact_copied", "min_bits", "log2_log2_L"}, {}};
   for (const long length : grid.values()) {

@@ -31,6 +31,16 @@ int h_alpha_code(const MarkovChain& chain, const Point& point) {
   }
 }
 
+// A heat map over the (p, q) grid coloured by one column of the table.
+PlotSpec heat_map(const std::string& title, const std::string& column, const std::string& label) {
+  PlotSpec plot{title, "p", "q"};
+  plot.x_column = "p";
+  plot.y_column = "q";
+  plot.heat_column = column;
+  plot.heat_label = label;
+  return plot;
+}
+
 }  // namespace
 
 Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const std::string& out_dir) {
@@ -68,18 +78,13 @@ Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const std
                {"gap", "L(theta_pi) - L(theta_star) by the large-N evaluator (W_O = 0), certified; midpoints plotted"},
                {"gap_disagrees_with_mutual_information", mismatches},
                {"arithmetic", "exact (definiteness); interval (losses, entropies)"}};
-  PlotSpec definiteness{"H_alpha of eq. (12) at theta_pi: 1 = positive definite, -1 = not (exact LDL^T)", "p", "q"};
-  definiteness.x_column = "p";
-  definiteness.y_column = "q";
-  definiteness.heat_column = "h_alpha_definite";
-  definiteness.heat_label = "definiteness";
-  write_sweep(out_dir, "markov-h-alpha", table, definiteness, summary);
-  PlotSpec gap_plot{"L(theta_pi) - L(theta_star) = I(x_n; x_{n+1}) (nats)", "p", "q"};
-  gap_plot.x_column = "p";
-  gap_plot.y_column = "q";
-  gap_plot.heat_column = "gap_pi_minus_star";
-  gap_plot.heat_label = "gap (nats)";
-  write_sweep(out_dir, "markov-gap", table, gap_plot, summary);
+  write_sweep(out_dir, "markov-h-alpha", table,
+              heat_map("H_alpha of eq. (12) at theta_pi: 1 = positive definite, -1 = not (exact LDL^T)",
+                       "h_alpha_definite", "definiteness"),
+              summary);
+  write_sweep(out_dir, "markov-gap", table,
+              heat_map("L(theta_pi) - L(theta_star) = I(x_n; x_{n+1}) (nats)", "gap_pi_minus_star", "gap (nats)"),
+              summary);
   return summary;
 }
 

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace tverify::copy {
 
@@ -23,11 +24,22 @@ std::string describe(NgramReading r) {
 
 int window_length(NgramReading reading, int n) { return reading == NgramReading::Text ? n : n + 1; }
 
+// Hashes every window and compares windows with equal hashes token by token: O(L) expected, exact.
 bool has_repeated_window(const TokenString& x, int w) {
-  const int length = static_cast<int>(x.size());
-  for (int i = 0; i + w <= length; ++i)
-    for (int j = i + 1; j + w <= length; ++j)
-      if (std::equal(x.begin() + i, x.begin() + i + w, x.begin() + j)) return true;
+  if (w == 0) return !x.empty();  // the empty window repeats in any non-empty string
+  if (static_cast<long>(x.size()) < w) return false;
+  std::unordered_multimap<std::uint64_t, std::size_t> seen;
+  seen.reserve(x.size());
+  for (std::size_t i = 0; i + static_cast<std::size_t>(w) <= x.size(); ++i) {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the window's tokens
+    for (int k = 0; k < w; ++k) h = (h ^ static_cast<std::uint64_t>(x[i + static_cast<std::size_t>(k)])) * 1099511628211ull;
+    const auto [first, last] = seen.equal_range(h);
+    for (auto it = first; it != last; ++it)
+      if (std::equal(x.begin() + static_cast<long>(it->second), x.begin() + static_cast<long>(it->second) + w,
+                     x.begin() + static_cast<long>(i)))
+        return true;
+    seen.emplace(h, i);
+  }
   return false;
 }
 
