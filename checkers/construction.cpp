@@ -25,6 +25,17 @@ Json Construction::sweep(const ParamValues&, const std::string&, const SweepRequ
   throw UsageError("construction '" + name() + "' has no sweeps yet");
 }
 
+void reject_copy_fast_options(const SweepRequest& request, const std::string& construction, bool fast_allowed) {
+  auto refuse = [&](const std::string& option, const std::string& where) {
+    throw UsageError(option + " is for " + where + " (not for sweep " + construction + ")");
+  };
+  if (request.fast && !fast_allowed) refuse("--fast", "sweep copy and sweep cat");
+  if (request.resume) refuse("--resume", "sweep copy --fast");
+  if (!request.formats.empty()) refuse("--formats", "sweep copy --fast");
+  if (request.min_bits) refuse("--min-bits", "sweep copy --fast");
+  if (!request.samples.empty() || !request.seed.empty()) refuse("--samples and --seed", "sweep copy --fast");
+}
+
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params, const std::string& variant,
                                      Json options) const {
   CheckReport report;

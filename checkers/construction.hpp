@@ -28,6 +28,10 @@ struct SweepRequest {
   bool min_bits = false;      // --min-bits: the fewest significand bits that copy (fast copy sweep)
 };
 
+// Throws UsageError naming the option when a sweep of `construction` is asked for an option only the fast copy
+// sweeps have (--resume, --formats, --min-bits, --samples, --seed), or for --fast where fast_allowed is false.
+void reject_copy_fast_options(const SweepRequest& request, const std::string& construction, bool fast_allowed);
+
 struct ClaimSpec {
   std::string id;          // stable: "copy.alg1"
   std::string section;     // where the paper states it

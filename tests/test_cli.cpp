@@ -292,6 +292,23 @@ TEST_CASE("cat: check writes a certificate that recheck reproduces, and sweeps w
   CHECK(fs::exists(out / "cat-length-vs-c.png"));
 }
 
+TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand-derived e^{c^2} + 3", "[cli][cat][fast]") {
+  // tests/test_fast_cat.cpp derives them: the last L solved is the largest L with L - 3 < e^{c^2}.
+  const fs::path out = scratch() / "cat-fast";
+  CHECK(run_cli("sweep cat --fast --vary c --variant ar --N 1 --V 3 --L-max 300000 --out " + out.string()).exit_code == 0);
+  const std::string csv = slurp(out / "cat-length-vs-c.csv");
+  CHECK(csv.find("\n3,9.0000,8106,upper,") != std::string::npos);
+  CHECK(csv.find("\n7/2,12.2500,208984,upper,") != std::string::npos);
+  CHECK(csv.find("\n15/4,14.0625,300000,at_cap,") != std::string::npos);
+  CHECK(fs::exists(out / "cat-length-vs-c.png"));
+  CHECK(slurp(out / "cat-length-vs-c.json").find("fast path") != std::string::npos);
+  expect_usage_error("sweep cat --fast --vary c --L-max 2000000 --out " + out.string(), "--L-max must be an integer in [4, 1048576]");
+  expect_usage_error("sweep cat --vary c --L-max 5000 --out " + out.string(), "--L-max must be an integer in [4, 4096]");
+  expect_usage_error("sweep cat --vary c --resume --out " + out.string(), "--resume is for sweep copy --fast");
+  expect_usage_error("sweep markov --fast --vary pq --out " + out.string(), "--fast is for sweep copy and sweep cat");
+  expect_usage_error("sweep count3 --fast --vary values --out " + out.string(), "--fast is for sweep copy and sweep cat");
+}
+
 TEST_CASE("markov: bad input gets one line and exit 2", "[cli][bad-input][markov]") {
   expect_usage_error("check markov --p 1", "--p must be an exact number strictly between 0 and 1");
   expect_usage_error("check markov --q 0", "--q must be an exact number strictly between 0 and 1");

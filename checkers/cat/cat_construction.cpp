@@ -204,6 +204,7 @@ CheckReport CatConstruction::check(const ParamValues& params, const std::string&
 
 Json CatConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                             const RunOptions& run) const {
+  reject_copy_fast_options(request, "cat", true);
   if (request.vary != "c" && request.vary != "L") throw UsageError("--vary must be c or L for cat (got '" + request.vary + "')");
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
   const CatSetup setup = make_setup(params, variant);

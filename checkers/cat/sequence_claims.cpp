@@ -119,24 +119,4 @@ ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options) {
   return r;
 }
 
-std::optional<Tokens> worst_case_failure(const CatLayer& layer, int vocabulary, int n, int length) {
-  const int filler = length - 2 * n - 1;
-  if (filler < 0) return std::nullopt;
-  for (const Tokens& g : all_grams(vocabulary, n))
-    for (int t = 0; t < vocabulary; ++t)
-      for (int b = 0; b < vocabulary; ++b)
-        for (int p : {0, filler / 2, filler}) {
-          Tokens z(static_cast<std::size_t>(p), b);
-          z.insert(z.end(), g.begin(), g.end());
-          z.push_back(t);
-          z.insert(z.end(), static_cast<std::size_t>(filler - p), b);
-          z.insert(z.end(), g.begin(), g.end());
-          const auto match = nar_match(z, n);
-          if (!match) continue;  // not a valid instance
-          const Decoded d = layer.decode_last(z);
-          if (!d.token || *d.token != z[*match + 1]) return z;
-        }
-  return std::nullopt;
-}
-
 }  // namespace tverify::cat

@@ -6,11 +6,15 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 namespace tverify::cat {
 
 namespace {
 
-constexpr int length_cap_default = 64;
+constexpr long length_cap_default = 64;
+constexpr long length_cap_max = 4096;             // the exact evaluator materialises every instance
+constexpr long length_cap_fast_max = 1L << 20;    // --fast: the windows are grouped, any L costs the same
 
 // Every valid instance of length exactly `length` decoded to its target (exhaustive, certified).
 bool solves_all(const CatLayer& layer, const CatSetup& setup, int length, const RunOptions& run) {
@@ -34,15 +38,29 @@ bool fits_budget(int vocabulary, int length, const RunOptions& run) {
          BigInt(std::min<std::uint64_t>(run.max_inputs, sweep_probe_budget));
 }
 
+// Does some worst-case instance of length L fail? By the exact evaluator, or with --fast by the fast path (any L).
+using FamilyProbe = std::function<bool(const CatConfig& config, int vocabulary, int n, std::uint64_t length)>;
+
+FamilyProbe family_probe(bool fast) {
+  if (fast)
+    return [](const CatConfig& config, int vocabulary, int n, std::uint64_t length) {
+      return worst_case_failure_fast(config, vocabulary, n, length).has_value();
+    };
+  return [](const CatConfig& config, int vocabulary, int n, std::uint64_t length) {
+    return worst_case_failure(CatLayer(config), vocabulary, n, static_cast<int>(length)).has_value();
+  };
+}
+
 // The largest L <= cap at which no worst-case instance fails (bisection; failures persist as the filler grows).
-int family_length_limit(const CatLayer& layer, const CatSetup& setup, int cap) {
-  const int first = 2 * setup.n + 1;  // the shortest b^p g t b^r g
-  if (worst_case_failure(layer, setup.vocabulary, setup.n, first)) return first - 1;
-  if (!worst_case_failure(layer, setup.vocabulary, setup.n, cap)) return cap;
-  int ok = first, bad = cap;
+long family_length_limit(const FamilyProbe& fails, const CatConfig& config, const CatSetup& setup, long cap) {
+  auto fails_at = [&](long length) { return fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length)); };
+  const long first = 2L * setup.n + 1;  // the shortest b^p g t b^r g
+  if (fails_at(first)) return first - 1;
+  if (!fails_at(cap)) return cap;
+  long ok = first, bad = cap;
   while (bad - ok > 1) {
-    const int mid = (ok + bad) / 2;
-    (worst_case_failure(layer, setup.vocabulary, setup.n, mid) ? bad : ok) = mid;
+    const long mid = ok + (bad - ok) / 2;
+    (fails_at(mid) ? bad : ok) = mid;
   }
   return ok;
 }
@@ -68,6 +86,21 @@ std::vector<CatSetup> sweep_series(const CatSetup& setup) {
   return out;
 }
 
+// c = 1/2, 3/4, ..., 6; with --fast (L up to 2^20 needs larger c) on to 16 in steps of 1/2. The sweep stops early
+// once every curve reaches the cap.
+std::vector<Exact> c_grid(bool fast) {
+  std::vector<Exact> out;
+  for (int k = 2; k <= 24; ++k) out.emplace_back(k, 4);
+  if (fast)
+    for (int k = 13; k <= 32; ++k) out.emplace_back(k, 2);
+  return out;
+}
+
+std::string evaluator_text(bool fast) {
+  return fast ? "fast path: keys grouped by their window, the exact evaluator's level decision (checkers/fast/cat_fast.hpp)"
+              : "the exact evaluator (CatLayer), every instance materialised";
+}
+
 std::string filter_text(const Filter& f) {
   std::string out;
   for (const auto& x : f) out += (out.empty() ? "" : ",") + exact_to_string(x);
@@ -77,9 +110,11 @@ std::string filter_text(const Filter& f) {
 }  // namespace
 
 Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRequest& request, const RunOptions& run) {
-  const int cap = request.length_max.empty()
-                      ? length_cap_default
-                      : static_cast<int>(parse_integer_option("--L-max", request.length_max, setup.n + 2, 4096));
+  const long cap_max = request.fast ? length_cap_fast_max : length_cap_max;
+  const long cap = request.length_max.empty()
+                       ? (request.fast ? cap_max : length_cap_default)
+                       : static_cast<long>(parse_integer_option("--L-max", request.length_max, setup.n + 2, cap_max));
+  const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);
   const std::vector<CatSetup> series = sweep_series(setup);
@@ -90,8 +125,7 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
                                                fmt::format("Lsufficient_{}", f + 1)});
   Json rows = Json::array();
   const Exact delta2 = setup.config.embedding.min_distance_squared();
-  for (int k = 2; k <= 24; ++k) {
-    const Exact c(k, 4);
+  for (const Exact& c : c_grid(request.fast)) {
     std::vector<std::string> row{exact_to_string(c), fmt::format("{:.4f}", Exact(c * c).convert_to<double>())};
     Json json_row{{"c", exact_to_string(c)}, {"c_squared", exact_to_string(c * c)}};
     bool all_at_cap = true;
@@ -101,7 +135,7 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
       config.c_squared = c * c;
       const CatLayer layer(config);
       // The worst-case family bounds L_max from above; exhaustive scans from below decide it where they fit.
-      int lmax = family_length_limit(layer, one, cap);
+      long lmax = family_length_limit(fails, config, one, cap);
       int exhaustive_to = one.n;  // every valid instance of length <= exhaustive_to decoded
       bool exact = false;
       for (int length = one.n + 1; length <= lmax && fits_budget(one.vocabulary, length + 1, run); ++length) {
@@ -116,7 +150,8 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
       const SignatureReport sig = analyse_signatures(config.filter, config.embedding, one.n);
       const long sufficient =
           sig.distinct() && sig.max_cosine ? sufficient_length(c * c, delta2, sig.gamma(), config.delay) : 0;
-      row.insert(row.end(), {std::to_string(lmax), exact ? "exact" : "upper", std::to_string(std::min<long>(sufficient, cap))});
+      const char* kind = exact ? "exact" : lmax >= cap ? "at_cap" : "upper";
+      row.insert(row.end(), {std::to_string(lmax), kind, std::to_string(std::min(sufficient, cap))});
       json_row[fmt::format("series{}", f + 1)] = {{"N", one.n},
                                                   {"filter", filter_text(config.filter)},
                                                   {"L_max", lmax},
@@ -142,16 +177,19 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
     plot.series.push_back({fmt::format("Lsufficient_{}", f + 1), "sufficient condition, " + label});
   }
   Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"L_cap", cap}, {"rows", rows},
+               {"evaluator", evaluator_text(request.fast)},
                {"numbers", setup.numbers},
                {"note", "L_max: the largest L at which every valid instance decodes. exact: decided exhaustively (every "
                         "valid instance of every length <= L_max decoded, and a certified failure at L_max + 1); "
-                        "otherwise an upper bound from a certified failure of the worst-case family b^p g t b^r g at "
-                        "L_max + 1, with exhaustive checks up to exhaustive_up_to"}};
+                        "upper: an upper bound from a certified failure of the worst-case family b^p g t b^r g at "
+                        "L_max + 1, with exhaustive checks up to exhaustive_up_to; at_cap: no instance of the family "
+                        "fails up to the cap (L_max >= the cap for the family)"}};
   write_sweep(request.out_dir, "cat-length-vs-c", table, plot, summary);
   return summary;
 }
 
 Json sweep_smallest_c(const CatSetup& setup, const SweepRequest& request, const RunOptions& run) {
+  const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);
   SweepTable table;
@@ -163,9 +201,8 @@ Json sweep_smallest_c(const CatSetup& setup, const SweepRequest& request, const 
     auto solves = [&](const Exact& c) {
       CatConfig config = setup.config;
       config.c_squared = c * c;
-      const CatLayer layer(config);
-      return exhaustive ? solves_all(layer, setup, length, run)
-                        : !worst_case_failure(layer, setup.vocabulary, setup.n, length);
+      return exhaustive ? solves_all(CatLayer(config), setup, length, run)
+                        : !fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length));
     };
     BigInt lo = 0, hi = 64;  // c = k/64: hi doubles until it solves
     while (!solves(Exact(hi, 64)) && hi < 64 * 64) hi *= 2;
@@ -196,7 +233,7 @@ Json sweep_smallest_c(const CatSetup& setup, const SweepRequest& request, const 
   plot.series = {{"c_min_squared", "smallest c^2 (bisection, certified probes)"},
                  {"c_condition_squared", "sufficient condition"}};
   Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"rows", rows},
-               {"numbers", setup.numbers},
+               {"numbers", setup.numbers}, {"evaluator", evaluator_text(request.fast)},
                {"note", "c_min is the smallest multiple of 1/64 found by bisection, assuming success is monotone in c; "
                         "each probe decodes every valid instance of length L (certified), or the worst-case family"}};
   write_sweep(request.out_dir, "cat-c-vs-length", table, plot, summary);

@@ -134,6 +134,7 @@ CheckReport Count3Construction::prove(const ParamValues& params, const std::stri
 
 Json Count3Construction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                                const RunOptions& run) const {
+  reject_copy_fast_options(request, "count3", false);
   if (request.vary != "values") throw UsageError("--vary must be values for count3 (got '" + request.vary + "')");
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
   (void)variant;

@@ -145,6 +145,7 @@ CheckReport MarkovConstruction::prove(const ParamValues& params, const std::stri
 
 Json MarkovConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                                const RunOptions& run) const {
+  reject_copy_fast_options(request, "markov", false);
   if (request.vary != "pq") throw UsageError("--vary must be pq for markov (got '" + request.vary + "')");
   return sweep_pq(make_setup(params, variant, run), request.resolution, request.out_dir);
 }

@@ -10,14 +10,14 @@
 // `full_windows` is tverify's correction (docs/errata.md): keys whose window reaches before the first token are
 // masked out of the softmax.
 //
-// Exactness: every convolved row, inner product and squared norm is an exact rational; cosines
-// <q, k> / sqrt(|q|^2 |k|^2), the softmax and the decoding scores <o, e(v)> are enclosed in MPFI intervals; the
-// decoded token counts only when its margin is certified (else retried at higher precision; an exact tie between
-// tokens is detected exactly, see exact_tie, and reported as a Tie).
+// Exactness: every convolved row, inner product and squared norm is an exact rational; the keys are grouped by score
+// level (levels.hpp), and cosines <q, k> / sqrt(|q|^2 |k|^2), the softmax and the decoding scores <o, e(v)> are
+// enclosed in MPFI intervals; the decoded token counts only when its margin is certified (else retried at higher
+// precision; an exact tie between tokens is detected exactly and reported as a Tie).
 #pragma once
 
 #include "constructions/cat/embedding.hpp"
-#include "core/readout.hpp"
+#include "constructions/cat/levels.hpp"
 
 #include <optional>
 #include <vector>
@@ -40,12 +40,6 @@ struct CatConfig {
 // Every row of (F * X) delayed by `shift` steps: row t = sum_i F_i x_{t - shift - i}, zero where the index < 0.
 std::vector<ExactVector> convolve(const Filter& filter, const std::vector<ExactVector>& x, std::size_t shift);
 
-struct Decoded {
-  std::optional<int> token;  // the certified nearest embedding, if decided
-  Margin margin = Margin::Undecided;
-  unsigned bits = 0;
-};
-
 class CatLayer {
  public:
   explicit CatLayer(CatConfig config);
@@ -66,13 +60,10 @@ class CatLayer {
   };
   Streams streams(const Tokens& z) const;
   ExactScores exact_scores(const Streams& s, std::size_t t) const;
+  // The keys visible at query t grouped by score level, each with its value.
+  AttentionLevels levels(const Streams& s, std::size_t t) const;
 
  private:
-  template <unsigned Bits>
-  Decoded decode_at(const Streams& s, const ExactScores& scores, const std::vector<int>& candidates) const;
-  bool exact_tie(const Streams& s, const ExactScores& scores, int a, int b) const;
-  Decoded decode_modulo_ties(const Streams& s, const ExactScores& scores) const;
-
   CatConfig config_;
 };
 
