@@ -51,19 +51,31 @@ void BM_ExhaustiveThm23(benchmark::State& state) {
   const fast::FastCopy fast(transformer_for(2, 3, 16));
   const auto threads = static_cast<std::uint64_t>(state.range(0));
   std::uint64_t copied = 0;
+  fast::FastStats stats;
   for (auto _ : state) {
     std::vector<std::uint64_t> per(threads, 0);
+    std::vector<fast::FastStats> per_stats(threads);
     std::vector<std::thread> pool;
     for (std::uint64_t t = 0; t < threads; ++t)
       pool.emplace_back([&, t] {
-        std::uint64_t mine = 0;  // local: no false sharing of per[]
-        for (std::uint64_t i = (1u << 16) * t / threads; i < (1u << 16) * (t + 1) / threads; ++i)
-          mine += fast.copy_string(copy::string_at(i, 2, 16), 1, false).run.copied;
+        std::uint64_t mine = 0;  // locals: no false sharing of per[]
+        fast::FastStats my_stats;
+        for (std::uint64_t i = (1u << 16) * t / threads; i < (1u << 16) * (t + 1) / threads; ++i) {
+          const fast::FastCopyRun r = fast.copy_string(copy::string_at(i, 2, 16), 1, false);
+          mine += r.run.copied;
+          my_stats.merge(r.stats);
+        }
         per[t] = mine;
+        per_stats[t] = my_stats;
       });
     for (auto& p : pool) p.join();
     copied = std::accumulate(per.begin(), per.end(), std::uint64_t{0});
+    stats = {};
+    for (const auto& s : per_stats) stats.merge(s);
   }
+  state.counters["steps"] = static_cast<double>(stats.steps);
+  state.counters["by_bound"] = static_cast<double>(stats.by_bound);
+  state.counters["by_levels"] = static_cast<double>(stats.by_levels);
   state.counters["strings/s"] = benchmark::Counter(65536.0 * static_cast<double>(state.iterations()),
                                                    benchmark::Counter::kIsRate);
   state.counters["copied"] = static_cast<double>(copied);

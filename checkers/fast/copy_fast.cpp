@@ -3,11 +3,14 @@
 #include "checkers/fast/simd_kernels.hpp"
 #include "core/parallel.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <thread>
 
 namespace tverify::fast {
@@ -60,6 +63,7 @@ std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
 struct FastCopy::ThreadState {
   std::optional<RowCache> rows;
   Scratch scratch;
+  std::unique_ptr<Table> table;  // reused string after string (built on first use: Table is defined below)
 };
 
 FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, IntegerRow& scratch) const {
@@ -74,34 +78,73 @@ FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, 
 }
 
 // Layer 1 of one copy sequence: key columns (column-major, int32), sparse queries, value . Psi rows, and the range of
-// each token's value over the sequence.
+// each token's value over the sequence. A key column is filled only when some query uses it (fill_columns): the
+// queries touch few of the key coordinates.
 struct FastCopy::Table {
   TokenString sequence;
   std::size_t length = 0, tokens = 0, key_dim = 0, built = 0;
   std::vector<std::int32_t> keys;  // key_dim x length, column c at c * length
+  std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
+  std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned)
   std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
   std::vector<Row> owned;  // the rows, when there is no cache
   std::vector<std::int64_t> values;  // length x tokens
-  std::vector<std::int64_t> value_min, value_max;  // over the positions built so far
+  std::vector<std::int64_t> running_min, running_max;  // length x tokens: token x's value range over positions 0..p
 
-  Table(const FastCopy& fast, TokenString seq, RowCache* cache)
-      : sequence(std::move(seq)), fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
-    length = sequence.size();
+  Table(const FastCopy& fast, RowCache* cache)
+      : fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
     tokens = fast.layer1_.tokens();
     key_dim = fast.layer1_.key_dim();
-    keys.resize(key_dim * length);
-    queries.resize(length);
-    values.resize(length * tokens);
-    value_min.assign(tokens, std::numeric_limits<std::int64_t>::max());
-    value_max.assign(tokens, std::numeric_limits<std::int64_t>::min());
-    if (!cache) owned.reserve(length);  // queries point into owned: no reallocation
   }
+
+  // Moves to a new copy sequence, keeping the buffers (a thread evaluates many strings with one table; every entry
+  // read at query p is written by extend_to(p) first). Layer 1 is causal, so the positions of the longest common
+  // prefix with the previous sequence (of the same length) are kept: consecutive strings of an exhaustive domain
+  // share most of their prefix.
+  void reset(TokenString seq) {
+    std::size_t common = 0;
+    if (seq.size() == length)
+      while (common < built && seq[common] == sequence[common]) ++common;
+    sequence = std::move(seq);
+    length = sequence.size();
+    built = common;
+    if (common == 0) {
+      keys.resize(key_dim * length);
+      filled.assign(key_dim, 0);
+      key_rows.resize(length);
+      queries.resize(length);
+      values.resize(length * tokens);
+      running_min.resize(length * tokens);
+      running_max.resize(length * tokens);
+    }
+    for (auto& f : filled) f = std::min(f, common);
+    if (!cache_) {
+      owned.resize(common);
+      owned.reserve(length);  // queries point into owned: no reallocation
+    }
+  }
+  // Token x's smallest and largest value over the positions built so far.
+  std::int64_t value_min(std::size_t x) const { return running_min[(built - 1) * tokens + x]; }
+  std::int64_t value_max(std::size_t x) const { return running_max[(built - 1) * tokens + x]; }
 
   // Layer 1 at every position up to p (positions are built once, in order; a step at query p needs keys 0..p).
   void extend_to(std::size_t p) {
     for (; built <= p && built < length; ++built) add(built);
   }
   const std::int32_t* key_column(std::size_t c) const { return keys.data() + c * length; }
+  // Fills the key columns query p uses up to position p (built), or with every = true all columns up to `built`
+  // (before threads read the table concurrently).
+  void fill_columns(std::size_t p, bool every = false) {
+    auto fill = [&](std::size_t c) {
+      std::int32_t* column = keys.data() + c * length;
+      for (std::size_t j = filled[c]; j < built; ++j) column[j] = key_rows[j][c];
+      filled[c] = built;
+    };
+    if (every)
+      for (std::size_t c = 0; c < key_dim; ++c) fill(c);
+    else
+      for (const auto& entry : *queries[p]) fill(entry.first);
+  }
 
  private:
   void add(std::size_t p) {
@@ -117,13 +160,14 @@ struct FastCopy::Table {
       owned.push_back(fast_.compute_row(sequence, p, scratch_));
       row = &owned.back();
     }
-    for (std::size_t c = 0; c < key_dim; ++c) keys[c * length + p] = row->key[c];
+    key_rows[p] = row->key.data();
     queries[p] = &row->query;
     for (std::size_t x = 0; x < tokens; ++x) {
       const std::int64_t v = row->values[x];
-      values[p * tokens + x] = v;
-      value_min[x] = std::min(value_min[x], v);
-      value_max[x] = std::max(value_max[x], v);
+      const std::size_t at = p * tokens + x;
+      values[at] = v;
+      running_min[at] = p == 0 ? v : std::min(running_min[at - tokens], v);
+      running_max[at] = p == 0 ? v : std::max(running_max[at - tokens], v);
     }
   }
 
@@ -147,12 +191,11 @@ void compute_scores(const Table& table, std::size_t p, std::vector<std::int32_t>
 // An upper bound, as a double, on e^{-tau gap / score_scale}: the MPFI enclosure's upper end rounded up, and never
 // below 1e-300 so that the products of decide_by_bound stay normal.
 double FastCopy::weight_bound(std::int32_t gap, Scratch& scratch) const {
-  auto it = scratch.weight_bounds.find(gap);
-  if (it != scratch.weight_bounds.end()) return it->second;
-  using I = Interval<64>;
-  const Exact upper = exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).upper();
-  const double bound = std::max(std::nextafter(upper.convert_to<double>(), 2.0), 1e-300);
-  return scratch.weight_bounds.emplace(gap, bound).first->second;
+  return scratch.weight_bounds.get(gap, [&] {
+    using I = Interval<64>;
+    const Exact upper = exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).upper();
+    return std::max(std::nextafter(upper.convert_to<double>(), 2.0), 1e-300);
+  });
 }
 
 // Stage 1. With c top keys (score z_top) and R = sum over lower keys of e^{tau (z_j - z_top)} <= R_hi =
@@ -181,8 +224,8 @@ std::optional<CopyStep> FastCopy::decide_by_bound(const Table& table, std::size_
     if (x == w) continue;
     const std::int64_t gap = top_sum[w] - top_sum[x];
     if (gap <= 0) return std::nullopt;
-    const double spread = static_cast<double>(std::max<std::int64_t>(table.value_max[x], 0) -
-                                              std::min<std::int64_t>(table.value_min[w], 0));
+    const double spread = static_cast<double>(std::max<std::int64_t>(table.value_max(x), 0) -
+                                              std::min<std::int64_t>(table.value_min(w), 0));
     if (!(r_hi * spread * (1 + 1e-12) < static_cast<double>(gap) * (1 - 1e-12))) return std::nullopt;
   }
   CopyStep step;
@@ -223,13 +266,12 @@ CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scr
 // An upper (up = true) or lower bound, as a double, on e^{-tau gap / score_scale}; lower bounds below 1e-300 are
 // reported as 0 (useless, hence safe), upper bounds never below 1e-300.
 double FastCopy::weight_bound_down(std::int32_t gap, Scratch& scratch) const {
-  auto it = scratch.weight_lower_bounds.find(gap);
-  if (it != scratch.weight_lower_bounds.end()) return it->second;
-  using I = Interval<64>;
-  const Exact lower = exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).lower();
-  double bound = std::nextafter(lower.convert_to<double>(), 0.0);
-  if (!(bound >= 1e-300)) bound = 0;
-  return scratch.weight_lower_bounds.emplace(gap, bound).first->second;
+  return scratch.weight_lower_bounds.get(gap, [&] {
+    using I = Interval<64>;
+    const Exact lower = exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).lower();
+    const double bound = std::nextafter(lower.convert_to<double>(), 0.0);
+    return bound >= 1e-300 ? bound : 0.0;
+  });
 }
 
 // Stage 2 (integers): the exact per-level sums V_{l,x}, levels from the top down. Level l weighs e^{-tau (z_top -
@@ -243,7 +285,8 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
   order.clear();
   for (std::size_t j = 0; j < count; ++j) order.emplace_back(scratch.scores[j], j);
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<std::int32_t> level_score;
+  std::vector<std::int32_t>& level_score = scratch.level_score;
+  level_score.clear();
   std::vector<std::int64_t>& sums = scratch.level_sums;  // level-major: levels x tokens
   sums.clear();
   for (const auto& [score, j] : order) {
@@ -324,13 +367,12 @@ namespace {
 
 // The failure text of the exact evaluator (CopyTransformer::copy_string), or empty when the step generated x_k.
 std::string failure_of(const CopyStep& step, std::size_t k, Token target) {
-  const std::string where = "step " + std::to_string(k + 1);
+  if (step.margin != Margin::Tie && step.output == target) return "";  // generated x_k
   if (step.margin == Margin::Tie)
-    return where + ": the readout's argmax is an exact tie between tokens " + copy::format_tokens(step.tied);
-  if (!step.output) return where + ": the readout's argmax is not certified";
-  if (*step.output != target)
-    return where + ": generated " + std::to_string(*step.output) + ", expected " + std::to_string(target);
-  return "";
+    return fmt::format("step {}: the readout's argmax is an exact tie between tokens {}", k + 1,
+                       copy::format_tokens(step.tied));
+  if (!step.output) return fmt::format("step {}: the readout's argmax is not certified", k + 1);
+  return fmt::format("step {}: generated {}, expected {}", k + 1, *step.output, target);
 }
 
 }  // namespace
@@ -340,17 +382,20 @@ std::string failure_of(const CopyStep& step, std::size_t k, Token target) {
 FastCopy::ThreadState& FastCopy::thread_state() const {
   thread_local std::unordered_map<std::uint64_t, ThreadState> states;  // by FastCopy instance
   auto found = states.find(instance_);
-  if (found == states.end()) found = states.emplace(instance_, ThreadState{make_cache(), {}}).first;
+  if (found == states.end()) found = states.emplace(instance_, ThreadState{make_cache(), {}, nullptr}).first;
   return found->second;
 }
 
 FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool keep_steps) const {
   ThreadState& state = thread_state();
-  Table table(*this, transformer_.copy_sequence(x, x.size()), state.rows ? &*state.rows : nullptr);
+  if (!state.table) state.table = std::make_unique<Table>(*this, state.rows ? &*state.rows : nullptr);
+  Table& table = *state.table;
+  table.reset(transformer_.copy_sequence(x, x.size()));
   const std::size_t prompt = x.size() + 2;
   const unsigned workers = std::max(1u, threads);
   std::vector<FastStats> stats(workers);
   FastCopyRun out;
+  out.run.output.reserve(x.size());
   auto finish = [&](bool copied) {
     for (const auto& s : stats) out.stats.merge(s);
     out.run.copied = copied;
@@ -370,11 +415,13 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
   if (workers == 1) {  // sequential: nothing is computed past the first failure
     for (std::size_t k = 0; k < x.size(); ++k) {
       table.extend_to(prompt - 1 + k);
+      table.fill_columns(prompt - 1 + k);
       if (!record(decide(table, prompt - 1 + k, state.scratch, stats[0]), k)) return finish(false);
     }
     return finish(true);
   }
   table.extend_to(table.length - 1);  // the workers read the table concurrently: build it whole first
+  table.fill_columns(table.length - 1, true);
   const std::size_t block = 64 * static_cast<std::size_t>(workers);
   for (std::size_t start = 0; start < x.size(); start += block) {  // blocks of steps in parallel; the earliest failure
     const std::size_t end = std::min(x.size(), start + block);     // of a block wins

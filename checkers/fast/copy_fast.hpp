@@ -17,6 +17,7 @@
 
 #include "checkers/fast/integer_layer1.hpp"
 
+#include <optional>
 #include <unordered_map>
 
 namespace tverify::fast {
@@ -31,6 +32,26 @@ struct FastStats {
 struct FastCopyRun {
   copy::CopyRun run;  // the same fields as the exact evaluator's (steps, copied, decided, failure)
   FastStats stats;
+};
+
+// A memo of doubles by integer score gap: a flat table for small gaps, a hash map beyond.
+class GapCache {
+ public:
+  template <class Compute>
+  double get(std::int32_t gap, Compute compute) {
+    if (gap >= 0 && gap < flat_size) {
+      auto& slot = flat_[static_cast<std::size_t>(gap)];
+      if (!slot) slot = compute();
+      return *slot;
+    }
+    auto it = large_.find(gap);
+    return it != large_.end() ? it->second : large_.emplace(gap, compute()).first->second;
+  }
+
+ private:
+  static constexpr std::int32_t flat_size = 4096;
+  std::vector<std::optional<double>> flat_ = std::vector<std::optional<double>>(flat_size);
+  std::unordered_map<std::int32_t, double> large_;
 };
 
 class FastCopy {
@@ -53,9 +74,10 @@ class FastCopy {
   struct Scratch {
     std::vector<std::int32_t> scores;
     std::vector<std::int64_t> top_sum;
-    std::unordered_map<std::int32_t, double> weight_bounds, weight_lower_bounds;  // by score gap
+    GapCache weight_bounds, weight_lower_bounds;  // by score gap
     std::vector<std::pair<std::int32_t, std::size_t>> order;
     std::vector<std::int64_t> level_sums;
+    std::vector<std::int32_t> level_score;
   };
   struct ThreadState;
   ThreadState& thread_state() const;

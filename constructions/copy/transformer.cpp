@@ -140,7 +140,9 @@ std::string CopyTransformer::tau_description() const {
 }
 
 TokenString CopyTransformer::copy_sequence(const TokenString& x, std::size_t extra) const {
-  TokenString s{bos()};
+  TokenString s;
+  s.reserve(x.size() + 2 + std::min(extra, x.size()));
+  s.push_back(bos());
   s.insert(s.end(), x.begin(), x.end());
   s.push_back(copy());
   s.insert(s.end(), x.begin(), x.begin() + static_cast<long>(std::min(extra, x.size())));
