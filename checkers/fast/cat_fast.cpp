@@ -1,5 +1,6 @@
 #include "checkers/fast/cat_fast.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace tverify::fast {

@@ -5,6 +5,7 @@
 
 #include "constructions/cat/tasks.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
