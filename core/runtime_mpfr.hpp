@@ -43,6 +43,12 @@ class RuntimeMpfr {
     mpfr_init2(v_, working_bits());
     mpfr_set_q(v_, q.backend().data(), MPFR_RNDN);
   }
+  // x rounded to the working precision (exact for the b-bit values the fast evaluator converts back).
+  static RuntimeMpfr from_double(double x) {
+    RuntimeMpfr r;
+    mpfr_set_d(r.v_, x, MPFR_RNDN);
+    return r;
+  }
   RuntimeMpfr(const RuntimeMpfr& o) {
     mpfr_init2(v_, mpfr_get_prec(o.v_));
     mpfr_set(v_, o.v_, MPFR_RNDN);
@@ -61,15 +67,29 @@ class RuntimeMpfr {
   friend RuntimeMpfr operator*(const RuntimeMpfr& a, const RuntimeMpfr& b) { return apply(mpfr_mul, a, b); }
   friend RuntimeMpfr operator/(const RuntimeMpfr& a, const RuntimeMpfr& b) { return apply(mpfr_div, a, b); }
   RuntimeMpfr& operator+=(const RuntimeMpfr& b) { return *this = *this + b; }
+  // *this += a * b with both roundings (no fused multiply-add), `scratch` holding the product: no allocation.
+  void add_product(const RuntimeMpfr& a, const RuntimeMpfr& b, RuntimeMpfr& scratch) {
+    mpfr_mul(scratch.v_, a.v_, b.v_, MPFR_RNDN);
+    mpfr_add(v_, v_, scratch.v_, MPFR_RNDN);
+  }
+  void set_zero() { mpfr_set_zero(v_, 1); }
   friend RuntimeMpfr operator-(const RuntimeMpfr& a) { return apply(mpfr_neg, a); }
   friend RuntimeMpfr exp(const RuntimeMpfr& a) { return apply(mpfr_exp, a); }
   friend RuntimeMpfr log(const RuntimeMpfr& a) { return apply(mpfr_log, a); }
   friend RuntimeMpfr sqrt(const RuntimeMpfr& a) { return apply(mpfr_sqrt, a); }
+  // a * 2^e: exact (MPFR's exponent range is far wider than any value tverify scales).
+  friend RuntimeMpfr ldexp(const RuntimeMpfr& a, long e) {
+    RuntimeMpfr r;
+    mpfr_mul_2si(r.v_, a.v_, e, MPFR_RNDN);
+    return r;
+  }
   friend bool operator<(const RuntimeMpfr& a, const RuntimeMpfr& b) { return mpfr_less_p(a.v_, b.v_); }
   friend bool operator>(const RuntimeMpfr& a, const RuntimeMpfr& b) { return mpfr_greater_p(a.v_, b.v_); }
   int sign() const { return mpfr_sgn(v_); }
   bool is_inf_or_nan() const { return !mpfr_number_p(v_); }
   double to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
+  // The e with |x| in [2^(e-1), 2^e), for a nonzero finite x.
+  long exponent() const { return static_cast<long>(mpfr_get_exp(v_)); }
   long precision() const { return static_cast<long>(mpfr_get_prec(v_)); }
 
  private:

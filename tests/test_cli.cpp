@@ -385,7 +385,18 @@ TEST_CASE("copy --fast --formats and --min-bits: measurements written, bad input
   REQUIRE(run_cli(base + " --formats float32,bfloat16,float16").exit_code == 0);
   CHECK(fs::exists(out / "copy-fast-formats.png"));
   REQUIRE(run_cli(base + " --min-bits").exit_code == 0);
-  CHECK(slurp(out / "copy-fast-min-bits.csv").find("min_bits") != std::string::npos);
+  CHECK(slurp(out / "copy-fast-min-bits.csv").find("L,samples,exact_copied,min_bits") == 0);
+  // --resume keeps a finished point (marked) and recomputes the rest.
+  const fs::path checkpoint = out / "copy-fast-min-bits.checkpoint.json";
+  nlohmann::ordered_json cp = nlohmann::ordered_json::parse(slurp(checkpoint));
+  cp["rows"].erase(cp["rows"].begin() + 1, cp["rows"].end());
+  cp["rows"][0]["seconds"] = 12345.0;
+  std::ofstream(checkpoint) << cp.dump();
+  REQUIRE(run_cli(base + " --min-bits --resume").exit_code == 0);
+  const std::string resumed = slurp(out / "copy-fast-min-bits.csv");
+  CHECK(resumed.find("12345.000") != std::string::npos);
+  CHECK(std::count(resumed.begin(), resumed.end(), '\n') == 3);  // header, L = 4, L = 8
+  expect_usage_error(base + " --min-bits --formats float32", "separate sweeps");
   expect_usage_error(base + " --formats float8", "--formats must be a comma-separated list");
   expect_usage_error("sweep copy --fast --D 2 --n 2 --vary L=4:64:x2 --min-bits --out " + out.string(),
                      "L must stay <= D^n = 4");

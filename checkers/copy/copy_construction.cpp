@@ -2,6 +2,7 @@
 
 #include "checkers/fast/copy_length_sweep.hpp"
 #include "checkers/fast/format_sweep.hpp"
+#include "checkers/fast/min_bits_sweep.hpp"
 
 #include "checkers/copy/copy_claims.hpp"
 #include "checkers/copy/proof_claims.hpp"
@@ -164,7 +165,7 @@ Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& 
   o.threads = run.threads;
   check_budget(static_cast<std::uint64_t>(grid.values().size()) * o.samples, run, "sampled strings");
   if (request.min_bits) {
-    if (request.resume || !request.formats.empty()) throw UsageError("--min-bits runs alone (no --resume, no --formats)");
+    if (!request.formats.empty()) throw UsageError("--min-bits and --formats are separate sweeps: give one of them");
     return fast::sweep_copy_min_bits(transformer_config(params, variant, params.small_int("L")), grid, o);
   }
   if (!request.formats.empty()) {

@@ -2,6 +2,7 @@
 
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
+#include "checkers/fast/checkpoint.hpp"
 #include "checkers/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/parallel.hpp"
@@ -81,32 +82,6 @@ Json row_json(long length, const PointResult& r, std::uint64_t samples, double s
           {"steps_by_exact", r.stats.by_exact}, {"seconds", seconds}};
 }
 
-Json sweep_params(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o) {
-  return {{"D", base.alphabet},
-          {"n", base.n},
-          {"variant", base.variant == copy::TransformerVariant::Paper ? "paper" : "corrected"},
-          {"embedding", copy::to_string(base.embedding)},
-          {"tau", base.tau ? exact_to_string(*base.tau) : "proof"},
-          {"grid", grid.text()},
-          {"samples", o.samples},
-          {"seed", o.seed}};
-}
-
-std::vector<Json> load_checkpoint(const std::string& path, const Json& params) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("--resume: no checkpoint at '" + path + "' (start without --resume)");
-  Json j;
-  try {
-    j = Json::parse(in);
-  } catch (const Json::parse_error&) {
-    throw UsageError("--resume: the checkpoint '" + path + "' is not valid JSON");
-  }
-  if (!j.contains("params") || j["params"] != params || !j.contains("rows") || !j["rows"].is_array())
-    throw UsageError("--resume: the checkpoint '" + path + "' is for other parameters (" +
-                     (j.contains("params") ? j["params"].dump() : std::string("none")) + ")");
-  return j["rows"].get<std::vector<Json>>();
-}
-
 }  // namespace
 
 std::vector<long> LengthGrid::values() const {
@@ -145,18 +120,15 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
   const FastCopy fast(transformer);
   require_gnuplot();
   prepare_output_dir(o.out_dir);
-  const Json params = sweep_params(base, grid, o);
-  const std::string checkpoint = (std::filesystem::path(o.out_dir) / (std::string(sweep_name) + ".checkpoint.json")).string();
-  std::vector<Json> rows = o.resume ? load_checkpoint(checkpoint, params) : std::vector<Json>{};
+  Checkpoint checkpoint(o.out_dir, sweep_name, fast_sweep_params(base, grid, o, "error rate"), o.resume);
   for (const long length : grid.values()) {
-    if (std::any_of(rows.begin(), rows.end(), [&](const Json& r) { return r["L"].get<long>() == length; })) continue;
+    if (checkpoint.has(length)) continue;
     const auto start = std::chrono::steady_clock::now();
     const PointResult r = run_point(fast, length, o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    rows.push_back(row_json(length, r, o.samples, seconds));
-    write_json_atomically(checkpoint, Json{{"params", params}, {"rows", rows}});
+    checkpoint.add(row_json(length, r, o.samples, seconds));
   }
-  std::sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) { return a["L"].get<long>() < b["L"].get<long>(); });
+  const std::vector<Json> rows = checkpoint.sorted_rows();
   SweepTable table{{"L", "samples", "errors", "error_rate", "ci95_low", "ci95_high", "p_ngram_text", "p_ngram_formula",
                     "L2_over_Dn", "undecided", "steps_by_bound", "steps_by_levels", "steps_by_exact", "seconds"},
                    {}};
@@ -182,7 +154,7 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
   }
   Json summary{{"construction", "copy"},
                {"sweep", "fast: error rate vs L on uniform random strings"},
-               {"params", params},
+               {"params", checkpoint.params()},
                {"arithmetic", "exact integers (layer 1, scores); certified decisions (a rounded-up bound, else the "
                               "exact evaluator's level readout in MPFI, else the exact evaluator)"},
                {"threshold", exact_to_string(o.threshold)},

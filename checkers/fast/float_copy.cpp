@@ -50,27 +50,6 @@ struct Arith {
   T exp(T a) const { return round(std::exp(static_cast<double>(a))); }
 };
 
-// A binary format with `bits` significant bits (2..53) and double's exponent range: each operation computed in double
-// and rounded to nearest-even at that width (for the minimal-precision sweep).
-struct BitsArith {
-  using T = double;
-  int bits = 53;
-  T round(double x) const {
-    if (!std::isfinite(x) || x == 0 || bits >= 53) return x;
-    std::uint64_t u = std::bit_cast<std::uint64_t>(x);
-    const int drop = 53 - bits;
-    const std::uint64_t half = std::uint64_t{1} << (drop - 1), mask = (std::uint64_t{1} << drop) - 1,
-                        lsb = (u >> drop) & 1u;
-    u += half - 1 + lsb;
-    u &= ~mask;
-    return std::bit_cast<double>(u);
-  }
-  T add(T a, T b) const { return round(a + b); }
-  T mul(T a, T b) const { return round(a * b); }
-  T div(T a, T b) const { return round(a / b); }
-  T exp(T a) const { return round(std::exp(a)); }
-};
-
 template <class A>
 FloatRun copies_impl(const A& ar, const copy::CopyTransformer& t, const copy::TokenString& x) {
   FloatRun run;
@@ -213,8 +192,5 @@ FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, co
   }
 }
 
-FloatRun copies_with_bits(const copy::CopyTransformer& t, int bits, const copy::TokenString& x) {
-  return copies_impl(BitsArith{bits}, t, x);
-}
 
 }  // namespace tverify::fast

@@ -30,7 +30,5 @@ struct FloatRun {
 };
 
 FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, const copy::TokenString& x);
-// The same in a binary format with `bits` significant bits (2..53) and double's exponent range.
-FloatRun copies_with_bits(const copy::CopyTransformer& t, int bits, const copy::TokenString& x);
 
 }  // namespace tverify::fast

@@ -12,14 +12,6 @@
 
 namespace tverify::fast {
 
-namespace {
-
-struct FormatCounts {
-  std::uint64_t failures = 0, steps = 0, saturated = 0, nonfinite = 0;
-};
-
-// What both repeat-free sweeps check before any work: the fast path supports the embedding, the grid stays within
-// D^n (a repeat-free string is no longer than that), gnuplot exists and the output directory is writable.
 void prepare_repeat_free_sweep(const copy::CopyTransformer& transformer, const LengthGrid& grid,
                                const FastSweepOptions& o, const std::string& option) {
   if (const auto why = IntegerLayer1::unsupported_reason(transformer))
@@ -32,6 +24,12 @@ void prepare_repeat_free_sweep(const copy::CopyTransformer& transformer, const L
   require_gnuplot();
   prepare_output_dir(o.out_dir);
 }
+
+namespace {
+
+struct FormatCounts {
+  std::uint64_t failures = 0, steps = 0, saturated = 0, nonfinite = 0;
+};
 
 }  // namespace
 
@@ -103,51 +101,6 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
   plot.x_column = "L";
   for (auto f : formats) plot.series.push_back({std::string(to_string(f)) + "_error_rate", to_string(f)});
   write_sweep(o.out_dir, "copy-fast-formats", table, plot, summary);
-  return summary;
-}
-
-Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o) {
-  const copy::CopyTransformer transformer(base);
-  prepare_repeat_free_sweep(transformer, grid, o, "--min-bits");
-  const FastCopy fast(transformer);
-  SweepTable table{{"L", "samples", "exact_copied", "min_bits", "log2_log2_L"}, {}};
-  for (const long length : grid.values()) {
-    std::vector<copy::TokenString> strings;
-    std::uint64_t copied = 0;
-    for (std::uint64_t i = 0; i < o.samples; ++i) {
-      strings.push_back(copy::repeat_free_string(base.alphabet, base.n, static_cast<std::size_t>(length),
-                                                 sample_seed(o.seed, length, i)));
-      copied += fast.copy_string(strings.back(), o.threads, false).run.copied;
-    }
-    int bits = 2;  // scanning up: the first width at which every sampled string is copied
-    for (; bits <= 53; ++bits) {
-      std::atomic<bool> all{true};
-      std::atomic<std::uint64_t> next{0};
-      run_workers(o.threads, [&](unsigned) {
-        for (std::uint64_t i = next++; i < strings.size() && all; i = next++)
-          if (!copies_with_bits(transformer, bits, strings[i]).copied) all = false;
-      });
-      if (all) break;
-    }
-    const double loglog = length >= 4 ? std::log2(std::log2(static_cast<double>(length))) : 0.0;
-    table.rows.push_back({std::to_string(length), std::to_string(o.samples), std::to_string(copied),
-                          bits <= 53 ? std::to_string(bits) : "none", fmt::format("{:.4f}", loglog)});
-  }
-  Json summary{{"construction", "copy"},
-               {"sweep", "fast: the fewest significant bits (double's exponent range, every operation rounded) at "
-                         "which the construction copies every sampled repeat-free string (a measurement; Remark 2.6 "
-                         "says O(log log L) bits suffice)"},
-               {"params", {{"D", base.alphabet}, {"n", base.n}, {"grid", grid.text()}, {"samples", o.samples},
-                           {"seed", o.seed}, {"variant", base.variant == copy::TransformerVariant::Paper ? "paper" : "corrected"}}},
-               {"rows", table.rows},
-               {"commit", tool_commit()}};
-  PlotSpec plot{fmt::format("fewest significant bits that copy every sampled repeat-free string (D = {}, n = {})",
-                            base.alphabet, base.n),
-                "L", "bits"};
-  plot.logx = true;
-  plot.x_column = "L";
-  plot.series = {{"min_bits", "fewest bits (measured)"}, {"log2_log2_L", "log2 log2 L"}};
-  write_sweep(o.out_dir, "copy-fast-min-bits", table, plot, summary);
   return summary;
 }
 

@@ -12,9 +12,11 @@
 
 namespace tverify::fast {
 
-// --min-bits: per L, the fewest significant bits (2..53, double's exponent range) at which the construction copies
-// every sampled repeat-free string, scanning up from 2, beside log2 log2 L (Remark 2.6).
-Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& options);
+// What both repeat-free sweeps (--formats, --min-bits) check before any work: the fast path supports the embedding,
+// the grid stays within D^n (a repeat-free string is no longer than that), gnuplot exists and the output directory
+// is writable. `option` names the sweep in the error.
+void prepare_repeat_free_sweep(const copy::CopyTransformer& transformer, const LengthGrid& grid,
+                               const FastSweepOptions& options, const std::string& option);
 
 Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
                         const std::vector<FloatFormat>& formats, const FastSweepOptions& options);

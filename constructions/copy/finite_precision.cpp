@@ -39,9 +39,8 @@ const FinitePrecisionCopy::Weights& FinitePrecisionCopy::weights() const {
   return weights_;
 }
 
-const std::vector<RuntimeMpfr>& FinitePrecisionCopy::layer1(const TokenString& window) const {
+FinitePrecisionCopy::Block FinitePrecisionCopy::compute_layer1(const TokenString& window) const {
   const Weights& w = weights();
-  if (auto it = memo_.find(window); it != memo_.end()) return it->second;
   const std::size_t d = static_cast<std::size_t>(exact_.dim());
   std::vector<F> u;  // [h_1 | .. | h_{n+1}] at the window's last position
   for (int t = 1; t <= exact_.config().n + 1; ++t) {
@@ -60,23 +59,70 @@ const std::vector<RuntimeMpfr>& FinitePrecisionCopy::layer1(const TokenString& w
       if (w.inner[m][c].sign() != 0) pre += w.inner[m][c] * u[c];
     hidden.push_back(relu(pre));
   }
-  std::vector<F> out;
+  Block out;
   for (const auto& row : w.outer) {
     F sum(0);
     for (std::size_t m = 0; m < row.size(); ++m)
       if (row[m].sign() != 0) sum += row[m] * hidden[m];
     out.push_back(sum);
   }
-  return memo_.emplace(window, std::move(out)).first->second;
+  return out;
 }
 
-bool FinitePrecisionCopy::copies(const TokenString& x) const {
+const FinitePrecisionCopy::Block& FinitePrecisionCopy::layer1(const TokenString& window) const {
+  weights();  // a precision change clears the memo first
+  if (auto it = memo_.find(window); it != memo_.end()) return it->second;
+  return memo_.emplace(window, compute_layer1(window)).first->second;
+}
+
+std::size_t FinitePrecisionCopy::key_width() const {
+  return (weights().outer.size() - static_cast<std::size_t>(exact_.dim())) / 2;
+}
+
+RuntimeMpfr FinitePrecisionCopy::value_dot_psi(const Block& block, std::size_t token) const {
+  const auto& psi_row = weights().psi[token];
+  F v(0);
+  for (std::size_t c = 0; c < psi_row.size(); ++c) v += block[c] * psi_row[c];
+  return v;
+}
+
+Token FinitePrecisionCopy::next_token(std::span<const Block* const> blocks) const {
   const Weights& w = weights();
-  const std::size_t d = static_cast<std::size_t>(exact_.dim());
-  const std::size_t half = (w.outer.size() - d) / 2, span = static_cast<std::size_t>(exact_.config().n) + 1;
+  const std::size_t d = static_cast<std::size_t>(exact_.dim()), half = key_width();
+  const Block& query = *blocks.back();
+  std::vector<F> logits;
+  for (const auto* key : blocks) {
+    F z(0);
+    for (std::size_t c = 0; c < half; ++c) z += (*key)[d + c] * query[d + half + c];
+    logits.push_back(w.tau * z);
+  }
+  F top = logits.front();
+  for (const auto& l : logits)
+    if (l > top) top = l;
+  F total(0);
+  std::vector<F> weight;
+  for (const auto& l : logits) {
+    weight.push_back(exp(l - top));
+    total += weight.back();
+  }
+  Token best = 0;
+  F best_score(0);
+  for (std::size_t token = 0; token < w.psi.size(); ++token) {
+    F r(0);
+    for (std::size_t j = 0; j < blocks.size(); ++j) r += weight[j] / total * value_dot_psi(*blocks[j], token);
+    if (token == 0 || r > best_score) {
+      best = static_cast<Token>(token);
+      best_score = r;
+    }
+  }
+  return best;
+}
+
+std::optional<std::size_t> FinitePrecisionCopy::first_wrong_step(const TokenString& x) const {
+  const std::size_t span = static_cast<std::size_t>(exact_.config().n) + 1;
   TokenString sequence = exact_.copy_sequence(x, 0);
-  std::vector<const std::vector<F>*> blocks;
-  auto extend = [&]() {
+  std::vector<const Block*> blocks;
+  auto extend = [&]() {  // layer 1 at the sequence's last position
     const std::size_t p = sequence.size() - 1, first = p + 1 >= span ? p + 1 - span : 0;
     blocks.push_back(&layer1(TokenString(sequence.begin() + static_cast<long>(first), sequence.end())));
   };
@@ -85,42 +131,13 @@ bool FinitePrecisionCopy::copies(const TokenString& x) const {
     const std::size_t first = p >= span ? p - span : 0;
     blocks.push_back(&layer1(TokenString(prefix.begin() + static_cast<long>(first), prefix.end())));
   }
-  for (Token target : x) {
-    const std::vector<F>& query = *blocks.back();
-    std::vector<F> logits;
-    for (const auto* key : blocks) {
-      F z(0);
-      for (std::size_t c = 0; c < half; ++c) z += (*key)[d + c] * query[d + half + c];
-      logits.push_back(w.tau * z);
-    }
-    F top = logits.front();
-    for (const auto& l : logits)
-      if (l > top) top = l;
-    F total(0);
-    std::vector<F> weight;
-    for (const auto& l : logits) {
-      weight.push_back(exp(l - top));
-      total += weight.back();
-    }
-    Token best = 0;
-    F best_score(0);
-    for (std::size_t token = 0; token < w.psi.size(); ++token) {
-      F r(0);
-      for (std::size_t j = 0; j < blocks.size(); ++j) {
-        F v(0);
-        for (std::size_t c = 0; c < d; ++c) v += (*blocks[j])[c] * w.psi[token][c];
-        r += weight[j] / total * v;
-      }
-      if (token == 0 || r > best_score) {
-        best = static_cast<Token>(token);
-        best_score = r;
-      }
-    }
-    if (best != target) return false;
+  for (std::size_t step = 0; step < x.size(); ++step) {
+    const Token best = next_token(blocks);
+    if (best != x[step]) return step;
     sequence.push_back(best);
     extend();
   }
-  return true;
+  return std::nullopt;
 }
 
 }  // namespace tverify::copy

@@ -9,30 +9,52 @@
 #include "core/runtime_mpfr.hpp"
 
 #include <map>
+#include <optional>
+#include <span>
 
 namespace tverify::copy {
 
 class FinitePrecisionCopy {
  public:
+  using F = RuntimeMpfr;
+  using Block = std::vector<F>;  // layer 1 at one position: [T^value | T^key | T^query]
+
   explicit FinitePrecisionCopy(const CopyTransformer& exact) : exact_(exact) {}
 
   // Generates L tokens after <BOS>, x, <COPY> at the working precision; true when they are x.
-  bool copies(const TokenString& x) const;
+  bool copies(const TokenString& x) const { return !first_wrong_step(x); }
+  // The first generation step (0-based) whose token is not x's, or nullopt when x is copied.
+  std::optional<std::size_t> first_wrong_step(const TokenString& x) const;
 
- private:
-  using F = RuntimeMpfr;
+  // The pieces of one generation step, shared with the fast evaluator (checkers/fast/mpfr_bits_copy) so both run the
+  // same operations in the same order.
+  // Layer 1 at the last position of `window` (its last min(p, n) + 1 tokens); `layer1` memoises per window.
+  Block compute_layer1(const TokenString& window) const;
+  const Block& layer1(const TokenString& window) const;
+  // T^value . Psi(token), summed over the value coordinates in order.
+  F value_dot_psi(const Block& block, std::size_t token) const;
+  // Layer 2 and the readout at the last block (the query) over all of them (the keys): the generated token.
+  Token next_token(std::span<const Block* const> blocks) const;
   struct Weights {
     std::vector<std::vector<F>> psi, inner, outer;
     std::vector<F> inner_bias;
     F tau;
   };
   const Weights& weights() const;  // rounded at the working precision (recomputed when it changes)
-  const std::vector<F>& layer1(const TokenString& window) const;  // [value | key | query], memoised per window
+  // Psi, tau and the key width at the working precision.
+  const std::vector<std::vector<F>>& psi() const { return weights().psi; }
+  const F& tau() const { return weights().tau; }
+  std::size_t key_width() const;
+  std::size_t dim() const { return static_cast<std::size_t>(exact_.dim()); }
+  int n() const { return exact_.config().n; }
+  std::size_t head_window(int t) const { return exact_.head_window(t); }
+
+ private:
 
   const CopyTransformer& exact_;
   mutable long bits_ = -1;
   mutable Weights weights_;
-  mutable std::map<TokenString, std::vector<F>> memo_;
+  mutable std::map<TokenString, Block> memo_;
 };
 
 }  // namespace tverify::copy
