@@ -375,6 +375,8 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
   expect_usage_error("sweep copy --fast --vary L=4:2:x2 --out " + out.string(), "--vary must be L=lo:hi:xF");
   expect_usage_error("sweep copy --fast --vary L=4:64:x1 --out " + out.string(), "--vary must be L=lo:hi:xF");
   expect_usage_error("sweep copy --fast --embedding c2 --vary L=4:8:x2 --out " + out.string(), "use --embedding onehot");
+  expect_usage_error("sweep copy --fast --variant corrected --D 16 --n 5 --vary L=8:8:x2 --out " + out.string(),
+                     "--n: with D = 16 the fast path takes n <= 4");  // scores past 32 bits (was an internal error)
   expect_usage_error("sweep copy --resume --vary L --out " + out.string(), "--resume is for --fast sweeps");
 }
 

@@ -4,6 +4,8 @@
 #include "checkers/fast/copy_fast.hpp"
 #include "checkers/fast/simd_kernels.hpp"
 
+#include "random_strings.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -12,15 +14,9 @@
 using namespace tverify;
 using namespace tverify::copy;
 using namespace tverify::fast;
+using tverify::testing::random_string;
 
 namespace {
-
-TokenString random_string(std::mt19937_64& rng, int alphabet, int length) {
-  std::uniform_int_distribution<int> token(0, alphabet - 1);
-  TokenString x;
-  for (int i = 0; i < length; ++i) x.push_back(token(rng));
-  return x;
-}
 
 std::set<Token> tied_set(const CopyStep& s) { return {s.tied.begin(), s.tied.end()}; }
 

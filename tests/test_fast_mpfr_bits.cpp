@@ -1,11 +1,13 @@
 // fast (MPFR bits): MpfrBitsCopy must generate, at b bits, exactly what FinitePrecisionCopy generates at MPFR working
 // precision b - the same first wrong step, or both copy - on seeded random strings (with and without repeated
-// n-grams) of every variant and embedding, at every precision from 1 to 25 bits, with a temperature so large that the
+// n-grams) of every variant and embedding, at 14 precisions from 1 to 25 bits, with a temperature so large that the
 // softmax weights leave double's range, with the per-step MPFR path forced, and with threads. Any disagreement is a
 // bug. The reference is the plain MPFR evaluator, which rounds every operation itself.
 #include "checkers/fast/min_bits_sweep.hpp"
 #include "checkers/fast/mpfr_bits_copy.hpp"
 #include "constructions/copy/strings.hpp"
+
+#include "random_strings.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -18,15 +20,9 @@
 using namespace tverify;
 using namespace tverify::copy;
 using namespace tverify::fast;
+using tverify::testing::random_string;
 
 namespace {
-
-TokenString random_string(std::mt19937_64& rng, int alphabet, int length) {
-  std::uniform_int_distribution<int> token(0, alphabet - 1);
-  TokenString x;
-  for (int i = 0; i < length; ++i) x.push_back(token(rng));
-  return x;
-}
 
 struct Outcomes {
   int copied = 0, failed_first_step = 0, failed_later = 0, mpfr_steps = 0;

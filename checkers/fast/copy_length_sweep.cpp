@@ -82,7 +82,29 @@ Json row_json(long length, const PointResult& r, std::uint64_t samples, double s
           {"steps_by_exact", r.stats.by_exact}, {"seconds", seconds}};
 }
 
+bool fast_path_takes(const copy::CopyTransformerConfig& config) {
+  try {
+    IntegerLayer1 probe{copy::CopyTransformer(config)};
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
 }  // namespace
+
+void require_fast_path(const copy::CopyTransformer& transformer) {
+  if (const auto why = IntegerLayer1::unsupported_reason(transformer))
+    throw UsageError("--fast: " + *why + "; use --embedding onehot");
+  try {
+    IntegerLayer1 probe(transformer);
+  } catch (const std::invalid_argument& e) {
+    copy::CopyTransformerConfig smaller = transformer.config();
+    while (smaller.n > 1 && !fast_path_takes(smaller)) --smaller.n;
+    throw UsageError(fmt::format("--n: with D = {} the fast path takes n <= {} (got n = {}: {})",
+                                 smaller.alphabet, smaller.n, transformer.config().n, e.what()));
+  }
+}
 
 std::vector<long> LengthGrid::values() const {
   std::vector<long> out;
@@ -115,8 +137,7 @@ LengthGrid parse_length_grid(const std::string& vary) {
 Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
                             const FastSweepOptions& o) {
   const copy::CopyTransformer transformer(base);
-  if (const auto why = IntegerLayer1::unsupported_reason(transformer))
-    throw UsageError("--fast: " + *why + "; use --embedding onehot");
+  require_fast_path(transformer);
   const FastCopy fast(transformer);
   require_gnuplot();
   prepare_output_dir(o.out_dir);

@@ -37,6 +37,10 @@ struct FastSweepOptions {
   unsigned threads = 1;
 };
 
+// Refuses (UsageError naming --D and --n, or --embedding) a configuration the fast path cannot take: irrational
+// weights, or integer scores that could exceed the SIMD kernels' 32 bits.
+void require_fast_path(const copy::CopyTransformer& transformer);
+
 Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
                             const FastSweepOptions& options);
 

@@ -14,8 +14,7 @@ namespace tverify::fast {
 
 void prepare_repeat_free_sweep(const copy::CopyTransformer& transformer, const LengthGrid& grid,
                                const FastSweepOptions& o, const std::string& option) {
-  if (const auto why = IntegerLayer1::unsupported_reason(transformer))
-    throw UsageError("--fast: " + *why + "; use --embedding onehot");
+  require_fast_path(transformer);
   const auto& c = transformer.config();
   const double repeat_free_max = std::pow(static_cast<double>(c.alphabet), c.n);
   if (static_cast<double>(grid.hi) > repeat_free_max)

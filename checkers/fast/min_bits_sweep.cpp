@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -110,6 +111,10 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
                 "L", "bits"};
   plot.logx = true;
   plot.x_column = "L";
+  double highest = 4;  // keep both curves off the frame
+  for (const Json& r : rows)
+    if (!r["min_bits"].is_null()) highest = std::max(highest, r["min_bits"].get<double>());
+  plot.yrange = std::make_pair(0.0, highest + 2);
   plot.series = {{"min_bits", "fewest bits (measured)"}, {"log2_log2_L", "log2 log2 L"}};
   write_sweep(o.out_dir, sweep_name, table, plot, summary);
   return summary;
