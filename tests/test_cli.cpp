@@ -386,6 +386,10 @@ TEST_CASE("copy --fast --formats and --min-bits: measurements written, bad input
                            out.string();
   REQUIRE(run_cli(base + " --formats float32,bfloat16,float16").exit_code == 0);
   CHECK(fs::exists(out / "copy-fast-formats.png"));
+  const std::string formats_csv = slurp(out / "copy-fast-formats.csv");
+  REQUIRE(run_cli(base + " --formats float32,bfloat16,float16 --resume").exit_code == 0);  // nothing left to run
+  CHECK(slurp(out / "copy-fast-formats.csv") == formats_csv);
+  expect_usage_error(base + " --formats float32 --resume", "is for other parameters");
   REQUIRE(run_cli(base + " --min-bits").exit_code == 0);
   CHECK(slurp(out / "copy-fast-min-bits.csv").find("L,samples,exact_copied,min_bits") == 0);
   // --resume keeps a finished point (marked) and recomputes the rest.

@@ -169,7 +169,6 @@ Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& 
     return fast::sweep_copy_min_bits(transformer_config(params, variant, params.small_int("L")), grid, o);
   }
   if (!request.formats.empty()) {
-    if (request.resume) throw UsageError("--resume applies to the error-rate sweep, not to --formats");
     return fast::sweep_copy_formats(transformer_config(params, variant, params.small_int("L")), grid,
                                     fast::parse_formats(request.formats), o);
   }

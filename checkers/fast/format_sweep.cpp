@@ -1,6 +1,7 @@
 #include "checkers/fast/format_sweep.hpp"
 
 #include "checkers/build_info.hpp"
+#include "checkers/fast/checkpoint.hpp"
 #include "checkers/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/parallel.hpp"
@@ -28,7 +29,39 @@ namespace {
 
 struct FormatCounts {
   std::uint64_t failures = 0, steps = 0, saturated = 0, nonfinite = 0;
+  void merge(const FormatCounts& o) {
+    failures += o.failures, steps += o.steps, saturated += o.saturated, nonfinite += o.nonfinite;
+  }
 };
+
+// One L: every sampled string in the exact construction (fast path) and in each format; a checkpoint row.
+Json run_point(const FastCopy& fast, const std::vector<FloatFormat>& formats, long length, const FastSweepOptions& o) {
+  const auto& base = fast.transformer().config();
+  std::vector<std::vector<FormatCounts>> counts(o.threads, std::vector<FormatCounts>(formats.size()));
+  std::vector<std::uint64_t> exact_copied(o.threads, 0);
+  std::atomic<std::uint64_t> next{0};
+  run_workers(o.threads, [&](unsigned w) {
+    for (std::uint64_t i = next++; i < o.samples; i = next++) {
+      const copy::TokenString x = copy::repeat_free_string(base.alphabet, base.n, static_cast<std::size_t>(length),
+                                                           sample_seed(o.seed, length, i));
+      exact_copied[w] += fast.copy_string(x, 1, false).run.copied;
+      for (std::size_t k = 0; k < formats.size(); ++k) {
+        const FloatRun r = copies_in_format(fast.transformer(), formats[k], x);
+        counts[w][k].merge({!r.copied, r.steps, r.saturated_steps, r.nonfinite});
+      }
+    }
+  });
+  std::uint64_t copied = 0;
+  for (auto c : exact_copied) copied += c;
+  Json row{{"L", length}, {"samples", o.samples}, {"exact_copied", copied}, {"formats", Json::object()}};
+  for (std::size_t k = 0; k < formats.size(); ++k) {
+    FormatCounts total;
+    for (const auto& per : counts) total.merge(per[k]);
+    row["formats"][to_string(formats[k])] = {{"failures", total.failures}, {"steps", total.steps},
+                                              {"saturated", total.saturated}, {"nonfinite", total.nonfinite}};
+  }
+  return row;
+}
 
 }  // namespace
 
@@ -37,41 +70,30 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
   const copy::CopyTransformer transformer(base);
   prepare_repeat_free_sweep(transformer, grid, o, "--formats");
   const FastCopy fast(transformer);
+  std::string names;
+  for (auto f : formats) names += (names.empty() ? "" : ",") + std::string(to_string(f));
+  Checkpoint checkpoint(o.out_dir, "copy-fast-formats", fast_sweep_params(base, grid, o, "formats " + names), o.resume);
+  for (const long length : grid.values())
+    if (!checkpoint.has(length)) checkpoint.add(run_point(fast, formats, length, o));
   SweepTable table{{"L", "samples", "exact_copied"}, {}};
   for (auto f : formats) {
     const std::string name = to_string(f);
     for (const char* col : {"_error_rate", "_saturated_steps", "_nonfinite"}) table.columns.push_back(name + col);
   }
   Json first_failure = Json::object();
-  for (const long length : grid.values()) {
-    std::vector<std::vector<FormatCounts>> counts(o.threads, std::vector<FormatCounts>(formats.size()));
-    std::vector<std::uint64_t> exact_copied(o.threads, 0);
-    std::atomic<std::uint64_t> next{0};
-    run_workers(o.threads, [&](unsigned w) {
-      for (std::uint64_t i = next++; i < o.samples; i = next++) {
-        const copy::TokenString x = copy::repeat_free_string(base.alphabet, base.n, static_cast<std::size_t>(length),
-                                                             sample_seed(o.seed, length, i));
-        exact_copied[w] += fast.copy_string(x, 1, false).run.copied;
-        for (std::size_t k = 0; k < formats.size(); ++k) {
-          const FloatRun r = copies_in_format(transformer, formats[k], x);
-          FormatCounts& c = counts[w][k];
-          c.failures += !r.copied, c.steps += r.steps, c.saturated += r.saturated_steps, c.nonfinite += r.nonfinite;
-        }
-      }
-    });
-    std::uint64_t copied = 0;
-    for (auto c : exact_copied) copied += c;
-    std::vector<std::string> row{std::to_string(length), std::to_string(o.samples), std::to_string(copied)};
-    for (std::size_t k = 0; k < formats.size(); ++k) {
-      FormatCounts total;
-      for (const auto& per : counts)
-        total.failures += per[k].failures, total.steps += per[k].steps, total.saturated += per[k].saturated,
-            total.nonfinite += per[k].nonfinite;
-      const std::string name = to_string(formats[k]);
-      if (total.failures > 0 && !first_failure.contains(name)) first_failure[name] = length;
-      row.push_back(fmt::format("{:.6f}", static_cast<double>(total.failures) / static_cast<double>(o.samples)));
-      row.push_back(fmt::format("{:.6f}", total.steps ? static_cast<double>(total.saturated) / static_cast<double>(total.steps) : 0.0));
-      row.push_back(std::to_string(total.nonfinite));
+  for (const Json& r : checkpoint.sorted_rows()) {
+    const long length = r["L"].get<long>();
+    const auto samples = r["samples"].get<double>();
+    std::vector<std::string> row{std::to_string(length), std::to_string(r["samples"].get<std::uint64_t>()),
+                                 std::to_string(r["exact_copied"].get<std::uint64_t>())};
+    for (auto f : formats) {
+      const std::string name = to_string(f);
+      const Json& c = r["formats"][name];
+      const auto failures = c["failures"].get<std::uint64_t>(), steps = c["steps"].get<std::uint64_t>();
+      if (failures > 0 && !first_failure.contains(name)) first_failure[name] = length;
+      row.push_back(fmt::format("{:.6f}", static_cast<double>(failures) / samples));
+      row.push_back(fmt::format("{:.6f}", steps ? c["saturated"].get<double>() / static_cast<double>(steps) : 0.0));
+      row.push_back(std::to_string(c["nonfinite"].get<std::uint64_t>()));
     }
     table.rows.push_back(row);
   }
@@ -85,8 +107,8 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
     if (!first_failure.contains(to_string(f))) first_failure[to_string(f)] = nullptr;
   Json summary{{"construction", "copy"},
                {"sweep", "fast: finite-precision formats on repeat-free strings (a measurement, not a verification)"},
-               {"params", {{"D", base.alphabet}, {"n", base.n}, {"grid", grid.text()}, {"samples", o.samples},
-                           {"seed", o.seed}, {"variant", base.variant == copy::TransformerVariant::Paper ? "paper" : "corrected"}}},
+               {"params", checkpoint.params()},
+               {"rows", checkpoint.sorted_rows()},
                {"first_L_with_a_failure", first_failure},
                {"unshifted_softmax", overflow},
                {"softmax", "max-shifted in every format; saturated = every non-top weight rounded to 0"},
