@@ -168,6 +168,44 @@ std::vector<Block> mpfr_blocks(const Layer1Table& t, std::size_t count) {
   return blocks;
 }
 
+struct EmulatedSteps {
+  std::optional<std::size_t> first_wrong;  // among the emulated steps
+  std::uint64_t evaluated = 0;
+  std::vector<std::size_t> deferred;  // steps before first_wrong that must run in MPFR, increasing
+};
+
+// Every generation step k (query at position L + 1 + k) by StepEmulator, spread over threads; the earliest wrong
+// step wins and no step after it is needed.
+EmulatedSteps emulate_steps(const Layer1Table& table, const F& tau, const copy::TokenString& x, int bits,
+                            unsigned threads, std::size_t max_levels) {
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  std::atomic<std::size_t> next{0}, first_wrong{kNone};
+  std::atomic<std::uint64_t> evaluated{0};
+  std::vector<std::vector<std::size_t>> deferred(threads);
+  run_workers(threads, [&](unsigned w) {
+    const RuntimeMpfr::Precision worker_precision(bits);
+    const F worker_tau(tau);
+    StepEmulator emulator(table, worker_tau, bits, max_levels);
+    for (std::size_t k = next++; k < x.size() && k < first_wrong; k = next++) {
+      ++evaluated;
+      const auto token = emulator.token_at(x.size() + 1 + k);
+      if (!token) deferred[w].push_back(k);
+      else if (*token != x[k]) {
+        std::size_t seen = first_wrong;
+        while (k < seen && !first_wrong.compare_exchange_weak(seen, k)) {}
+      }
+    }
+  });
+  EmulatedSteps out;
+  out.evaluated = evaluated;
+  if (first_wrong != kNone) out.first_wrong = first_wrong.load();
+  for (const auto& d : deferred)
+    for (std::size_t k : d)
+      if (k < first_wrong) out.deferred.push_back(k);
+  std::sort(out.deferred.begin(), out.deferred.end());
+  return out;
+}
+
 }  // namespace
 
 BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads) const {
@@ -188,44 +226,20 @@ BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads
     return run;
   }
 
-  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  std::atomic<std::size_t> next{0}, first_wrong{kNone};
-  std::atomic<std::uint64_t> evaluated{0};
-  std::vector<std::vector<std::size_t>> deferred(threads);  // steps for FinitePrecisionCopy::next_token
-  run_workers(threads, [&](unsigned w) {
-    const RuntimeMpfr::Precision worker_precision(bits);
-    const F worker_tau(tau);
-    StepEmulator emulator(table, worker_tau, bits, max_levels_);
-    for (std::size_t k = next++; k < x.size() && k < first_wrong; k = next++) {
-      ++evaluated;
-      const auto token = emulator.token_at(prompt - 1 + k);
-      if (!token) deferred[w].push_back(k);
-      else if (*token != x[k]) {
-        std::size_t seen = first_wrong;
-        while (k < seen && !first_wrong.compare_exchange_weak(seen, k)) {}
-      }
-    }
-  });
-  std::vector<std::size_t> in_mpfr;
-  for (const auto& d : deferred)
-    for (std::size_t k : d)
-      if (k < first_wrong) in_mpfr.push_back(k);
-  std::sort(in_mpfr.begin(), in_mpfr.end());
-  if (!in_mpfr.empty()) {
-    const std::vector<Block> blocks = mpfr_blocks(table, positions);
-    std::vector<const Block*> view;
-    for (const auto& b : blocks) view.push_back(&b);
-    for (std::size_t k : in_mpfr) {
-      ++run.mpfr_steps;
-      const std::size_t p = prompt - 1 + k;
-      if (finite.next_token(std::span<const Block* const>(view.data(), p + 1)) != x[k]) {
-        first_wrong = std::min<std::size_t>(first_wrong, k);
-        break;
-      }
+  const EmulatedSteps emulated = emulate_steps(table, tau, x, bits, threads, max_levels_);
+  run.steps = emulated.evaluated;
+  run.first_wrong_step = emulated.first_wrong;
+  if (emulated.deferred.empty()) return run;
+  const std::vector<Block> blocks = mpfr_blocks(table, positions);
+  std::vector<const Block*> view;
+  for (const auto& b : blocks) view.push_back(&b);
+  for (std::size_t k : emulated.deferred) {  // increasing, all before the first wrong step found so far
+    ++run.mpfr_steps;
+    if (finite.next_token(std::span<const Block* const>(view.data(), prompt + k)) != x[k]) {
+      run.first_wrong_step = k;
+      break;
     }
   }
-  run.steps = evaluated;
-  if (first_wrong != kNone) run.first_wrong_step = first_wrong.load();
   return run;
 }
 
