@@ -289,7 +289,7 @@ int run(int argc, char** argv) {
     sw->add_flag("--resume", sweep_request.resume, "continue an interrupted sweep from the checkpoint in --out");
     sw->add_option("--formats", sweep_request.formats,
                    "copy --fast: measure these formats instead (float64,float32,bfloat16,float16)");
-    sw->add_flag("--min-bits", sweep_request.min_bits, "copy --fast: the fewest significand bits that copy, per L");
+    sw->add_flag("--min-bits", sweep_request.min_bits, "copy --fast: the fewest MPFR bits (2..25) that copy every sampled string, per L");
     const auto own = c->params();
     auto has = [&](const char* name) {
       return std::any_of(own.begin(), own.end(), [&](const ParamSpec& p) { return p.name == name; });
