@@ -67,6 +67,13 @@ Json row_json(long length, const BitsPoint& p, std::uint64_t samples, double sec
           {"mpfr_steps", p.mpfr_steps}, {"seconds", seconds}};
 }
 
+// The table's min_bits cell: the width, or why there is none.
+std::string min_bits_text(const Json& row) {
+  if (!row["min_bits"].is_null()) return std::to_string(row["min_bits"].get<int>());
+  if (row["exact_copied"].get<std::uint64_t>() == 0) return "n/a (the exact construction copies no sampled string)";
+  return fmt::format("none <= {}", MpfrBitsCopy::kMaxBits);
+}
+
 }  // namespace
 
 Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o) {
@@ -89,8 +96,7 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
     const double loglog = length >= 4 ? std::log2(std::log2(static_cast<double>(length))) : 0.0;
     table.rows.push_back({std::to_string(length), std::to_string(r["samples"].get<std::uint64_t>()),
                           std::to_string(r["exact_copied"].get<std::uint64_t>()),
-                          r["min_bits"].is_null() ? fmt::format("none <= {}", MpfrBitsCopy::kMaxBits)
-                                                  : std::to_string(r["min_bits"].get<int>()),
+                          min_bits_text(r),
                           fmt::format("{:.4f}", loglog), std::to_string(r["steps"].get<std::uint64_t>()),
                           std::to_string(r["mpfr_steps"].get<std::uint64_t>()),
                           fmt::format("{:.3f}", r["seconds"].get<double>())});
