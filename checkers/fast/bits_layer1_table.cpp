@@ -40,9 +40,9 @@ void add_position(Layer1Table& t, const PositionDoubles& pos) {
     if (!id) return void(t.emulable = false);
     t.blocks.entries.push_back({c, *id});
     if (c >= t.dim && c < t.dim + t.key_width)
-      t.keys.entries.push_back({static_cast<std::uint16_t>(c - t.dim), *id});
+      t.keys.entries.push_back({static_cast<std::uint32_t>(c - t.dim), *id});
     else if (c >= t.dim + t.key_width)
-      t.queries.entries.push_back({static_cast<std::uint16_t>(c - t.dim - t.key_width), *id});
+      t.queries.entries.push_back({static_cast<std::uint32_t>(c - t.dim - t.key_width), *id});
   }
   for (const auto& [token, v] : pos.readout) {
     const auto id = t.readout_values.id(v);
@@ -52,19 +52,18 @@ void add_position(Layer1Table& t, const PositionDoubles& pos) {
   for (SparseRows* rows : {&t.blocks, &t.keys, &t.queries, &t.readouts}) rows->close_row();
 }
 
-// The two indexes the steps read besides the rows: per token, the positions whose value reaches it (occurrences);
-// per key coordinate c, the keys j with T^key_j[c] != 0 (postings), both by increasing j.
-void build_indexes(Layer1Table& t) {
-  std::vector<std::vector<SparseRows::Entry>> by_token(t.tokens);
-  for (std::size_t j = 0; j < t.positions; ++j)
-    for (const auto& e : t.readouts.row(j)) by_token[e.index].push_back({static_cast<std::uint32_t>(j), e.value});
-  for (const auto& row : by_token) {
-    t.occurrences.entries.insert(t.occurrences.entries.end(), row.begin(), row.end());
-    t.occurrences.close_row();
+// Rows by position turned into rows by index (`width` of them): row i lists (position j, value id) for every entry
+// (i, value id) of position j, by increasing j.
+SparseRows by_index(const SparseRows& rows, std::size_t positions, std::size_t width) {
+  std::vector<std::vector<SparseRows::Entry>> lists(width);
+  for (std::size_t j = 0; j < positions; ++j)
+    for (const auto& e : rows.row(j)) lists[e.index].push_back({static_cast<std::uint32_t>(j), e.value});
+  SparseRows out;
+  for (const auto& list : lists) {
+    out.entries.insert(out.entries.end(), list.begin(), list.end());
+    out.close_row();
   }
-  t.postings.assign(t.key_width, {});
-  for (std::size_t j = 0; j < t.positions; ++j)
-    for (const auto& e : t.keys.row(j)) t.postings[e.index].push_back({static_cast<std::uint32_t>(j), e.value});
+  return out;
 }
 
 }  // namespace
@@ -90,7 +89,10 @@ Layer1Table layer1_table(const copy::CopyTransformer& transformer, const copy::T
   t.dim = static_cast<std::size_t>(transformer.dim());
   t.positions = count;
   for (const auto& pos : positions) add_position(t, pos);
-  if (t.emulable) build_indexes(t);
+  if (t.emulable) {
+    t.postings = by_index(t.keys, count, t.key_width);
+    t.occurrences = by_index(t.readouts, count, t.tokens);
+  }
   return t;
 }
 

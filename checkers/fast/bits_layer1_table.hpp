@@ -1,5 +1,5 @@
 // One string's layer 1 at every position, as the copy transformer computes it in MPFR at b bits (SparseMpfrLayer1,
-// the same values as FinitePrecisionCopy::compute_layer1), kept as interned doubles in the compact rows and indexes
+// the same values as FinitePrecisionCopy's layer 1), kept as interned doubles in the compact rows and indexes
 // MpfrBitsCopy's steps read: per position the non-zero block entries, keys, queries and readouts T^value . Psi(x);
 // per token the positions whose value reaches it; per key coordinate the keys non-zero there.
 #pragma once
@@ -49,12 +49,8 @@ class ValueTable {
 struct Layer1Table {
   std::size_t dim = 0, key_width = 0, tokens = 0, positions = 0;
   ValueTable entries, readout_values;
-  SparseRows blocks, keys, queries, readouts;
-  struct Posting {
-    std::uint32_t key;
-    std::uint16_t value;
-  };
-  std::vector<std::vector<Posting>> postings;  // per key coordinate
+  SparseRows blocks, keys, queries, readouts;  // per position: (coordinate or token, value id)
+  SparseRows postings;     // per key coordinate c: (position j, value id) with T^key_j[c] != 0, by increasing j
   SparseRows occurrences;  // per token x: (position j, value id) with T^value_j . Psi(x) != 0, by increasing j
   bool emulable = true;  // false: some value leaves [2^-400, 2^400], or too many distinct values
 };

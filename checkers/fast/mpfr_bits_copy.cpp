@@ -48,11 +48,12 @@ class StepEmulator {
     touched_.clear();
     for (const auto& e : t_.queries.row(p)) {
       const double q = kv[e.value];
-      for (const auto& posting : t_.postings[e.index]) {
-        if (posting.key > p) break;
-        double& z = z_[posting.key];
-        const std::uint64_t bit = std::uint64_t{1} << (posting.key % 64);
-        if (!(met_[posting.key / 64] & bit)) met_[posting.key / 64] |= bit, z = 0, touched_.push_back(posting.key);
+      for (const auto& posting : t_.postings.row(e.index)) {
+        const std::uint32_t j = posting.index;
+        if (j > p) break;
+        double& z = z_[j];
+        const std::uint64_t bit = std::uint64_t{1} << (j % 64);
+        if (!(met_[j / 64] & bit)) met_[j / 64] |= bit, z = 0, touched_.push_back(j);
         z = round_to_bits(z + round_to_bits(kv[posting.value] * q, bits_), bits_);
       }
     }

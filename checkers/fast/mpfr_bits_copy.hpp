@@ -4,8 +4,9 @@
 // verification - like FinitePrecisionCopy itself.
 //
 // Why it is the same arithmetic, operation for operation:
-//  - per position, layer 1 and T^value . Psi(x) are FinitePrecisionCopy's own MPFR functions (compute_layer1,
-//    value_dot_psi); their non-zero entries are kept as doubles (exact: b-bit numbers in double's range).
+//  - per position, layer 1 and T^value . Psi(x) in MPFR by SparseMpfrLayer1 (mpfr_layer1.hpp: FinitePrecisionCopy's
+//    operations in its order, without the zero-factor products); their non-zero entries are kept as doubles (exact:
+//    b-bit numbers in double's range).
 //  - the per-key sums of a step (the scores z_j, the softmax total, the readouts) run in double, each operation
 //    rounded to b bits. The operands are b-bit numbers: their product is exact in double (2b <= 53), and their sum
 //    rounded to 53 and then to b bits equals their sum rounded to b bits once, since 53 >= 2b + 2 (S. A. Figueroa,

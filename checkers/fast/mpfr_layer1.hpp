@@ -1,5 +1,5 @@
-// Layer 1 of the copy transformer in MPFR at the working precision, as copy::FinitePrecisionCopy::compute_layer1 and
-// value_dot_psi compute it, without their zero terms: each sum skips the products with a zero factor (adding +-0
+// Layer 1 of the copy transformer in MPFR at the working precision, as copy::FinitePrecisionCopy computes it (its
+// layer 1 and T^value . Psi(x)), without their zero terms: each sum skips the products with a zero factor (adding +-0
 // changes no value), so a one-hot window costs a few dozen MPFR operations instead of tens of thousands. The
 // remaining operations run in the same order with the same two roundings per product and sum. For MpfrBitsCopy;
 // tests/test_fast_mpfr_bits.cpp compares the whole generation against FinitePrecisionCopy. One object per thread.

@@ -39,8 +39,9 @@ const FinitePrecisionCopy::Weights& FinitePrecisionCopy::weights() const {
   return weights_;
 }
 
-FinitePrecisionCopy::Block FinitePrecisionCopy::compute_layer1(const TokenString& window) const {
-  const Weights& w = weights();
+const FinitePrecisionCopy::Block& FinitePrecisionCopy::layer1(const TokenString& window) const {
+  const Weights& w = weights();  // a precision change clears the memo first
+  if (auto it = memo_.find(window); it != memo_.end()) return it->second;
   const std::size_t d = static_cast<std::size_t>(exact_.dim());
   std::vector<F> u;  // [h_1 | .. | h_{n+1}] at the window's last position
   for (int t = 1; t <= exact_.config().n + 1; ++t) {
@@ -66,13 +67,7 @@ FinitePrecisionCopy::Block FinitePrecisionCopy::compute_layer1(const TokenString
       if (row[m].sign() != 0) sum += row[m] * hidden[m];
     out.push_back(sum);
   }
-  return out;
-}
-
-const FinitePrecisionCopy::Block& FinitePrecisionCopy::layer1(const TokenString& window) const {
-  weights();  // a precision change clears the memo first
-  if (auto it = memo_.find(window); it != memo_.end()) return it->second;
-  return memo_.emplace(window, compute_layer1(window)).first->second;
+  return memo_.emplace(window, std::move(out)).first->second;
 }
 
 std::size_t FinitePrecisionCopy::key_width() const {

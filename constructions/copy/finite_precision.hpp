@@ -26,14 +26,8 @@ class FinitePrecisionCopy {
   // The first generation step (0-based) whose token is not x's, or nullopt when x is copied.
   std::optional<std::size_t> first_wrong_step(const TokenString& x) const;
 
-  // The pieces of one generation step, shared with the fast evaluator (checkers/fast/mpfr_bits_copy) so both run the
-  // same operations in the same order.
-  // Layer 1 at the last position of `window` (its last min(p, n) + 1 tokens); `layer1` memoises per window.
-  Block compute_layer1(const TokenString& window) const;
-  const Block& layer1(const TokenString& window) const;
-  // T^value . Psi(token), summed over the value coordinates in order.
-  F value_dot_psi(const Block& block, std::size_t token) const;
-  // Layer 2 and the readout at the last block (the query) over all of them (the keys): the generated token.
+  // What the fast evaluator (checkers/fast/mpfr_bits_copy) reads: one generation step - layer 2 and the readout at
+  // the last block (the query) over all of them (the keys), giving the generated token - and the rounded weights.
   Token next_token(std::span<const Block* const> blocks) const;
   struct Weights {
     std::vector<std::vector<F>> psi, inner, outer;
@@ -50,6 +44,10 @@ class FinitePrecisionCopy {
   std::size_t head_window(int t) const { return exact_.head_window(t); }
 
  private:
+  // Layer 1 at the last position of `window` (its last min(p, n) + 1 tokens), memoised per window.
+  const Block& layer1(const TokenString& window) const;
+  // T^value . Psi(token), summed over the value coordinates in order.
+  F value_dot_psi(const Block& block, std::size_t token) const;
 
   const CopyTransformer& exact_;
   mutable long bits_ = -1;
