@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <random>
 #include <set>
 
@@ -40,7 +41,9 @@ TEST_CASE("fast path: the same decision at every step as the exact evaluator, ra
   struct Config {
     int D, n, L;
   };
-  const std::vector<Config> configs{{2, 1, 6}, {2, 2, 8}, {3, 2, 9}, {4, 2, 12}, {2, 3, 12}, {3, 3, 14}};
+  // D = 5, n = 3 has 2,800 windows of up to n + 1 tokens: rows are memoised but scores are not (past 2,048), so
+  // its steps add key columns; the others read the score memo.
+  const std::vector<Config> configs{{2, 1, 6}, {2, 2, 8}, {3, 2, 9}, {4, 2, 12}, {2, 3, 12}, {3, 3, 14}, {5, 3, 15}};
   for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
     for (const auto& c : configs) {
       const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, c.L, EmbeddingKind::OneHot, variant, {}});
@@ -124,4 +127,17 @@ TEST_CASE("fast path: the c2 embedding is refused with the reason; kernels agree
   top_count_and_runner_up(scores.data(), scores.size(), 8, count, runner_up);
   CHECK(count == 1);
   CHECK(runner_up == 7);
+  const TopLevel level = top_level(scores.data(), scores.size());  // {8, 4, -2, 7, 13}
+  CHECK((level.top == 13 && level.count == 1 && level.first == 4 && level.runner_up == 8));
+  const std::vector<std::int32_t> repeated{3, 9, 1, 9, 9};
+  const TopLevel three = top_level(repeated.data(), repeated.size());
+  CHECK((three.top == 9 && three.count == 3 && three.first == 1 && three.runner_up == 3));
+  std::vector<std::int32_t> long_scores(100);  // j mod 7: the 6s sit at j = 6, 13, ..., 97 (14 of them)
+  for (std::size_t j = 0; j < long_scores.size(); ++j) long_scores[j] = static_cast<std::int32_t>(j % 7);
+  const TopLevel cyclic = top_level(long_scores.data(), long_scores.size());
+  CHECK((cyclic.top == 6 && cyclic.count == 14 && cyclic.first == 6 && cyclic.runner_up == 5));
+  const std::vector<std::int32_t> flat(5, -4);
+  const TopLevel single_level = top_level(flat.data(), flat.size());
+  CHECK((single_level.top == -4 && single_level.count == 5 && single_level.first == 0 &&
+         single_level.runner_up == std::numeric_limits<std::int32_t>::min()));
 }

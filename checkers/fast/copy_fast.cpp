@@ -3,11 +3,10 @@
 #include "checkers/fast/simd_kernels.hpp"
 #include "core/parallel.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -20,6 +19,18 @@ using copy::Token;
 using copy::TokenString;
 
 namespace {
+constexpr std::int32_t unscored = std::numeric_limits<std::int32_t>::min();  // |z| < 2^31: never a score
+
+// Value rows (one entry per token) are padded with zeros to a multiple of 4 entries, so that the loops over a row have
+// a fixed-width body the compiler unrolls and vectorises (a row has only D + 2 or so entries).
+constexpr std::size_t row_stride(std::size_t tokens) { return (tokens + 3) / 4 * 4; }
+
+// sum += row, over padded rows.
+void add_row(std::int64_t* sum, const std::int64_t* row, std::size_t stride) {
+  for (std::size_t c = 0; c < stride; c += 4)
+    for (std::size_t i = 0; i < 4; ++i) sum[c + i] += row[c + i];
+}
+
 std::uint64_t next_instance_id() {
   static std::atomic<std::uint64_t> counter{0};
   return ++counter;
@@ -37,11 +48,14 @@ struct FastCopy::Row {
 };
 
 // Per-thread memo of rows by window, used when every window fits a small table (at most 2^16 windows of up to n + 1
-// tokens: the exhaustive domains). Each entry is computed once by IntegerLayer1 from the literal weights.
+// tokens: the exhaustive domains). Each entry is computed once by IntegerLayer1 from the literal weights. With at most
+// 2048 windows the scores are memoised too, by (query window, key window): a score z = T^key . T^query depends on the
+// two windows only, and an exhaustive run meets the same pairs again and again.
 struct FastCopy::RowCache {
   std::vector<std::optional<Row>> rows;
   std::vector<std::size_t> offset;  // first index of the windows with c tokens
   std::size_t radix = 0;
+  std::vector<std::int32_t> scores;  // windows x windows (query-major), `unscored` until met; empty past 2048 windows
 };
 
 std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
@@ -57,6 +71,7 @@ std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
     if (total > (1u << 16)) return std::nullopt;
   }
   cache.rows.resize(total);
+  if (total <= 2048) cache.scores.assign(total * total, unscored);
   return cache;
 }
 
@@ -74,6 +89,7 @@ FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, 
   for (std::size_t c = 0; c < scratch.query.size(); ++c)
     if (scratch.query[c] != 0) row.query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(scratch.query[c]));
   row.values = scratch.value_dot_psi;
+  row.values.resize(row_stride(row.values.size()), 0);
   return row;
 }
 
@@ -82,40 +98,45 @@ FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, 
 // queries touch few of the key coordinates.
 struct FastCopy::Table {
   TokenString sequence;
-  std::size_t length = 0, tokens = 0, key_dim = 0, built = 0;
+  std::size_t length = 0, tokens = 0, stride = 0, key_dim = 0, built = 0;
   std::vector<std::int32_t> keys;  // key_dim x length, column c at c * length
   std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
   std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned)
   std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
   std::vector<Row> owned;  // the rows, when there is no cache
-  std::vector<std::int64_t> values;  // length x tokens
-  std::vector<std::int64_t> running_min, running_max;  // length x tokens: token x's value range over positions 0..p
+  std::vector<std::int64_t> values;  // length x stride: value . Psi per position (padded rows)
+  std::vector<std::int64_t> running_min, running_max;  // length x stride: token x's value range over positions 0..p
+  std::vector<std::uint32_t> windows;  // with a cache: each position's window (its index in the cache)
 
   Table(const FastCopy& fast, RowCache* cache)
       : fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
     tokens = fast.layer1_.tokens();
+    stride = row_stride(tokens);
     key_dim = fast.layer1_.key_dim();
   }
 
-  // Moves to a new copy sequence, keeping the buffers (a thread evaluates many strings with one table; every entry
+  // Moves to the copy sequence of x, keeping the buffers (a thread evaluates many strings with one table; every entry
   // read at query p is written by extend_to(p) first). Layer 1 is causal, so the positions of the longest common
   // prefix with the previous sequence (of the same length) are kept: consecutive strings of an exhaustive domain
   // share most of their prefix.
-  void reset(TokenString seq) {
+  void reset(const TokenString& x) {
+    fast_.transformer_.copy_sequence(x, x.size(), next_);
     std::size_t common = 0;
-    if (seq.size() == length)
-      while (common < built && seq[common] == sequence[common]) ++common;
-    sequence = std::move(seq);
+    if (next_.size() == length)
+      while (common < built && next_[common] == sequence[common]) ++common;
+    sequence.swap(next_);
     length = sequence.size();
     built = common;
+    shared_ = false;
     if (common == 0) {
       keys.resize(key_dim * length);
       filled.assign(key_dim, 0);
       key_rows.resize(length);
       queries.resize(length);
-      values.resize(length * tokens);
-      running_min.resize(length * tokens);
-      running_max.resize(length * tokens);
+      values.resize(length * stride);
+      running_min.resize(length * stride);
+      running_max.resize(length * stride);
+      if (cache_) windows.resize(length);
     }
     for (auto& f : filled) f = std::min(f, common);
     if (!cache_) {
@@ -123,9 +144,23 @@ struct FastCopy::Table {
       owned.reserve(length);  // queries point into owned: no reallocation
     }
   }
+  // Query p's row of the score memo (indexed by key window), or nullptr when the scores are not memoised: no memo
+  // (long windows, or no cache), or the table is shared by threads (share()).
+  std::int32_t* score_memo(std::size_t p) const {
+    return memoises_scores() ? cache_->scores.data() + windows[p] * cache_->rows.size() : nullptr;
+  }
+  bool memoises_scores() const { return cache_ && !shared_ && !cache_->scores.empty(); }
+  // Builds the whole table for threads that read it concurrently: every key column filled, the score memo (written
+  // as it is read) switched off.
+  void share() {
+    extend_to(length - 1);
+    fill_columns(length - 1, true);
+    shared_ = true;
+  }
   // Token x's smallest and largest value over the positions built so far.
-  std::int64_t value_min(std::size_t x) const { return running_min[(built - 1) * tokens + x]; }
-  std::int64_t value_max(std::size_t x) const { return running_max[(built - 1) * tokens + x]; }
+  std::int64_t value_min(std::size_t x) const { return running_min[(built - 1) * stride + x]; }
+  std::int64_t value_max(std::size_t x) const { return running_max[(built - 1) * stride + x]; }
+  const std::int64_t* value_row(std::size_t j) const { return values.data() + j * stride; }
 
   // Layer 1 at every position up to p (positions are built once, in order; a step at query p needs keys 0..p).
   void extend_to(std::size_t p) {
@@ -153,7 +188,8 @@ struct FastCopy::Table {
       const std::size_t count = std::min(span_, p + 1);
       std::size_t code = 0;
       for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
-      auto& slot = cache_->rows[cache_->offset[count] + code];
+      windows[p] = static_cast<std::uint32_t>(cache_->offset[count] + code);
+      auto& slot = cache_->rows[windows[p]];
       if (!slot) slot = fast_.compute_row(sequence, p, scratch_);
       row = &*slot;
     } else {
@@ -162,28 +198,52 @@ struct FastCopy::Table {
     }
     key_rows[p] = row->key.data();
     queries[p] = &row->query;
-    for (std::size_t x = 0; x < tokens; ++x) {
-      const std::int64_t v = row->values[x];
-      const std::size_t at = p * tokens + x;
-      values[at] = v;
-      running_min[at] = p == 0 ? v : std::min(running_min[at - tokens], v);
-      running_max[at] = p == 0 ? v : std::max(running_max[at - tokens], v);
-    }
+    const std::int64_t* v = row->values.data();
+    const std::int64_t* low = p == 0 ? v : running_min.data() + (p - 1) * stride;
+    const std::int64_t* high = p == 0 ? v : running_max.data() + (p - 1) * stride;
+    std::int64_t* at = values.data() + p * stride;
+    std::int64_t* new_low = running_min.data() + p * stride;
+    std::int64_t* new_high = running_max.data() + p * stride;
+    for (std::size_t c = 0; c < stride; c += 4)
+      for (std::size_t i = c; i < c + 4; ++i) {
+        at[i] = v[i];
+        new_low[i] = std::min(low[i], v[i]);
+        new_high[i] = std::max(high[i], v[i]);
+      }
   }
 
   const FastCopy& fast_;
   RowCache* cache_;
   std::size_t span_;
+  bool shared_ = false;
   IntegerRow scratch_;
+  TokenString next_;  // the next copy sequence, built in a reused buffer
 };
 
 namespace {
 
+// The scores z_j of keys 0..p against query p (into scores) and their top level. With a score memo, each z_j is read
+// from it (computed from layer 1's key row the first time); otherwise each non-zero query entry adds a scaled key
+// column (filled by Table::fill_columns).
 template <class Table>
-void compute_scores(const Table& table, std::size_t p, std::vector<std::int32_t>& scores) {
+TopLevel score_keys(const Table& table, std::size_t p, std::vector<std::int32_t>& scores) {
   const std::size_t count = p + 1;
-  scores.assign(count, 0);
-  for (const auto& [c, w] : *table.queries[p]) add_scaled_column(scores.data(), table.key_column(c), w, count);
+  const auto& query = *table.queries[p];
+  if (std::int32_t* memo = table.score_memo(p)) {
+    scores.resize(count);
+    for (std::size_t j = 0; j < count; ++j) {
+      std::int32_t& z = memo[table.windows[j]];
+      if (z == unscored) {
+        z = 0;
+        for (const auto& [c, w] : query) z += w * table.key_rows[j][c];
+      }
+      scores[j] = z;
+    }
+  } else {
+    scores.assign(count, 0);
+    for (const auto& [c, w] : query) add_scaled_column(scores.data(), table.key_column(c), w, count);
+  }
+  return top_level(scores.data(), count);
 }
 
 }  // namespace
@@ -203,37 +263,35 @@ double FastCopy::weight_bound(std::int32_t gap, Scratch& scratch) const {
 // over the sequence, widened to include 0). So w is the certified argmax when, for every x != w,
 // S_w - S_x > R_hi (max(v_x, 0) - min(v_w, 0)). The integers are exact; R_hi and the products are doubles rounded up
 // with a relative margin of 1e-12 (far above the few roundings of 2^-53 they incur).
-std::optional<CopyStep> FastCopy::decide_by_bound(const Table& table, std::size_t p, Scratch& scratch) const {
-  const std::size_t count = p + 1;
+std::optional<Token> FastCopy::decide_by_bound(const Table& table, std::size_t p, const TopLevel& level,
+                                               Scratch& scratch) const {
+  const std::size_t count = p + 1, tokens = table.tokens;
   const std::int32_t* s = scratch.scores.data();
-  const std::int32_t top = max_of(s, count);
-  std::size_t top_count = 0;
-  std::int32_t runner_up = 0;
-  top_count_and_runner_up(s, count, top, top_count, runner_up);
-  std::vector<std::int64_t>& top_sum = scratch.top_sum;
-  top_sum.assign(table.tokens, 0);
-  for (std::size_t j = 0; j < count; ++j)
-    if (s[j] == top)
-      for (std::size_t x = 0; x < table.tokens; ++x) top_sum[x] += table.values[j * table.tokens + x];
+  const std::int64_t* top_sum = table.value_row(level.first);  // one top key: its own values
+  if (level.count > 1) {
+    std::int64_t* sum = scratch.top_sum.data();
+    std::fill_n(sum, table.stride, 0);
+    for (std::size_t j = level.first, seen = 0; seen < level.count; ++j)
+      if (s[j] == level.top) {
+        ++seen;
+        add_row(sum, table.value_row(j), table.stride);
+      }
+    top_sum = sum;
+  }
   std::size_t w = 0;
-  for (std::size_t x = 1; x < table.tokens; ++x)
+  for (std::size_t x = 1; x < tokens; ++x)
     if (top_sum[x] > top_sum[w]) w = x;
-  const std::size_t lower = count - top_count;
-  const double r_hi = lower == 0 ? 0.0 : static_cast<double>(lower) * weight_bound(top - runner_up, scratch);
-  for (std::size_t x = 0; x < table.tokens; ++x) {
+  const std::size_t lower = count - level.count;
+  const double r_hi = lower == 0 ? 0.0 : static_cast<double>(lower) * weight_bound(level.top - level.runner_up, scratch);
+  const std::int64_t below_w = -std::min<std::int64_t>(table.value_min(w), 0);
+  for (std::size_t x = 0; x < tokens; ++x) {
     if (x == w) continue;
     const std::int64_t gap = top_sum[w] - top_sum[x];
     if (gap <= 0) return std::nullopt;
-    const double spread = static_cast<double>(std::max<std::int64_t>(table.value_max(x), 0) -
-                                              std::min<std::int64_t>(table.value_min(w), 0));
+    const double spread = static_cast<double>(std::max<std::int64_t>(table.value_max(x), 0) + below_w);
     if (!(r_hi * spread * (1 + 1e-12) < static_cast<double>(gap) * (1 - 1e-12))) return std::nullopt;
   }
-  CopyStep step;
-  step.position = p + 1;
-  step.bits = 53;
-  step.margin = Margin::Certified;
-  step.output = static_cast<Token>(w);
-  return step;
+  return static_cast<Token>(w);
 }
 
 CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const {
@@ -256,7 +314,7 @@ CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scr
       current = score;
     }
     ++levels.back().count;
-    for (std::size_t x = 0; x < table.tokens; ++x) sums[x] += table.values[j * table.tokens + x];
+    for (std::size_t x = 0; x < table.tokens; ++x) sums[x] += table.value_row(j)[x];
   }
   close_level();
   return copy::step_from(
@@ -280,43 +338,35 @@ double FastCopy::weight_bound_down(std::int32_t gap, Scratch& scratch) const {
 // |Delta V| below (doubles rounded outward, margin 1e-12). Tokens equal at every level are exactly equal readouts: an
 // exact tie. Any comparison this cannot certify leaves the step to stage 3.
 std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const {
-  const std::size_t count = p + 1;
-  auto& order = scratch.order;
-  order.clear();
-  for (std::size_t j = 0; j < count; ++j) order.emplace_back(scratch.scores[j], j);
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<std::int32_t>& level_score = scratch.level_score;
-  level_score.clear();
-  std::vector<std::int64_t>& sums = scratch.level_sums;  // level-major: levels x tokens
-  sums.clear();
-  for (const auto& [score, j] : order) {
-    if (level_score.empty() || score != level_score.back()) {
-      level_score.push_back(score);
-      sums.resize(sums.size() + table.tokens, 0);
-    }
-    std::int64_t* row = sums.data() + (level_score.size() - 1) * table.tokens;
-    for (std::size_t x = 0; x < table.tokens; ++x) row[x] += table.values[j * table.tokens + x];
+  const std::size_t levels = collect_levels(table, p, scratch), tokens = table.tokens, stride = table.stride;
+  const std::vector<std::int64_t>& sums = scratch.level_sums;  // level-major: levels x stride
+  // Level l's weight relative to the top level, bounded below (lead) and above (tail).
+  auto& lead = scratch.level_lead;
+  auto& tail = scratch.level_tail;
+  lead.resize(levels);
+  tail.resize(levels);
+  for (std::size_t l = 0; l < levels; ++l) {
+    const std::int32_t gap = scratch.level_score[0] - scratch.level_score[l];
+    lead[l] = l == 0 ? 1.0 : weight_bound_down(gap, scratch);
+    tail[l] = weight_bound(gap, scratch);
   }
-  const std::size_t levels = level_score.size();
   // sign of readout(a) - readout(b): +1, -1, 0 (exactly equal), or nullopt (not certified here).
   auto compare = [&](std::size_t a, std::size_t b) -> std::optional<int> {
     for (std::size_t l = 0; l < levels; ++l) {
-      const std::int64_t delta = sums[l * table.tokens + a] - sums[l * table.tokens + b];
+      const std::int64_t delta = sums[l * stride + a] - sums[l * stride + b];
       if (delta == 0) continue;
       double rest = 0;
       for (std::size_t m = l + 1; m < levels; ++m)
-        rest += static_cast<double>(std::llabs(sums[m * table.tokens + a] - sums[m * table.tokens + b]));
+        rest += static_cast<double>(std::llabs(sums[m * stride + a] - sums[m * stride + b]));
       if (rest == 0) return delta > 0 ? 1 : -1;
-      const double lead = static_cast<double>(std::llabs(delta)) *
-                          (l == 0 ? 1.0 : weight_bound_down(level_score[0] - level_score[l], scratch));
-      const double tail = weight_bound(level_score[0] - level_score[l + 1], scratch) * rest;
-      if (tail * (1 + 1e-12) < lead * (1 - 1e-12)) return delta > 0 ? 1 : -1;
+      if (tail[l + 1] * rest * (1 + 1e-12) < static_cast<double>(std::llabs(delta)) * lead[l] * (1 - 1e-12))
+        return delta > 0 ? 1 : -1;
       return std::nullopt;
     }
     return 0;
   };
   std::size_t best = 0;
-  for (std::size_t x = 1; x < table.tokens; ++x) {
+  for (std::size_t x = 1; x < tokens; ++x) {
     const auto c = compare(x, best);
     if (!c) return std::nullopt;
     if (*c > 0) best = x;
@@ -325,7 +375,7 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
   step.position = p + 1;
   step.bits = 53;
   std::vector<Token> tied;
-  for (std::size_t x = 0; x < table.tokens; ++x) {
+  for (std::size_t x = 0; x < tokens; ++x) {
     if (x == best) continue;
     const auto c = compare(best, x);
     if (!c || *c < 0) return std::nullopt;
@@ -342,12 +392,40 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
   return step;
 }
 
+// The distinct scores of the keys 0..p, highest first (scratch.level_score), and each level's exact per-token value
+// sums (scratch.level_sums, level-major); returns the number of levels. A step has few levels: they are gathered by
+// a linear search, and only past 16 of them by sorting all the scores.
+std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch& scratch) const {
+  const std::size_t count = p + 1, stride = table.stride;
+  const std::int32_t* s = scratch.scores.data();
+  auto& level_score = scratch.level_score;
+  level_score.clear();
+  for (std::size_t j = 0; j < count && level_score.size() <= 16; ++j)
+    if (std::find(level_score.begin(), level_score.end(), s[j]) == level_score.end()) level_score.push_back(s[j]);
+  if (level_score.size() > 16) level_score.assign(s, s + count);
+  std::sort(level_score.begin(), level_score.end(), std::greater<>());
+  level_score.erase(std::unique(level_score.begin(), level_score.end()), level_score.end());
+  auto& sums = scratch.level_sums;
+  sums.assign(level_score.size() * stride, 0);
+  for (std::size_t j = 0; j < count; ++j) {
+    const auto l = static_cast<std::size_t>(
+        std::lower_bound(level_score.begin(), level_score.end(), s[j], std::greater<>()) - level_score.begin());
+    add_row(sums.data() + l * stride, table.value_row(j), stride);
+  }
+  return level_score.size();
+}
+
 CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const {
   ++stats.steps;
-  compute_scores(table, p, scratch.scores);
-  if (auto step = decide_by_bound(table, p, scratch)) {
+  const TopLevel level = score_keys(table, p, scratch.scores);
+  if (const auto w = decide_by_bound(table, p, level, scratch)) {
     ++stats.by_bound;
-    return *step;
+    CopyStep step;
+    step.position = p + 1;
+    step.bits = 53;
+    step.margin = Margin::Certified;
+    step.output = *w;
+    return step;
   }
   if (auto step = decide_lexicographically(table, p, scratch)) {
     ++stats.by_levels;
@@ -363,26 +441,15 @@ CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, F
   return transformer_.next_token(transformer_.layer1(prefix), p);
 }
 
-namespace {
-
-// The failure text of the exact evaluator (CopyTransformer::copy_string), or empty when the step generated x_k.
-std::string failure_of(const CopyStep& step, std::size_t k, Token target) {
-  if (step.margin != Margin::Tie && step.output == target) return "";  // generated x_k
-  if (step.margin == Margin::Tie)
-    return fmt::format("step {}: the readout's argmax is an exact tie between tokens {}", k + 1,
-                       copy::format_tokens(step.tied));
-  if (!step.output) return fmt::format("step {}: the readout's argmax is not certified", k + 1);
-  return fmt::format("step {}: generated {}, expected {}", k + 1, *step.output, target);
-}
-
-}  // namespace
-
 // The calling thread's state for this FastCopy: its row cache (when windows are few) and its scratch space, whose
 // weight-bound caches then serve every string the thread evaluates.
 FastCopy::ThreadState& FastCopy::thread_state() const {
   thread_local std::unordered_map<std::uint64_t, ThreadState> states;  // by FastCopy instance
   auto found = states.find(instance_);
-  if (found == states.end()) found = states.emplace(instance_, ThreadState{make_cache(), {}, nullptr}).first;
+  if (found == states.end()) {
+    found = states.emplace(instance_, ThreadState{make_cache(), {}, nullptr}).first;
+    found->second.scratch.top_sum.resize(row_stride(layer1_.tokens()));
+  }
   return found->second;
 }
 
@@ -390,44 +457,37 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
   ThreadState& state = thread_state();
   if (!state.table) state.table = std::make_unique<Table>(*this, state.rows ? &*state.rows : nullptr);
   Table& table = *state.table;
-  table.reset(transformer_.copy_sequence(x, x.size()));
+  table.reset(x);
   const std::size_t prompt = x.size() + 2;
-  const unsigned workers = std::max(1u, threads);
-  std::vector<FastStats> stats(workers);
   FastCopyRun out;
   out.run.output.reserve(x.size());
+  auto record = [&](CopyStep& step, std::size_t k) {
+    step.target = x[k];
+    return copy::record_step(out.run, step, k, keep_steps);
+  };
+  if (threads <= 1) {  // sequential: nothing is computed past the first failure
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      table.extend_to(prompt - 1 + k);
+      if (!table.memoises_scores()) table.fill_columns(prompt - 1 + k);
+      CopyStep step = decide(table, prompt - 1 + k, state.scratch, out.stats);
+      if (!record(step, k)) return out;
+    }
+    out.run.copied = true;
+    return out;
+  }
+  table.share();  // the workers read the table concurrently
+  std::vector<FastStats> stats(threads);
   auto finish = [&](bool copied) {
     for (const auto& s : stats) out.stats.merge(s);
     out.run.copied = copied;
     return out;
   };
-  // Records step k as the exact evaluator does; false at the first wrong, tied or undecided token.
-  auto record = [&](CopyStep step, std::size_t k) {
-    step.target = x[k];
-    const std::string failure = failure_of(step, k, x[k]);
-    if (keep_steps || !failure.empty()) out.run.steps.push_back(step);
-    if (step.output) out.run.output.push_back(*step.output);  // a wrong token is kept, as the exact evaluator does
-    if (failure.empty()) return true;
-    out.run.failure = failure;
-    out.run.decided = step.margin != Margin::Undecided;
-    return false;
-  };
-  if (workers == 1) {  // sequential: nothing is computed past the first failure
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      table.extend_to(prompt - 1 + k);
-      table.fill_columns(prompt - 1 + k);
-      if (!record(decide(table, prompt - 1 + k, state.scratch, stats[0]), k)) return finish(false);
-    }
-    return finish(true);
-  }
-  table.extend_to(table.length - 1);  // the workers read the table concurrently: build it whole first
-  table.fill_columns(table.length - 1, true);
-  const std::size_t block = 64 * static_cast<std::size_t>(workers);
+  const std::size_t block = 64 * static_cast<std::size_t>(threads);
   for (std::size_t start = 0; start < x.size(); start += block) {  // blocks of steps in parallel; the earliest failure
     const std::size_t end = std::min(x.size(), start + block);     // of a block wins
     std::vector<CopyStep> steps(end - start);
-    run_workers(workers, [&](unsigned w) {
-      for (std::size_t k = start + w; k < end; k += workers)
+    run_workers(threads, [&](unsigned w) {
+      for (std::size_t k = start + w; k < end; k += threads)
         steps[k - start] = decide(table, prompt - 1 + k, w == 0 ? state.scratch : thread_state().scratch, stats[w]);
     });
     for (std::size_t k = start; k < end; ++k)

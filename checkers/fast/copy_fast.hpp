@@ -16,6 +16,7 @@
 #pragma once
 
 #include "checkers/fast/integer_layer1.hpp"
+#include "checkers/fast/simd_kernels.hpp"
 
 #include <optional>
 #include <unordered_map>
@@ -75,17 +76,19 @@ class FastCopy {
     std::vector<std::int32_t> scores;
     std::vector<std::int64_t> top_sum;
     GapCache weight_bounds, weight_lower_bounds;  // by score gap
-    std::vector<std::pair<std::int32_t, std::size_t>> order;
     std::vector<std::int64_t> level_sums;
     std::vector<std::int32_t> level_score;
+    std::vector<double> level_lead, level_tail;
   };
   struct ThreadState;
   ThreadState& thread_state() const;
   double weight_bound(std::int32_t gap, Scratch& scratch) const;
   double weight_bound_down(std::int32_t gap, Scratch& scratch) const;
+  std::size_t collect_levels(const Table& table, std::size_t p, Scratch& scratch) const;
   std::optional<copy::CopyStep> decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const;
   copy::CopyStep decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
-  std::optional<copy::CopyStep> decide_by_bound(const Table& table, std::size_t p, Scratch& scratch) const;
+  std::optional<copy::Token> decide_by_bound(const Table& table, std::size_t p, const TopLevel& level,
+                                             Scratch& scratch) const;
   copy::CopyStep decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const;
 
   const copy::CopyTransformer& transformer_;

@@ -1,5 +1,7 @@
 #include "constructions/copy/transformer.hpp"
 
+#include <fmt/compile.h>
+
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -141,12 +143,17 @@ std::string CopyTransformer::tau_description() const {
 
 TokenString CopyTransformer::copy_sequence(const TokenString& x, std::size_t extra) const {
   TokenString s;
-  s.reserve(x.size() + 2 + std::min(extra, x.size()));
-  s.push_back(bos());
-  s.insert(s.end(), x.begin(), x.end());
-  s.push_back(copy());
-  s.insert(s.end(), x.begin(), x.begin() + static_cast<long>(std::min(extra, x.size())));
+  copy_sequence(x, extra, s);
   return s;
+}
+
+void CopyTransformer::copy_sequence(const TokenString& x, std::size_t extra, TokenString& out) const {
+  out.clear();
+  out.reserve(x.size() + 2 + std::min(extra, x.size()));
+  out.push_back(bos());
+  out.insert(out.end(), x.begin(), x.end());
+  out.push_back(copy());
+  out.insert(out.end(), x.begin(), x.begin() + static_cast<long>(std::min(extra, x.size())));
 }
 
 Layer1Output CopyTransformer::layer1_at(const std::vector<Vector<Surd>>& embedded, std::size_t p) const {
@@ -245,29 +252,33 @@ CopyStep CopyTransformer::next_token(const Layer1Blocks& blocks, std::size_t p) 
                    p);
 }
 
+bool record_step(CopyRun& run, const CopyStep& step, std::size_t k, bool keep_step) {
+  const bool generated = step.margin == Margin::Certified && step.output == step.target;
+  if (keep_step || !generated) run.steps.push_back(step);
+  if (step.output) run.output.push_back(*step.output);
+  if (generated) return true;
+  // Compiled format strings into fmt's stack buffer: an exhaustive run formats one failure per string.
+  fmt::memory_buffer text;
+  const auto out = std::back_inserter(text);
+  if (step.margin == Margin::Tie)
+    fmt::format_to(out, FMT_COMPILE("step {}: the readout's argmax is an exact tie between tokens {}"), k + 1,
+                   format_tokens(step.tied));
+  else if (!step.output)
+    fmt::format_to(out, FMT_COMPILE("step {}: the readout's argmax is not certified"), k + 1);
+  else
+    fmt::format_to(out, FMT_COMPILE("step {}: generated {}, expected {}"), k + 1, *step.output, step.target);
+  run.failure = fmt::to_string(text);
+  run.decided = step.margin != Margin::Undecided;
+  return false;
+}
+
 CopyRun CopyTransformer::copy_string(const TokenString& x, const Layer1Blocks& copy_blocks) const {
   CopyRun run;
   const std::size_t prompt = x.size() + 2;  // <BOS>, x, <COPY>
   for (std::size_t k = 0; k < x.size(); ++k) {
     CopyStep step = next_token(copy_blocks, prompt - 1 + k);
     step.target = x[k];
-    run.steps.push_back(step);
-    if (step.margin == Margin::Tie) {
-      run.failure = "step " + std::to_string(k + 1) + ": the readout's argmax is an exact tie between tokens " +
-                    format_tokens(step.tied);
-      return run;
-    }
-    if (!step.output) {
-      run.decided = false;
-      run.failure = "step " + std::to_string(k + 1) + ": the readout's argmax is not certified";
-      return run;
-    }
-    run.output.push_back(*step.output);
-    if (*step.output != x[k]) {
-      run.failure = "step " + std::to_string(k + 1) + ": generated " + std::to_string(*step.output) + ", expected " +
-                    std::to_string(x[k]);
-      return run;
-    }
+    if (!record_step(run, step, k)) return run;
   }
   run.copied = true;
   return run;

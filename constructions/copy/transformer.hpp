@@ -95,6 +95,11 @@ struct CopyRun {
   std::string failure;
 };
 
+// Adds generation step k (0-based; step.target set) to run as the copy loop defines it: the generated token joins the
+// output (a wrong one too); returns false at the first wrong, tied or undecided token, with run.failure saying which
+// and run.decided = false when undecided. keep_step = false records the step only when it fails.
+bool record_step(CopyRun& run, const CopyStep& step, std::size_t k, bool keep_step = true);
+
 // A violation of the score claim in the proof of Theorem 2.3 (at 1-based query position i, key j).
 struct ScoreViolation {
   std::size_t query = 0, key = 0;
@@ -115,6 +120,7 @@ class CopyTransformer {
 
   // <BOS>, x, <COPY>, x_1..x_{extra}: the sequence the correct copy produces after `extra` generated tokens.
   TokenString copy_sequence(const TokenString& x, std::size_t extra) const;
+  void copy_sequence(const TokenString& x, std::size_t extra, TokenString& out) const;  // into out's buffer
 
   // Layer 1 at every position of a token sequence.
   Layer1Blocks layer1(const TokenString& sequence) const;
