@@ -407,12 +407,17 @@ std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch&
   level_score.erase(std::unique(level_score.begin(), level_score.end()), level_score.end());
   auto& sums = scratch.level_sums;
   sums.assign(level_score.size() * stride, 0);
-  for (std::size_t j = 0; j < count; ++j) {
-    const auto l = static_cast<std::size_t>(
-        std::lower_bound(level_score.begin(), level_score.end(), s[j], std::greater<>()) - level_score.begin());
-    add_row(sums.data() + l * stride, table.value_row(j), stride);
-  }
-  return level_score.size();
+  const std::size_t levels = level_score.size();
+  auto level_of = [&](std::int32_t z) {  // few levels, most keys in the lowest: a scan from the bottom
+    if (levels > 16)
+      return static_cast<std::size_t>(std::lower_bound(level_score.begin(), level_score.end(), z, std::greater<>()) -
+                                      level_score.begin());
+    std::size_t l = levels - 1;
+    while (level_score[l] != z) --l;
+    return l;
+  };
+  for (std::size_t j = 0; j < count; ++j) add_row(sums.data() + level_of(s[j]) * stride, table.value_row(j), stride);
+  return levels;
 }
 
 CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const {
