@@ -3,7 +3,8 @@
 //
 // Layer 1 runs in exact integers (integer_layer1.hpp), once per position. At each generation step the scores of all
 // keys against the query are integers: the query's few non-zero entries each add a scaled key column (SIMD,
-// simd_kernels.hpp). The decision is then certified in three stages, cheapest first:
+// simd_kernels.hpp), or, in small domains, each score is read from a per-thread memo by (query window, key window).
+// The decision is then certified in three stages, cheapest first:
 //   1. bound: only the top score level is summed exactly; every lower key weighs at most e^{-tau Delta} relative to a
 //      top key (Delta = the gap to the runner-up level), which bounds how far the lower keys can move any readout
 //      (decide_by_bound states the inequality); if it certifies a unique argmax, that is the decision.
