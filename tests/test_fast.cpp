@@ -87,6 +87,24 @@ TEST_CASE("fast path: exhaustive domains in index order (consecutive strings sha
   }
 }
 
+TEST_CASE("fast path: steps switch from the score memo to key columns at 256 keys, identically", "[fast][differential]") {
+  // D = 2, n = 3 memoises scores (340 windows). With L = 253 the first step has 255 keys (memo) and the second 256
+  // (columns), so a string whose first token is copied crosses the switch; L = 300 starts on columns. Both must
+  // match the exact evaluator step for step.
+  const CopyTransformer exact(CopyTransformerConfig{2, 3, 300, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  const FastCopy fast(exact);
+  std::mt19937_64 rng(256);
+  std::size_t crossed = 0;
+  for (int s = 0; s < 12; ++s) {
+    const TokenString x = random_string(rng, 2, s % 3 == 2 ? 300 : 253);
+    INFO("L=" << x.size() << " x=" << format_tokens(x));
+    const CopyRun f = fast.copy_string(x).run;
+    expect_same_run(exact.copy_string(x), f);
+    crossed += x.size() == 253 && f.steps.size() >= 2;
+  }
+  CHECK(crossed > 0);
+}
+
 TEST_CASE("fast path: a tau below the proof's makes steps fail, identically in both evaluators", "[fast][differential]") {
   for (const Exact tau : {Exact(1, 2), Exact(2), Exact(5)}) {
     const CopyTransformer exact(

@@ -144,12 +144,13 @@ struct FastCopy::Table {
       owned.reserve(length);  // queries point into owned: no reallocation
     }
   }
-  // Query p's row of the score memo (indexed by key window), or nullptr when the scores are not memoised: no memo
-  // (long windows, or no cache), or the table is shared by threads (share()).
+  // Query p's row of the score memo (indexed by key window), or nullptr when step p adds key columns instead: no
+  // memo (too many windows, or no cache), the table is shared by threads (share()), or the step has 256 keys or more
+  // (one memo read per key is a gather; past a few hundred keys the vector column adds are faster).
   std::int32_t* score_memo(std::size_t p) const {
-    return memoises_scores() ? cache_->scores.data() + windows[p] * cache_->rows.size() : nullptr;
+    const bool memoised = cache_ && !shared_ && !cache_->scores.empty() && p < 255;
+    return memoised ? cache_->scores.data() + windows[p] * cache_->rows.size() : nullptr;
   }
-  bool memoises_scores() const { return cache_ && !shared_ && !cache_->scores.empty(); }
   // Builds the whole table for threads that read it concurrently: every key column filled, the score memo (written
   // as it is read) switched off.
   void share() {
@@ -473,7 +474,7 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
   if (threads <= 1) {  // sequential: nothing is computed past the first failure
     for (std::size_t k = 0; k < x.size(); ++k) {
       table.extend_to(prompt - 1 + k);
-      if (!table.memoises_scores()) table.fill_columns(prompt - 1 + k);
+      if (!table.score_memo(prompt - 1 + k)) table.fill_columns(prompt - 1 + k);
       CopyStep step = decide(table, prompt - 1 + k, state.scratch, out.stats);
       if (!record(step, k)) return out;
     }
