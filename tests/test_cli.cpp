@@ -376,7 +376,13 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
   expect_usage_error("sweep copy --fast --vary L=4:64:x1 --out " + out.string(), "--vary must be L=lo:hi:xF");
   expect_usage_error("sweep copy --fast --embedding c2 --vary L=4:8:x2 --out " + out.string(), "use --embedding onehot");
   expect_usage_error("sweep copy --fast --variant corrected --D 16 --n 5 --vary L=8:8:x2 --out " + out.string(),
-                     "--n: with D = 16 the fast path takes n <= 4");  // scores past 32 bits (was an internal error)
+                     "--n: with D = 16 and --variant corrected the fast path takes n <= 4");  // scores past 32 bits
+  // The printed weights give larger integer scores: the default (paper) variant stops one n earlier, and says where
+  // the corrected one stops.
+  expect_usage_error("sweep copy --fast --D 16 --n 4 --vary L=8:8:x2 --out " + out.string(),
+                     "--n: with D = 16 and --variant paper the fast path takes n <= 3");
+  expect_usage_error("sweep copy --fast --D 16 --n 4 --vary L=8:8:x2 --out " + out.string(),
+                     "--variant corrected takes n <= 4");
   expect_usage_error("sweep copy --resume --vary L --out " + out.string(), "--resume is for --fast sweeps");
 }
 

@@ -35,7 +35,7 @@ Exact proof_tau_upper(const CopyTransformerConfig& config) {
 
 std::string config_name(const CopyTransformerConfig& c, bool with_length = true) {
   return fmt::format("D{}-n{}{}-{}-{}", c.alphabet, c.n, with_length ? "-L" + std::to_string(c.length) : "",
-                     to_string(c.embedding), c.variant == TransformerVariant::Paper ? "paper" : "corrected");
+                     to_string(c.embedding), to_string(c.variant));
 }
 
 }  // namespace

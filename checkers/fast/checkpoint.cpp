@@ -14,7 +14,7 @@ Json fast_sweep_params(const copy::CopyTransformerConfig& base, const LengthGrid
   return {{"sweep", sweep},
           {"D", base.alphabet},
           {"n", base.n},
-          {"variant", base.variant == copy::TransformerVariant::Paper ? "paper" : "corrected"},
+          {"variant", copy::to_string(base.variant)},
           {"embedding", copy::to_string(base.embedding)},
           {"tau", base.tau ? exact_to_string(*base.tau) : "proof"},
           {"grid", grid.text()},

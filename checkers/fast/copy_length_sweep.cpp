@@ -99,10 +99,21 @@ void require_fast_path(const copy::CopyTransformer& transformer) {
   try {
     IntegerLayer1 probe(transformer);
   } catch (const std::invalid_argument& e) {
-    copy::CopyTransformerConfig smaller = transformer.config();
-    while (smaller.n > 1 && !fast_path_takes(smaller)) --smaller.n;
-    throw UsageError(fmt::format("--n: with D = {} the fast path takes n <= {} (got n = {}: {})",
-                                 smaller.alphabet, smaller.n, transformer.config().n, e.what()));
+    // The largest n the fast path takes with this D and variant, and with the other variant (the printed weights
+    // give larger integer scores than the corrected ones, so the two limits can differ).
+    const auto largest_n = [](copy::CopyTransformerConfig config) {
+      while (config.n > 1 && !fast_path_takes(config)) --config.n;
+      return config.n;
+    };
+    const copy::CopyTransformerConfig& config = transformer.config();
+    copy::CopyTransformerConfig other = config;
+    other.variant = config.variant == copy::TransformerVariant::Paper ? copy::TransformerVariant::Corrected
+                                                                     : copy::TransformerVariant::Paper;
+    const int here = largest_n(config), there = largest_n(other);
+    const std::string hint = there > here ? fmt::format("; --variant {} takes n <= {}", copy::to_string(other.variant), there)
+                                          : std::string();
+    throw UsageError(fmt::format("--n: with D = {} and --variant {} the fast path takes n <= {} (got n = {}: {}{})",
+                                 config.alphabet, copy::to_string(config.variant), here, config.n, e.what(), hint));
   }
 }
 

@@ -20,6 +20,7 @@ enum class EmbeddingKind { OneHot, C2 };
 enum class TransformerVariant { Paper, Corrected };
 
 constexpr const char* to_string(EmbeddingKind k) { return k == EmbeddingKind::OneHot ? "onehot" : "c2"; }
+constexpr const char* to_string(TransformerVariant v) { return v == TransformerVariant::Paper ? "paper" : "corrected"; }
 
 constexpr Token bos_token(int alphabet) { return alphabet; }
 constexpr Token copy_token(int alphabet) { return alphabet + 1; }
