@@ -31,6 +31,16 @@ void add_row(std::int64_t* sum, const std::int64_t* row, std::size_t stride) {
     for (std::size_t i = 0; i < 4; ++i) sum[c + i] += row[c + i];
 }
 
+// A step stages 1 and 2 certified (integers, and doubles rounded outward: reported at 53 bits) with output w.
+CopyStep certified_step(std::size_t p, Token w) {
+  CopyStep step;
+  step.position = p + 1;
+  step.bits = 53;
+  step.margin = Margin::Certified;
+  step.output = w;
+  return step;
+}
+
 std::uint64_t next_instance_id() {
   static std::atomic<std::uint64_t> counter{0};
   return ++counter;
@@ -295,29 +305,17 @@ std::optional<Token> FastCopy::decide_by_bound(const Table& table, std::size_t p
   return static_cast<Token>(w);
 }
 
+// Stage 3: the levels collect_levels gathered, as exact rationals in increasing order of score (as
+// decide_levels_laddered takes them).
 CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const {
-  const std::size_t count = p + 1;
-  std::vector<std::pair<std::int32_t, std::size_t>> order;
-  order.reserve(count);
-  for (std::size_t j = 0; j < count; ++j) order.emplace_back(scratch.scores[j], j);
-  std::sort(order.begin(), order.end());
   std::vector<ScoreLevel<Exact>> levels;
-  std::vector<std::int64_t> sums;
-  auto close_level = [&] {
-    for (std::size_t x = 0; x < table.tokens; ++x) levels.back().value_dot_psi[x] = Exact(sums[x]) / layer1_.value_scale();
-  };
-  std::int32_t current = 0;
-  for (const auto& [score, j] : order) {
-    if (levels.empty() || score != current) {
-      if (!levels.empty()) close_level();
-      levels.push_back({Exact(score) / layer1_.score_scale(), 0, Vector<Exact>(table.tokens, Exact(0))});
-      sums.assign(table.tokens, 0);
-      current = score;
-    }
-    ++levels.back().count;
-    for (std::size_t x = 0; x < table.tokens; ++x) sums[x] += table.value_row(j)[x];
+  for (std::size_t l = scratch.level_score.size(); l-- > 0;) {
+    ScoreLevel<Exact> level{Exact(scratch.level_score[l]) / layer1_.score_scale(), scratch.level_count[l],
+                            Vector<Exact>(table.tokens, Exact(0))};
+    for (std::size_t x = 0; x < table.tokens; ++x)
+      level.value_dot_psi[x] = Exact(scratch.level_sums[l * table.stride + x]) / layer1_.value_scale();
+    levels.push_back(std::move(level));
   }
-  close_level();
   return copy::step_from(
       decide_levels_laddered(levels, [this]<unsigned Bits>() { return transformer_.tau_interval<Bits>(); }), p);
 }
@@ -339,7 +337,7 @@ double FastCopy::weight_bound_down(std::int32_t gap, Scratch& scratch) const {
 // |Delta V| below (doubles rounded outward, margin 1e-12). Tokens equal at every level are exactly equal readouts: an
 // exact tie. Any comparison this cannot certify leaves the step to stage 3.
 std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const {
-  const std::size_t levels = collect_levels(table, p, scratch), tokens = table.tokens, stride = table.stride;
+  const std::size_t levels = scratch.level_score.size(), tokens = table.tokens, stride = table.stride;
   const std::vector<std::int64_t>& sums = scratch.level_sums;  // level-major: levels x stride
   // Level l's weight relative to the top level, bounded below (lead) and above (tail).
   auto& lead = scratch.level_lead;
@@ -372,30 +370,26 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
     if (!c) return std::nullopt;
     if (*c > 0) best = x;
   }
-  CopyStep step;
-  step.position = p + 1;
-  step.bits = 53;
-  std::vector<Token> tied;
+  std::vector<Token> tied{static_cast<Token>(best)};
   for (std::size_t x = 0; x < tokens; ++x) {
     if (x == best) continue;
     const auto c = compare(best, x);
     if (!c || *c < 0) return std::nullopt;
     if (*c == 0) tied.push_back(static_cast<Token>(x));
   }
-  if (tied.empty()) {
-    step.margin = Margin::Certified;
-    step.output = static_cast<Token>(best);
-    return step;
-  }
+  if (tied.size() == 1) return certified_step(p, static_cast<Token>(best));
+  CopyStep step;
+  step.position = p + 1;
+  step.bits = 53;
   step.margin = Margin::Tie;
-  step.tied.push_back(static_cast<Token>(best));
-  step.tied.insert(step.tied.end(), tied.begin(), tied.end());
+  step.tied = std::move(tied);
   return step;
 }
 
-// The distinct scores of the keys 0..p, highest first (scratch.level_score), and each level's exact per-token value
-// sums (scratch.level_sums, level-major); returns the number of levels. A step has few levels: they are gathered by
-// a linear search, and only past 16 of them by sorting all the scores.
+// The distinct scores of the keys 0..p, highest first (scratch.level_score), each level's number of keys
+// (scratch.level_count) and exact per-token value sums (scratch.level_sums, level-major); returns the number of
+// levels. A step has few levels: they are gathered by a linear search, and only past 16 of them by sorting all the
+// scores.
 std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch& scratch) const {
   const std::size_t count = p + 1, stride = table.stride;
   const std::int32_t* s = scratch.scores.data();
@@ -409,6 +403,7 @@ std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch&
   auto& sums = scratch.level_sums;
   sums.assign(level_score.size() * stride, 0);
   const std::size_t levels = level_score.size();
+  scratch.level_count.assign(levels, 0);
   auto level_of = [&](std::int32_t z) {  // few levels, most keys in the lowest: a scan from the bottom
     if (levels > 16)
       return static_cast<std::size_t>(std::lower_bound(level_score.begin(), level_score.end(), z, std::greater<>()) -
@@ -417,7 +412,11 @@ std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch&
     while (level_score[l] != z) --l;
     return l;
   };
-  for (std::size_t j = 0; j < count; ++j) add_row(sums.data() + level_of(s[j]) * stride, table.value_row(j), stride);
+  for (std::size_t j = 0; j < count; ++j) {
+    const std::size_t l = level_of(s[j]);
+    ++scratch.level_count[l];
+    add_row(sums.data() + l * stride, table.value_row(j), stride);
+  }
   return levels;
 }
 
@@ -426,13 +425,9 @@ CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, F
   const TopLevel level = score_keys(table, p, scratch.scores);
   if (const auto w = decide_by_bound(table, p, level, scratch)) {
     ++stats.by_bound;
-    CopyStep step;
-    step.position = p + 1;
-    step.bits = 53;
-    step.margin = Margin::Certified;
-    step.output = *w;
-    return step;
+    return certified_step(p, *w);
   }
+  collect_levels(table, p, scratch);  // read by stages 2 and 3
   if (auto step = decide_lexicographically(table, p, scratch)) {
     ++stats.by_levels;
     return *step;

@@ -79,6 +79,7 @@ class FastCopy {
     GapCache weight_bounds, weight_lower_bounds;  // by score gap
     std::vector<std::int64_t> level_sums;
     std::vector<std::int32_t> level_score;
+    std::vector<long> level_count;
     std::vector<double> level_lead, level_tail;
   };
   struct ThreadState;
