@@ -251,7 +251,8 @@ TopLevel score_keys(const Table& table, std::size_t p, std::vector<std::int32_t>
       scores[j] = z;
     }
   } else {
-    scores.assign(count, 0);
+    scores.resize(count);  // grows geometrically (assign would reallocate at every step: one more key each time)
+    std::fill_n(scores.data(), count, 0);
     for (const auto& [c, w] : query) add_scaled_column(scores.data(), table.key_column(c), w, count);
   }
   return top_level(scores.data(), count);
