@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <random>
 #include <set>
@@ -106,7 +107,7 @@ TEST_CASE("fast path: steps switch from the score memo to key columns at 256 key
 }
 
 TEST_CASE("fast path: a tau below the proof's makes steps fail, identically in both evaluators", "[fast][differential]") {
-  for (const Exact tau : {Exact(1, 2), Exact(2), Exact(5)}) {
+  for (const Exact& tau : {Exact(1, 2), Exact(2), Exact(5)}) {
     const CopyTransformer exact(
         CopyTransformerConfig{3, 2, 9, EmbeddingKind::OneHot, TransformerVariant::Corrected, tau});
     const FastCopy fast(exact);
@@ -128,6 +129,32 @@ TEST_CASE("fast path: threads give the same run; long repeat-free strings are co
     const CopyRun one = fast.copy_string(x, 1).run;
     expect_same_run(one, fast.copy_string(x, 3).run);
     expect_same_run(exact.copy_string(x), one);
+  }
+}
+
+TEST_CASE("fast path: threads decide a long string in blocks; a failure in a later block ends it there", "[fast]") {
+  // Threads decide 64 steps each per block (128 on 2 threads, 192 on 3). A repeat-free string of 400 tokens spans
+  // several blocks and is copied (Theorem 2.3); the same string with its first n-gram written again at positions
+  // 300..302 is n-gram-ambiguous after that copy, so it cannot be copied past step 303 and must not be copied; its
+  // failure then lies in a later block than the first, and every thread count must report the 1-thread run.
+  const CopyTransformer exact(CopyTransformerConfig{8, 3, 400, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  const FastCopy fast(exact);
+  const TokenString clean = repeat_free_string(8, 3, 400, 5);
+  TokenString repeated = clean;
+  std::copy(clean.begin(), clean.begin() + 3, repeated.begin() + 300);
+  const CopyRun copied = fast.copy_string(clean, 1).run;
+  CHECK(copied.copied);
+  const CopyRun failed = fast.copy_string(repeated, 1).run;
+  CHECK_FALSE(failed.copied);
+  CHECK(failed.steps.size() > 192);
+  CHECK(failed.steps.size() <= 304);
+  for (unsigned threads : {2u, 3u}) {
+    INFO("threads " << threads);
+    expect_same_run(copied, fast.copy_string(clean, threads).run);
+    expect_same_run(failed, fast.copy_string(repeated, threads).run);
+    const CopyRun dropped = fast.copy_string(repeated, threads, false).run;  // keep_steps = false keeps the failure
+    CHECK(dropped.failure == failed.failure);
+    CHECK_FALSE(dropped.copied);
   }
 }
 

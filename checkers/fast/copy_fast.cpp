@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <exception>
 #include <functional>
 #include <cmath>
@@ -478,24 +479,51 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
     return out;
   }
   table.share();  // the workers read the table concurrently
+  // Blocks of steps in parallel, on the same workers from block to block (their scratch, weight-bound caches and
+  // memory stay warm): every worker decides its steps of a block, then, once all have arrived, record_block records
+  // the block in order; the earliest failure ends the run.
   std::vector<FastStats> stats(threads);
-  auto finish = [&](bool copied) {
-    for (const auto& s : stats) out.stats.merge(s);
-    out.run.copied = copied;
-    return out;
-  };
   const std::size_t block = 64 * static_cast<std::size_t>(threads);
-  for (std::size_t start = 0; start < x.size(); start += block) {  // blocks of steps in parallel; the earliest failure
-    const std::size_t end = std::min(x.size(), start + block);     // of a block wins
-    std::vector<CopyStep> steps(end - start);
-    run_workers(threads, [&](unsigned w) {
-      for (std::size_t k = start + w; k < end; k += threads)
-        steps[k - start] = decide(table, prompt - 1 + k, w == 0 ? state.scratch : thread_state().scratch, stats[w]);
-    });
-    for (std::size_t k = start; k < end; ++k)
-      if (!record(steps[k - start], k)) return finish(false);
-  }
-  return finish(true);
+  std::vector<CopyStep> steps(std::min(block, x.size()));
+  std::size_t start = 0;  // of the block being decided; written by record_block only
+  bool done = x.empty(), copied = true;
+  std::atomic<bool> aborted{false};  // a worker threw: it rethrows after the last block
+  std::exception_ptr record_error;
+  auto record_block = [&]() noexcept {
+    const std::size_t end = std::min(x.size(), start + block);
+    try {
+      for (std::size_t k = start; k < end && !aborted; ++k)
+        if (!record(steps[k - start], k)) {
+          copied = false;
+          break;
+        }
+    } catch (...) {
+      record_error = std::current_exception();
+    }
+    start = end;
+    done = !copied || aborted || record_error || start == x.size();
+  };
+  std::barrier sync(static_cast<std::ptrdiff_t>(threads), record_block);
+  run_workers(threads, [&](unsigned w) {
+    Scratch& scratch = w == 0 ? state.scratch : thread_state().scratch;
+    std::exception_ptr error;
+    while (!done) {
+      const std::size_t end = std::min(x.size(), start + block);
+      try {
+        for (std::size_t k = start + w; k < end && !error; k += threads)
+          steps[k - start] = decide(table, prompt - 1 + k, scratch, stats[w]);
+      } catch (...) {
+        error = std::current_exception();
+        aborted = true;
+      }
+      sync.arrive_and_wait();
+    }
+    if (error) std::rethrow_exception(error);
+  });
+  if (record_error) std::rethrow_exception(record_error);
+  for (const auto& s : stats) out.stats.merge(s);
+  out.run.copied = copied;
+  return out;
 }
 
 }  // namespace tverify::fast
