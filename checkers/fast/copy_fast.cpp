@@ -446,8 +446,21 @@ CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, F
 
 // The calling thread's state for this FastCopy: its row cache (when windows are few) and its scratch space, whose
 // weight-bound caches then serve every string the thread evaluates.
+namespace {
+// Each thread's states, by FastCopy instance. A worker thread's states end with it; the thread that destroys a
+// FastCopy drops its own state then (~FastCopy), so a long-lived thread does not keep the table of every FastCopy it
+// ever ran (at L = 10^6 a table takes gigabytes).
+template <class State>
+std::unordered_map<std::uint64_t, State>& thread_states() {
+  thread_local std::unordered_map<std::uint64_t, State> states;
+  return states;
+}
+}  // namespace
+
+FastCopy::~FastCopy() { thread_states<ThreadState>().erase(instance_); }
+
 FastCopy::ThreadState& FastCopy::thread_state() const {
-  thread_local std::unordered_map<std::uint64_t, ThreadState> states;  // by FastCopy instance
+  auto& states = thread_states<ThreadState>();
   auto found = states.find(instance_);
   if (found == states.end()) {
     found = states.emplace(instance_, ThreadState{make_cache(), {}, nullptr}).first;

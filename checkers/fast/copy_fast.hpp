@@ -59,6 +59,9 @@ class GapCache {
 class FastCopy {
  public:
   explicit FastCopy(const copy::CopyTransformer& transformer);  // throws std::invalid_argument when unsupported
+  FastCopy(const FastCopy&) = delete;  // the per-thread states are keyed by instance and refer to it
+  FastCopy& operator=(const FastCopy&) = delete;
+  ~FastCopy();
 
   // Generates L tokens after <BOS>, x, <COPY>, stopping at the first wrong, tied or undecided token. With threads > 1
   // the steps of one string are decided in parallel blocks (the earliest failure wins); keep_steps = false drops the
