@@ -17,14 +17,16 @@ struct SweepTable {
 };
 
 struct PlotSpec {
-  std::string title, xlabel, ylabel;
+  // Every member has a default initializer, so that brace-initializing the leading ones leaves the rest defaulted
+  // without -Wmissing-field-initializers.
+  std::string title{}, xlabel{}, ylabel{};
   bool logx = false, logy = false;
-  std::optional<std::pair<double, double>> yrange;
-  std::string x_column;
-  std::vector<std::pair<std::string, std::string>> series;  // (column, legend)
-  std::vector<std::pair<double, std::string>> marks;        // vertical lines (x, label), e.g. the threshold
+  std::optional<std::pair<double, double>> yrange{};
+  std::string x_column{};
+  std::vector<std::pair<std::string, std::string>> series{};  // (column, legend)
+  std::vector<std::pair<double, std::string>> marks{};        // vertical lines (x, label), e.g. the threshold
   // A heat map instead of curves: x_column and y_column span a grid, heat_column colours each cell.
-  std::string y_column, heat_column, heat_label;
+  std::string y_column{}, heat_column{}, heat_label{};
 };
 
 // Throws UsageError when gnuplot is not installed (checked before any work).
