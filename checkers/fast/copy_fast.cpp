@@ -399,7 +399,10 @@ std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch&
   level_score.clear();
   for (std::size_t j = 0; j < count && level_score.size() <= 16; ++j)
     if (std::find(level_score.begin(), level_score.end(), s[j]) == level_score.end()) level_score.push_back(s[j]);
-  if (level_score.size() > 16) level_score.assign(s, s + count);
+  if (level_score.size() > 16) {  // resize, not assign: it grows geometrically as steps gain keys
+    level_score.resize(count);
+    std::copy(s, s + count, level_score.begin());
+  }
   std::sort(level_score.begin(), level_score.end(), std::greater<>());
   level_score.erase(std::unique(level_score.begin(), level_score.end()), level_score.end());
   auto& sums = scratch.level_sums;

@@ -106,7 +106,7 @@ FloatRun copies_impl(const A& ar, const copy::CopyTransformer& t, const copy::To
   std::vector<T> scores;
   for (std::size_t k = 0; k < x.size(); ++k) {
     const std::size_t p = prompt - 1 + k;
-    scores.assign(p + 1, T(0));
+    scores.resize(p + 1);  // every entry is written below; resize grows geometrically (assign reallocates per step)
     T top = -std::numeric_limits<T>::infinity();
     for (std::size_t j = 0; j <= p; ++j) {
       T s = 0;
