@@ -78,13 +78,22 @@ IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) {
     outer_.push_back(std::move(row));
   }
   key_dim_ = (mlp.outer.rows() - dim_) / 2;
+  check_magnitudes();  // first: it bounds the products and sums below too (each is part of a hidden unit's sum)
   head_token_.assign(static_cast<std::size_t>(n_) + 1,
                      std::vector<std::vector<std::int64_t>>(psi_.size(), std::vector<std::int64_t>(inner_.size(), 0)));
   for (std::size_t h = 0; h < inner_.size(); ++h)
     for (const auto& [c, w] : inner_[h].entries)
       for (std::size_t x = 0; x < psi_.size(); ++x)
         head_token_[c / dim_][x][h] += w * psi_[x][c % dim_];
-  check_magnitudes();
+  // A full window (p >= n): token x_{p-i} sits in the windows of the heads t = i+1..n+1, each weighing it M / t.
+  offset_token_.assign(static_cast<std::size_t>(n_) + 1,
+                       std::vector<std::vector<std::int64_t>>(psi_.size(), std::vector<std::int64_t>(inner_.size(), 0)));
+  for (int i = 0; i <= n_; ++i)
+    for (int t = i + 1; t <= n_ + 1; ++t)
+      for (std::size_t x = 0; x < psi_.size(); ++x)
+        for (std::size_t h = 0; h < inner_.size(); ++h)
+          offset_token_[static_cast<std::size_t>(i)][x][h] +=
+              window_scale_ / t * head_token_[static_cast<std::size_t>(t - 1)][x][h];
   const Exact y_scale = input_scale * Exact(in_den) * Exact(out_den);
   score_scale_ = y_scale * y_scale;
   value_scale_ = y_scale * Exact(p_den);
@@ -126,15 +135,23 @@ void IntegerLayer1::check_magnitudes() const {
 void IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
   // The MLP's inner product distributed over the window (exact in integers): W u = sum_t (M / count_t) sum over the
   // last count_t tokens of W_t Psi(token), with W_t the columns of head t; head_token_ holds every W_t Psi(token).
+  // With a full window (p >= n) the same sum regrouped by offset: W u = sum_i offset_token_[i][x_{p-i}] (exact).
   std::vector<std::int64_t>& hidden = row.hidden;
   hidden.assign(inner_.size(), 0);
   for (std::size_t h = 0; h < inner_.size(); ++h) hidden[h] = inner_[h].bias;
-  for (int t = 1; t <= n_ + 1; ++t) {
-    const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(t), p + 1);
-    const std::int64_t weight = window_scale_ / static_cast<std::int64_t>(count);
-    for (std::size_t j = p + 1 - count; j <= p; ++j) {
-      const std::vector<std::int64_t>& column = head_token_[static_cast<std::size_t>(t - 1)][static_cast<std::size_t>(sequence[j])];
-      for (std::size_t h = 0; h < hidden.size(); ++h) hidden[h] += weight * column[h];
+  if (p >= static_cast<std::size_t>(n_)) {
+    for (std::size_t i = 0; i <= static_cast<std::size_t>(n_); ++i) {
+      const std::vector<std::int64_t>& column = offset_token_[i][static_cast<std::size_t>(sequence[p - i])];
+      for (std::size_t h = 0; h < hidden.size(); ++h) hidden[h] += column[h];
+    }
+  } else {
+    for (int t = 1; t <= n_ + 1; ++t) {
+      const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(t), p + 1);
+      const std::int64_t weight = window_scale_ / static_cast<std::int64_t>(count);
+      for (std::size_t j = p + 1 - count; j <= p; ++j) {
+        const auto& column = head_token_[static_cast<std::size_t>(t - 1)][static_cast<std::size_t>(sequence[j])];
+        for (std::size_t h = 0; h < hidden.size(); ++h) hidden[h] += weight * column[h];
+      }
     }
   }
   for (auto& v : hidden) v = v > 0 ? v : 0;  // ReLU commutes with the positive scale

@@ -51,6 +51,9 @@ class IntegerLayer1 {
   std::vector<SparseRow> inner_;                    // hidden units: W_in * inner, bias * M P W_in
   std::vector<SparseRow> outer_;                    // outputs: W_out * outer (column = hidden unit)
   std::vector<std::vector<std::vector<std::int64_t>>> head_token_;  // [t - 1][token][unit]: W_t Psi(token) * P W_in
+  // [i][token][unit]: sum over t = i+1..n+1 of (M / t) head_token_[t - 1][token][unit], the weight of the token i
+  // positions back in a full window
+  std::vector<std::vector<std::vector<std::int64_t>>> offset_token_;
   Exact score_scale_, value_scale_;
 };
 
