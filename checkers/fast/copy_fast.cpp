@@ -110,7 +110,10 @@ FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, 
 struct FastCopy::Table {
   TokenString sequence;
   std::size_t length = 0, tokens = 0, stride = 0, key_dim = 0, built = 0;
-  std::vector<std::int32_t> keys;  // key_dim x length, column c at c * length
+  // key_dim x length, column c at c * length; not zeroed: a column is written (fill_columns) before it is read, and
+  // the pages of columns no query reads are never touched
+  std::unique_ptr<std::int32_t[]> keys;
+  std::size_t keys_size = 0;
   std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
   std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned)
   std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
@@ -140,7 +143,10 @@ struct FastCopy::Table {
     built = common;
     shared_ = false;
     if (common == 0) {
-      keys.resize(key_dim * length);
+      if (key_dim * length > keys_size) {
+        keys = std::make_unique_for_overwrite<std::int32_t[]>(key_dim * length);
+        keys_size = key_dim * length;
+      }
       filled.assign(key_dim, 0);
       key_rows.resize(length);
       queries.resize(length);
@@ -178,12 +184,12 @@ struct FastCopy::Table {
   void extend_to(std::size_t p) {
     for (; built <= p && built < length; ++built) add(built);
   }
-  const std::int32_t* key_column(std::size_t c) const { return keys.data() + c * length; }
+  const std::int32_t* key_column(std::size_t c) const { return keys.get() + c * length; }
   // Fills the key columns query p uses up to position p (built), or with every = true all columns up to `built`
   // (before threads read the table concurrently).
   void fill_columns(std::size_t p, bool every = false) {
     auto fill = [&](std::size_t c) {
-      std::int32_t* column = keys.data() + c * length;
+      std::int32_t* column = keys.get() + c * length;
       for (std::size_t j = filled[c]; j < built; ++j) column[j] = key_rows[j][c];
       filled[c] = built;
     };
