@@ -32,12 +32,17 @@ void add_row(std::int64_t* sum, const std::int64_t* row, std::size_t stride) {
     for (std::size_t i = 0; i < 4; ++i) sum[c + i] += row[c + i];
 }
 
-// A step stages 1 and 2 certified (integers, and doubles rounded outward: reported at 53 bits) with output w.
-CopyStep certified_step(std::size_t p, Token w) {
+// A step at query p decided by stage 1 or 2 (integers, and doubles rounded outward: reported at 53 bits).
+CopyStep integer_stage_step(std::size_t p, Margin margin) {
   CopyStep step;
   step.position = p + 1;
   step.bits = 53;
-  step.margin = Margin::Certified;
+  step.margin = margin;
+  return step;
+}
+
+CopyStep certified_step(std::size_t p, Token w) {
+  CopyStep step = integer_stage_step(p, Margin::Certified);
   step.output = w;
   return step;
 }
@@ -386,10 +391,7 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
     if (*c == 0) tied.push_back(static_cast<Token>(x));
   }
   if (tied.size() == 1) return certified_step(p, static_cast<Token>(best));
-  CopyStep step;
-  step.position = p + 1;
-  step.bits = 53;
-  step.margin = Margin::Tie;
+  CopyStep step = integer_stage_step(p, Margin::Tie);
   step.tied = std::move(tied);
   return step;
 }
@@ -453,23 +455,20 @@ CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, F
   return transformer_.next_token(transformer_.layer1(prefix), p);
 }
 
-// The calling thread's state for this FastCopy: its row cache (when windows are few) and its scratch space, whose
-// weight-bound caches then serve every string the thread evaluates.
-namespace {
 // Each thread's states, by FastCopy instance. A worker thread's states end with it; the thread that destroys a
 // FastCopy drops its own state then (~FastCopy), so a long-lived thread does not keep the table of every FastCopy it
 // ever ran (at L = 10^6 a table takes gigabytes).
-template <class State>
-std::unordered_map<std::uint64_t, State>& thread_states() {
-  thread_local std::unordered_map<std::uint64_t, State> states;
+std::unordered_map<std::uint64_t, FastCopy::ThreadState>& FastCopy::thread_states() {
+  thread_local std::unordered_map<std::uint64_t, ThreadState> states;
   return states;
 }
-}  // namespace
 
-FastCopy::~FastCopy() { thread_states<ThreadState>().erase(instance_); }
+FastCopy::~FastCopy() { thread_states().erase(instance_); }
 
+// The calling thread's state for this FastCopy: its row cache (when windows are few) and its scratch space, whose
+// weight-bound caches then serve every string the thread evaluates.
 FastCopy::ThreadState& FastCopy::thread_state() const {
-  auto& states = thread_states<ThreadState>();
+  auto& states = thread_states();
   auto found = states.find(instance_);
   if (found == states.end()) {
     found = states.emplace(instance_, ThreadState{make_cache(), {}, nullptr}).first;

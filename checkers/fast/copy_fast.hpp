@@ -86,6 +86,7 @@ class FastCopy {
     std::vector<double> level_lead, level_tail;
   };
   struct ThreadState;
+  static std::unordered_map<std::uint64_t, ThreadState>& thread_states();  // the calling thread's
   ThreadState& thread_state() const;
   double weight_bound(std::int32_t gap, Scratch& scratch) const;
   double weight_bound_down(std::int32_t gap, Scratch& scratch) const;
