@@ -33,7 +33,7 @@ void BM_FullCopy(benchmark::State& state) {
   fast::FastStats stats;
   for (auto _ : state) {
     const fast::FastCopyRun r = fast.copy_string(x, threads, false);
-    if (!r.run.copied) throw std::runtime_error("bench: the repeat-free string was not copied: " + r.run.failure);
+    if (!r.run.copied) throw std::runtime_error("bench: the repeat-free string was not copied: " + r.run.failure());
     stats = r.stats;
   }
   state.counters["L"] = length;

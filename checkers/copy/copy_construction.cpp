@@ -257,7 +257,7 @@ std::string eval_transformer(const ParamValues& params, const std::string& varia
                          step.bits, step.target);
   }
   out += fmt::format("  generated y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
-                     run.copied ? "" : " (" + run.failure + ")");
+                     run.copied ? "" : " (" + run.failure() + ")");
   return out;
 }
 

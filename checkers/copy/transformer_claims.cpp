@@ -317,7 +317,7 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
         ++tally.thm2_3[r].unknown;
         continue;
       }
-      tally.thm2_3[r].record(run->copied, Failure{Json(x), run->failure, Json(x), Json(run->output)}, limit);
+      tally.thm2_3[r].record(run->copied, Failure{Json(x), run->failure(), Json(x), Json(run->output)}, limit);
     }
   };
   auto merge = [&](Tally& into, Tally&& from) { into.merge(std::move(from), limit); };

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <thread>
 
 namespace tverify::fast {
@@ -20,7 +21,6 @@ using copy::Token;
 using copy::TokenString;
 
 namespace {
-constexpr std::int32_t unscored = std::numeric_limits<std::int32_t>::min();  // |z| < 2^31: never a score
 
 // Value rows (one entry per token) are padded with zeros to a multiple of 4 entries, so that the loops over a row have
 // a fixed-width body the compiler unrolls and vectorises (a row has only D + 2 or so entries).
@@ -63,15 +63,32 @@ struct FastCopy::Row {
   std::vector<std::int64_t> values;
 };
 
+// Against one query window, the key windows this thread has met (RowCache::met) in decreasing order of score, grouped
+// by score: level l holds windows[end[l - 1]] .. windows[end[l] - 1] (end[-1] = 0), all scoring score[l]. Every key
+// of a table is a met window, so these levels bound the table's. Stage 0 reads the highest. `by_score` holds every
+// window of the domain in that order (computed once); the levels are refiltered from it when windows were met since
+// (epoch).
+struct FastCopy::DomainLevels {
+  std::vector<std::uint32_t> by_score;
+  std::size_t epoch = 0;  // RowCache::met_epoch when the levels were filtered; 0: never
+  std::vector<std::int32_t> score;
+  std::vector<std::uint32_t> end;
+  std::vector<std::uint32_t> windows;
+};
+
 // Per-thread memo of rows by window, used when every window fits a small table (at most 2^16 windows of up to n + 1
 // tokens: the exhaustive domains). Each entry is computed once by IntegerLayer1 from the literal weights. With at most
 // 2048 windows the scores are memoised too, by (query window, key window): a score z = T^key . T^query depends on the
-// two windows only, and an exhaustive run meets the same pairs again and again.
+// two windows only. Those domains decide a step from counts of key windows (DomainLevels, stage 0) instead of a
+// score per key.
 struct FastCopy::RowCache {
   std::vector<std::optional<Row>> rows;
   std::vector<std::size_t> offset;  // first index of the windows with c tokens
   std::size_t radix = 0;
-  std::vector<std::int32_t> scores;  // windows x windows (query-major), `unscored` until met; empty past 2048 windows
+  std::vector<std::int32_t> scores;  // windows x windows (query-major), a row filled by domain_levels; empty past 2048
+  std::vector<DomainLevels> levels;  // by query window, with the scores; computed on first use (domain_levels)
+  std::vector<bool> met;             // with the scores: whether a table of this thread has had the window
+  std::size_t met_epoch = 1;         // the number of windows met, plus 1
 };
 
 std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
@@ -87,7 +104,11 @@ std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
     if (total > (1u << 16)) return std::nullopt;
   }
   cache.rows.resize(total);
-  if (total <= 2048) cache.scores.assign(total * total, unscored);
+  if (total <= 2048) {
+    cache.scores.resize(total * total);
+    cache.levels.resize(total);
+    cache.met.resize(total);
+  }
   return cache;
 }
 
@@ -109,6 +130,61 @@ FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, 
   return row;
 }
 
+// The row of a window that may not have occurred yet: layer 1 reads the last n + 1 tokens only, so a window of c
+// tokens is layer 1 at the last position of those c tokens (a window shorter than n + 1 is the start of a sequence).
+const FastCopy::Row& FastCopy::window_row(RowCache& cache, std::uint32_t window, IntegerRow& scratch) const {
+  auto& slot = cache.rows[window];
+  if (slot) return *slot;
+  std::size_t c = cache.offset.size() - 1;
+  while (cache.offset[c] > window) --c;
+  TokenString tokens(c);
+  for (std::size_t code = window - cache.offset[c], i = c; i-- > 0; code /= cache.radix)
+    tokens[i] = static_cast<Token>(code % cache.radix);
+  slot = compute_row(tokens, c - 1, scratch);
+  return *slot;
+}
+
+namespace {
+// z = T^key . T^query in integers: the query's non-zero entries against a key row.
+std::int32_t score_of(const std::vector<std::pair<std::uint32_t, std::int32_t>>& query, const std::int32_t* key) {
+  std::int32_t z = 0;
+  for (const auto& [c, w] : query) z += w * key[c];
+  return z;
+}
+}  // namespace
+
+// The levels of the met windows against a query window (DomainLevels). The first call completes the query window's
+// row of the score memo over every window of the domain and orders the windows by score.
+const FastCopy::DomainLevels& FastCopy::domain_levels(RowCache& cache, std::uint32_t query_window,
+                                                      IntegerRow& scratch) const {
+  DomainLevels& levels = cache.levels[query_window];
+  if (levels.epoch == cache.met_epoch) return levels;
+  const std::uint32_t windows = static_cast<std::uint32_t>(cache.rows.size());
+  std::int32_t* memo = cache.scores.data() + query_window * windows;
+  if (levels.by_score.empty()) {
+    const auto& query = window_row(cache, query_window, scratch).query;
+    for (std::uint32_t w = 0; w < windows; ++w) memo[w] = score_of(query, window_row(cache, w, scratch).key.data());
+    levels.by_score.resize(windows);
+    std::iota(levels.by_score.begin(), levels.by_score.end(), 0u);
+    std::stable_sort(levels.by_score.begin(), levels.by_score.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return memo[a] > memo[b]; });
+  }
+  levels.score.clear();
+  levels.end.clear();
+  levels.windows.clear();
+  for (const std::uint32_t w : levels.by_score) {
+    if (!cache.met[w]) continue;
+    if (levels.score.empty() || levels.score.back() != memo[w]) {
+      if (!levels.score.empty()) levels.end.push_back(static_cast<std::uint32_t>(levels.windows.size()));
+      levels.score.push_back(memo[w]);
+    }
+    levels.windows.push_back(w);
+  }
+  levels.end.push_back(static_cast<std::uint32_t>(levels.windows.size()));
+  levels.epoch = cache.met_epoch;
+  return levels;
+}
+
 // Layer 1 of one copy sequence: key columns (column-major, int32), sparse queries, value . Psi rows, and the range of
 // each token's value over the sequence. A key column is filled only when some query uses it (fill_columns): the
 // queries touch few of the key coordinates.
@@ -126,12 +202,15 @@ struct FastCopy::Table {
   std::vector<std::int64_t> values;  // length x stride: value . Psi per position (padded rows)
   std::vector<std::int64_t> running_min, running_max;  // length x stride: token x's value range over positions 0..p
   std::vector<std::uint32_t> windows;  // with a cache: each position's window (its index in the cache)
+  // with a score memo: how many of the positions built so far have each window (stage 0)
+  std::vector<std::uint32_t> window_count;
 
   Table(const FastCopy& fast, RowCache* cache)
       : fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
     tokens = fast.layer1_.tokens();
     stride = row_stride(tokens);
     key_dim = fast.layer1_.key_dim();
+    if (cache_ && !cache_->levels.empty()) window_count.assign(cache_->rows.size(), 0);
   }
 
   // Moves to the copy sequence of x, keeping the buffers (a thread evaluates many strings with one table; every entry
@@ -143,6 +222,8 @@ struct FastCopy::Table {
     std::size_t common = 0;
     if (next_.size() == length)
       while (common < built && next_[common] == sequence[common]) ++common;
+    if (!window_count.empty())
+      for (std::size_t j = common; j < built; ++j) --window_count[windows[j]];
     sequence.swap(next_);
     length = sequence.size();
     built = common;
@@ -166,15 +247,8 @@ struct FastCopy::Table {
       owned.reserve(length);  // queries point into owned: no reallocation
     }
   }
-  // Query p's row of the score memo (indexed by key window), or nullptr when step p adds key columns instead: no
-  // memo (too many windows, or no cache), the table is shared by threads (share()), or the step has 256 keys or more
-  // (one memo read per key is a gather; past a few hundred keys the vector column adds are faster).
-  std::int32_t* score_memo(std::size_t p) const {
-    const bool memoised = cache_ && !shared_ && !cache_->scores.empty() && p < 255;
-    return memoised ? cache_->scores.data() + windows[p] * cache_->rows.size() : nullptr;
-  }
-  // Builds the whole table for threads that read it concurrently: every key column filled, the score memo (written
-  // as it is read) switched off.
+  // Builds the whole table for threads that read it concurrently: every key column filled, the window counts (which
+  // would count every position, not a step's keys) switched off.
   void share() {
     extend_to(length - 1);
     fill_columns(length - 1, true);
@@ -190,6 +264,26 @@ struct FastCopy::Table {
     for (; built <= p && built < length; ++built) add(built);
   }
   const std::int32_t* key_column(std::size_t c) const { return keys.get() + c * length; }
+  // The cache whose domain levels stages 0 and 1 read against window_count, when window_count holds exactly the keys
+  // of query p (positions 0..p built, the table not shared); else nullptr (the step adds key columns).
+  RowCache* counted_cache(std::size_t p) const {
+    return !window_count.empty() && !shared_ && built == p + 1 ? cache_ : nullptr;
+  }
+  // The number of built positions whose window is in level l of `levels`.
+  std::size_t keys_at(const DomainLevels& levels, std::size_t l) const {
+    std::size_t keys = 0;
+    for (std::size_t i = l == 0 ? 0 : levels.end[l - 1]; i < levels.end[l]; ++i) keys += window_count[levels.windows[i]];
+    return keys;
+  }
+  // sum += the value rows of those positions (padded rows): count x each window's values.
+  void add_values_at(const DomainLevels& levels, std::size_t l, std::int64_t* sum) const {
+    for (std::size_t i = l == 0 ? 0 : levels.end[l - 1]; i < levels.end[l]; ++i)
+      if (const std::int64_t keys = window_count[levels.windows[i]]) {
+        const std::int64_t* values = cache_->rows[levels.windows[i]]->values.data();
+        for (std::size_t c = 0; c < stride; c += 4)
+          for (std::size_t x = c; x < c + 4; ++x) sum[x] += keys * values[x];
+      }
+  }
   // Fills the key columns query p uses up to position p (built), or with every = true all columns up to `built`
   // (before threads read the table concurrently).
   void fill_columns(std::size_t p, bool every = false) {
@@ -212,6 +306,10 @@ struct FastCopy::Table {
       std::size_t code = 0;
       for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
       windows[p] = static_cast<std::uint32_t>(cache_->offset[count] + code);
+      if (!window_count.empty()) {
+        ++window_count[windows[p]];
+        if (!cache_->met[windows[p]]) cache_->met[windows[p]] = true, ++cache_->met_epoch;
+      }
       auto& slot = cache_->rows[windows[p]];
       if (!slot) slot = fast_.compute_row(sequence, p, scratch_);
       row = &*slot;
@@ -245,28 +343,14 @@ struct FastCopy::Table {
 
 namespace {
 
-// The scores z_j of keys 0..p against query p (into scores) and their top level. With a score memo, each z_j is read
-// from it (computed from layer 1's key row the first time); otherwise each non-zero query entry adds a scaled key
-// column (filled by Table::fill_columns).
+// The scores z_j of keys 0..p against query p (into scores) and their top level: each non-zero query entry adds a
+// scaled key column (filled by Table::fill_columns).
 template <class Table>
 TopLevel score_keys(const Table& table, std::size_t p, std::vector<std::int32_t>& scores) {
   const std::size_t count = p + 1;
-  const auto& query = *table.queries[p];
-  if (std::int32_t* memo = table.score_memo(p)) {
-    scores.resize(count);
-    for (std::size_t j = 0; j < count; ++j) {
-      std::int32_t& z = memo[table.windows[j]];
-      if (z == unscored) {
-        z = 0;
-        for (const auto& [c, w] : query) z += w * table.key_rows[j][c];
-      }
-      scores[j] = z;
-    }
-  } else {
-    scores.resize(count);  // grows geometrically (assign would reallocate at every step: one more key each time)
-    std::fill_n(scores.data(), count, 0);
-    for (const auto& [c, w] : query) add_scaled_column(scores.data(), table.key_column(c), w, count);
-  }
+  scores.resize(count);  // grows geometrically (assign would reallocate at every step: one more key each time)
+  std::fill_n(scores.data(), count, 0);
+  for (const auto& [c, w] : *table.queries[p]) add_scaled_column(scores.data(), table.key_column(c), w, count);
   return top_level(scores.data(), count);
 }
 
@@ -274,7 +358,7 @@ TopLevel score_keys(const Table& table, std::size_t p, std::vector<std::int32_t>
 
 // An upper bound, as a double, on e^{-tau gap / score_scale}: the MPFI enclosure's upper end rounded up, and never
 // below 1e-300 so that the products of decide_by_bound stay normal.
-double FastCopy::weight_bound(std::int32_t gap, Scratch& scratch) const {
+double FastCopy::weight_bound(std::int64_t gap, Scratch& scratch) const {
   return scratch.weight_bounds.get(gap, [&] {
     using I = Interval<64>;
     const Exact upper = exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).upper();
@@ -282,14 +366,63 @@ double FastCopy::weight_bound(std::int32_t gap, Scratch& scratch) const {
   });
 }
 
-// Stage 1. With c top keys (score z_top) and R = sum over lower keys of e^{tau (z_j - z_top)} <= R_hi =
-// (#lower) e^{-tau Delta}, r_w - r_x = (S_w - S_x + T_w - T_x) / (c + R) with T_x in [R min(v_x), R max(v_x)] (v_x
-// over the sequence, widened to include 0). So w is the certified argmax when, for every x != w,
-// S_w - S_x > R_hi (max(v_x, 0) - min(v_w, 0)). The integers are exact; R_hi and the products are doubles rounded up
-// with a relative margin of 1e-12 (far above the few roundings of 2^-53 they incur).
+// The bound of stages 0 and 1. With c top keys (score z_top, value sums S) and R = sum over lower keys of
+// e^{tau (z_j - z_top)} <= R_hi = (#lower) e^{-tau Delta} for any Delta at most the gap from z_top to every lower
+// key, r_w - r_x = (S_w - S_x + T_w - T_x) / (c + R) with T_x in [R min(v_x), R max(v_x)] (v_x over the sequence,
+// widened to include 0). So w is the certified argmax when, for every x != w, S_w - S_x > R_hi (max(v_x, 0) -
+// min(v_w, 0)). The integers are exact; R_hi and the products are doubles rounded up with a relative margin of 1e-12
+// (far above the few roundings of 2^-53 they incur).
+std::optional<Token> FastCopy::certify_top(const Table& table, const std::int64_t* top_sum, std::size_t lower,
+                                           std::int64_t gap, Scratch& scratch) const {
+  const std::size_t tokens = table.tokens;
+  std::size_t w = 0;
+  for (std::size_t x = 1; x < tokens; ++x)
+    if (top_sum[x] > top_sum[w]) w = x;
+  const double r_hi = lower == 0 ? 0.0 : static_cast<double>(lower) * weight_bound(gap, scratch);
+  const std::int64_t below_w = -std::min<std::int64_t>(table.value_min(w), 0);
+  for (std::size_t x = 0; x < tokens; ++x) {
+    if (x == w) continue;
+    const std::int64_t difference = top_sum[w] - top_sum[x];
+    if (difference <= 0) return std::nullopt;
+    const double spread = static_cast<double>(std::max<std::int64_t>(table.value_max(x), 0) + below_w);
+    if (!(r_hi * spread * (1 + 1e-12) < static_cast<double>(difference) * (1 - 1e-12))) return std::nullopt;
+  }
+  return static_cast<Token>(w);
+}
+
+// Stage 0: the top level from the window counts (see DomainLevels). The highest level of met windows with a key among
+// this step's is the step's top level, its keys exactly those of that level's windows (sums: count x the window's
+// values); every other key scores at most the next level, so Delta = the gap to that level bounds the true gap from
+// below. The walk stops after 64 windows (the step is then left to stage 1).
+std::optional<Token> FastCopy::decide_by_window_bound(const Table& table, std::size_t p, const DomainLevels& levels,
+                                                      Scratch& scratch) const {
+  constexpr std::uint32_t walk = 64;
+  for (std::size_t l = 0; l < levels.score.size() && (l == 0 || levels.end[l - 1] < walk); ++l) {
+    const std::size_t top_keys = table.keys_at(levels, l);
+    if (top_keys == 0) continue;
+    std::int64_t* sum = scratch.top_sum.data();
+    std::fill_n(sum, table.stride, 0);
+    table.add_values_at(levels, l, sum);
+    // With no lower level there are no lower keys (lower = 0), and the gap is not read.
+    const std::int64_t gap = l + 1 < levels.score.size() ? std::int64_t{levels.score[l]} - levels.score[l + 1] : 0;
+    return certify_top(table, sum, p + 1 - top_keys, gap, scratch);
+  }
+  return std::nullopt;
+}
+
+// Stage 1 from the levels collect_levels (or collect_window_levels) gathered: the top level and the exact gap to the
+// next.
+std::optional<Token> FastCopy::decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch) const {
+  const std::int64_t gap =
+      scratch.level_score.size() > 1 ? std::int64_t{scratch.level_score[0]} - scratch.level_score[1] : 0;
+  return certify_top(table, scratch.level_sums.data(), p + 1 - static_cast<std::size_t>(scratch.level_count[0]), gap,
+                     scratch);
+}
+
+// Stage 1: the top level from this step's scores (Delta = the gap to the runner-up level).
 std::optional<Token> FastCopy::decide_by_bound(const Table& table, std::size_t p, const TopLevel& level,
                                                Scratch& scratch) const {
-  const std::size_t count = p + 1, tokens = table.tokens;
+  const std::size_t count = p + 1;
   const std::int32_t* s = scratch.scores.data();
   const std::int64_t* top_sum = table.value_row(level.first);  // one top key: its own values
   if (level.count > 1) {
@@ -302,20 +435,7 @@ std::optional<Token> FastCopy::decide_by_bound(const Table& table, std::size_t p
       }
     top_sum = sum;
   }
-  std::size_t w = 0;
-  for (std::size_t x = 1; x < tokens; ++x)
-    if (top_sum[x] > top_sum[w]) w = x;
-  const std::size_t lower = count - level.count;
-  const double r_hi = lower == 0 ? 0.0 : static_cast<double>(lower) * weight_bound(level.top - level.runner_up, scratch);
-  const std::int64_t below_w = -std::min<std::int64_t>(table.value_min(w), 0);
-  for (std::size_t x = 0; x < tokens; ++x) {
-    if (x == w) continue;
-    const std::int64_t gap = top_sum[w] - top_sum[x];
-    if (gap <= 0) return std::nullopt;
-    const double spread = static_cast<double>(std::max<std::int64_t>(table.value_max(x), 0) + below_w);
-    if (!(r_hi * spread * (1 + 1e-12) < static_cast<double>(gap) * (1 - 1e-12))) return std::nullopt;
-  }
-  return static_cast<Token>(w);
+  return certify_top(table, top_sum, count - level.count, std::int64_t{level.top} - level.runner_up, scratch);
 }
 
 // Stage 3: the levels collect_levels gathered, as exact rationals in increasing order of score (as
@@ -335,7 +455,7 @@ CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scr
 
 // An upper (up = true) or lower bound, as a double, on e^{-tau gap / score_scale}; lower bounds below 1e-300 are
 // reported as 0 (useless, hence safe), upper bounds never below 1e-300.
-double FastCopy::weight_bound_down(std::int32_t gap, Scratch& scratch) const {
+double FastCopy::weight_bound_down(std::int64_t gap, Scratch& scratch) const {
   return scratch.weight_lower_bounds.get(gap, [&] {
     using I = Interval<64>;
     const Exact lower = exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).lower();
@@ -358,7 +478,7 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
   lead.resize(levels);
   tail.resize(levels);
   for (std::size_t l = 0; l < levels; ++l) {
-    const std::int32_t gap = scratch.level_score[0] - scratch.level_score[l];
+    const std::int64_t gap = std::int64_t{scratch.level_score[0]} - scratch.level_score[l];
     lead[l] = l == 0 ? 1.0 : weight_bound_down(gap, scratch);
     tail[l] = weight_bound(gap, scratch);
   }
@@ -433,14 +553,44 @@ std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch&
   return levels;
 }
 
+// What collect_levels gathers, from the window counts: the met windows' levels (DomainLevels) that hold keys of this
+// step, in the same decreasing order (down to the level where the last of the p + 1 keys is found).
+void FastCopy::collect_window_levels(const Table& table, std::size_t p, const DomainLevels& levels,
+                                     Scratch& scratch) const {
+  scratch.level_score.clear();
+  scratch.level_count.clear();
+  scratch.level_sums.clear();
+  for (std::size_t l = 0, found = 0; l < levels.score.size() && found <= p; ++l)
+    if (const std::size_t keys = table.keys_at(levels, l)) {
+      found += keys;
+      scratch.level_score.push_back(levels.score[l]);
+      scratch.level_count.push_back(static_cast<long>(keys));
+      scratch.level_sums.resize(scratch.level_sums.size() + table.stride, 0);
+      table.add_values_at(levels, l, scratch.level_sums.data() + scratch.level_sums.size() - table.stride);
+    }
+}
+
 CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const {
   ++stats.steps;
-  const TopLevel level = score_keys(table, p, scratch.scores);
-  if (const auto w = decide_by_bound(table, p, level, scratch)) {
-    ++stats.by_bound;
-    return certified_step(p, *w);
+  if (RowCache* cache = table.counted_cache(p)) {  // stages 0 and 1 from the window counts
+    const DomainLevels& levels = domain_levels(*cache, table.windows[p], scratch.window_layer1);
+    auto w = decide_by_window_bound(table, p, levels, scratch);
+    if (!w) {
+      collect_window_levels(table, p, levels, scratch);  // read by stages 1 to 3
+      w = decide_by_top_level(table, p, scratch);
+    }
+    if (w) {
+      ++stats.by_bound;
+      return certified_step(p, *w);
+    }
+  } else {
+    const TopLevel level = score_keys(table, p, scratch.scores);
+    if (const auto w = decide_by_bound(table, p, level, scratch)) {
+      ++stats.by_bound;
+      return certified_step(p, *w);
+    }
+    collect_levels(table, p, scratch);  // read by stages 2 and 3
   }
-  collect_levels(table, p, scratch);  // read by stages 2 and 3
   if (auto step = decide_lexicographically(table, p, scratch)) {
     ++stats.by_levels;
     return *step;
@@ -492,7 +642,7 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
   if (threads <= 1) {  // sequential: nothing is computed past the first failure
     for (std::size_t k = 0; k < x.size(); ++k) {
       table.extend_to(prompt - 1 + k);
-      if (!table.score_memo(prompt - 1 + k)) table.fill_columns(prompt - 1 + k);
+      if (!table.counted_cache(prompt - 1 + k)) table.fill_columns(prompt - 1 + k);
       CopyStep step = decide(table, prompt - 1 + k, state.scratch, out.stats);
       if (!record(step, k)) return out;
     }

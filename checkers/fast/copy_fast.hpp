@@ -3,8 +3,14 @@
 //
 // Layer 1 runs in exact integers (integer_layer1.hpp), once per position. At each generation step the scores of all
 // keys against the query are integers: the query's few non-zero entries each add a scaled key column (SIMD,
-// simd_kernels.hpp), or, in small domains, each score is read from a per-thread memo by (query window, key window).
-// The decision is then certified in three stages, cheapest first:
+// simd_kernels.hpp). In small domains (at most 2048 windows of n + 1 tokens) a score depends on the (query window, key
+// window) pair only: each thread memoises those scores and, per query window, the windows it has met grouped into
+// score levels; the table counts its keys per window, so a step's levels come from counts instead of a score per key.
+// The decision is then certified in stages, cheapest first:
+//   0. (small domains) stage 1's bound from the window counts, walking down the met windows' levels to the first that
+//      holds keys of this step (the top level: its size and value sums from the counts); the next met level bounds the
+//      gap to the runner-up from below, so R_hi from above. What it cannot certify goes to stage 1, with the levels
+//      then gathered from the counts and the exact gap. Counted with stage 1.
 //   1. bound: only the top score level is summed exactly; every lower key weighs at most e^{-tau Delta} relative to a
 //      top key (Delta = the gap to the runner-up level), which bounds how far the lower keys can move any readout
 //      (decide_by_bound states the inequality); if it certifies a unique argmax, that is the decision.
@@ -40,7 +46,7 @@ struct FastCopyRun {
 class GapCache {
  public:
   template <class Compute>
-  double get(std::int32_t gap, Compute compute) {
+  double get(std::int64_t gap, Compute compute) {
     if (gap >= 0 && gap < flat_size) {
       auto& slot = flat_[static_cast<std::size_t>(gap)];
       if (!slot) slot = compute();
@@ -53,7 +59,7 @@ class GapCache {
  private:
   static constexpr std::int32_t flat_size = 4096;
   std::vector<std::optional<double>> flat_ = std::vector<std::optional<double>>(flat_size);
-  std::unordered_map<std::int32_t, double> large_;
+  std::unordered_map<std::int64_t, double> large_;
 };
 
 class FastCopy {
@@ -84,17 +90,27 @@ class FastCopy {
     std::vector<std::int32_t> level_score;
     std::vector<long> level_count;
     std::vector<double> level_lead, level_tail;
+    IntegerRow window_layer1;  // domain_levels: layer 1 of windows no sequence has met yet
   };
   struct ThreadState;
   static std::unordered_map<std::uint64_t, ThreadState>& thread_states();  // the calling thread's
   ThreadState& thread_state() const;
-  double weight_bound(std::int32_t gap, Scratch& scratch) const;
-  double weight_bound_down(std::int32_t gap, Scratch& scratch) const;
+  double weight_bound(std::int64_t gap, Scratch& scratch) const;
+  double weight_bound_down(std::int64_t gap, Scratch& scratch) const;
   std::size_t collect_levels(const Table& table, std::size_t p, Scratch& scratch) const;
   std::optional<copy::CopyStep> decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const;
   copy::CopyStep decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
   std::optional<copy::Token> decide_by_bound(const Table& table, std::size_t p, const TopLevel& level,
                                              Scratch& scratch) const;
+  struct DomainLevels;
+  std::optional<copy::Token> decide_by_window_bound(const Table& table, std::size_t p, const DomainLevels& levels,
+                                                    Scratch& scratch) const;
+  std::optional<copy::Token> decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch) const;
+  void collect_window_levels(const Table& table, std::size_t p, const DomainLevels& levels, Scratch& scratch) const;
+  std::optional<copy::Token> certify_top(const Table& table, const std::int64_t* top_sum, std::size_t lower,
+                                         std::int64_t gap, Scratch& scratch) const;
+  const Row& window_row(RowCache& cache, std::uint32_t window, IntegerRow& scratch) const;
+  const DomainLevels& domain_levels(RowCache& cache, std::uint32_t query_window, IntegerRow& scratch) const;
   copy::CopyStep decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const;
 
   const copy::CopyTransformer& transformer_;

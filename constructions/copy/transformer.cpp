@@ -1,6 +1,6 @@
 #include "constructions/copy/transformer.hpp"
 
-#include <fmt/compile.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <atomic>
@@ -257,19 +257,20 @@ bool record_step(CopyRun& run, const CopyStep& step, std::size_t k, bool keep_st
   if (keep_step || !generated) run.steps.push_back(step);
   if (step.output) run.output.push_back(*step.output);
   if (generated) return true;
-  // Compiled format strings into fmt's stack buffer: an exhaustive run formats one failure per string.
-  fmt::memory_buffer text;
-  const auto out = std::back_inserter(text);
-  if (step.margin == Margin::Tie)
-    fmt::format_to(out, FMT_COMPILE("step {}: the readout's argmax is an exact tie between tokens {}"), k + 1,
-                   format_tokens(step.tied));
-  else if (!step.output)
-    fmt::format_to(out, FMT_COMPILE("step {}: the readout's argmax is not certified"), k + 1);
-  else
-    fmt::format_to(out, FMT_COMPILE("step {}: generated {}, expected {}"), k + 1, *step.output, step.target);
-  run.failure = fmt::to_string(text);
+  run.failed_step = k;
   run.decided = step.margin != Margin::Undecided;
   return false;
+}
+
+std::string CopyRun::failure() const {
+  if (!failed_step) return "";
+  const CopyStep& step = steps.back();
+  const std::size_t k = *failed_step;
+  if (step.margin == Margin::Tie)
+    return fmt::format("step {}: the readout's argmax is an exact tie between tokens {}", k + 1,
+                       format_tokens(step.tied));
+  if (!step.output) return fmt::format("step {}: the readout's argmax is not certified", k + 1);
+  return fmt::format("step {}: generated {}, expected {}", k + 1, *step.output, step.target);
 }
 
 CopyRun CopyTransformer::copy_string(const TokenString& x, const Layer1Blocks& copy_blocks) const {

@@ -92,11 +92,15 @@ struct CopyRun {
   std::vector<CopyStep> steps;
   bool copied = false;
   bool decided = true;  // every step's argmax certified, or an exact tie (then not copied)
-  std::string failure;
+  std::optional<std::size_t> failed_step;  // k (0-based) of the step that ended the run: steps.back()
+
+  // Which step ended the run and why ("" when none did); written when asked, since an exhaustive run ends one
+  // failing run per string and reads few of the texts.
+  std::string failure() const;
 };
 
 // Adds generation step k (0-based; step.target set) to run as the copy loop defines it: the generated token joins the
-// output (a wrong one too); returns false at the first wrong, tied or undecided token, with run.failure saying which
+// output (a wrong one too); returns false at the first wrong, tied or undecided token, with run.failed_step = k
 // and run.decided = false when undecided. keep_step = false records the step only when it fails.
 bool record_step(CopyRun& run, const CopyStep& step, std::size_t k, bool keep_step = true);
 
