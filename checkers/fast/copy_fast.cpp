@@ -372,8 +372,8 @@ double FastCopy::weight_bound(std::int64_t gap, Scratch& scratch) const {
 // widened to include 0). So w is the certified argmax when, for every x != w, S_w - S_x > R_hi (max(v_x, 0) -
 // min(v_w, 0)). The integers are exact; R_hi and the products are doubles rounded up with a relative margin of 1e-12
 // (far above the few roundings of 2^-53 they incur).
-std::optional<Token> FastCopy::certify_top(const Table& table, const std::int64_t* top_sum, std::size_t lower,
-                                           std::int64_t gap, Scratch& scratch) const {
+bool FastCopy::certify_top(const Table& table, const std::int64_t* top_sum, std::size_t lower, std::int64_t gap,
+                           Scratch& scratch, Token& winner) const {
   const std::size_t tokens = table.tokens;
   std::size_t w = 0;
   for (std::size_t x = 1; x < tokens; ++x)
@@ -383,19 +383,20 @@ std::optional<Token> FastCopy::certify_top(const Table& table, const std::int64_
   for (std::size_t x = 0; x < tokens; ++x) {
     if (x == w) continue;
     const std::int64_t difference = top_sum[w] - top_sum[x];
-    if (difference <= 0) return std::nullopt;
+    if (difference <= 0) return false;
     const double spread = static_cast<double>(std::max<std::int64_t>(table.value_max(x), 0) + below_w);
-    if (!(r_hi * spread * (1 + 1e-12) < static_cast<double>(difference) * (1 - 1e-12))) return std::nullopt;
+    if (!(r_hi * spread * (1 + 1e-12) < static_cast<double>(difference) * (1 - 1e-12))) return false;
   }
-  return static_cast<Token>(w);
+  winner = static_cast<Token>(w);
+  return true;
 }
 
 // Stage 0: the top level from the window counts (see DomainLevels). The highest level of met windows with a key among
 // this step's is the step's top level, its keys exactly those of that level's windows (sums: count x the window's
 // values); every other key scores at most the next level, so Delta = the gap to that level bounds the true gap from
 // below. The walk stops after 64 windows (the step is then left to stage 1).
-std::optional<Token> FastCopy::decide_by_window_bound(const Table& table, std::size_t p, const DomainLevels& levels,
-                                                      Scratch& scratch) const {
+bool FastCopy::decide_by_window_bound(const Table& table, std::size_t p, const DomainLevels& levels, Scratch& scratch,
+                                      Token& winner) const {
   constexpr std::uint32_t walk = 64;
   for (std::size_t l = 0; l < levels.score.size() && (l == 0 || levels.end[l - 1] < walk); ++l) {
     const std::size_t top_keys = table.keys_at(levels, l);
@@ -405,23 +406,23 @@ std::optional<Token> FastCopy::decide_by_window_bound(const Table& table, std::s
     table.add_values_at(levels, l, sum);
     // With no lower level there are no lower keys (lower = 0), and the gap is not read.
     const std::int64_t gap = l + 1 < levels.score.size() ? std::int64_t{levels.score[l]} - levels.score[l + 1] : 0;
-    return certify_top(table, sum, p + 1 - top_keys, gap, scratch);
+    return certify_top(table, sum, p + 1 - top_keys, gap, scratch, winner);
   }
-  return std::nullopt;
+  return false;
 }
 
 // Stage 1 from the levels collect_levels (or collect_window_levels) gathered: the top level and the exact gap to the
 // next.
-std::optional<Token> FastCopy::decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch) const {
+bool FastCopy::decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch, Token& winner) const {
   const std::int64_t gap =
       scratch.level_score.size() > 1 ? std::int64_t{scratch.level_score[0]} - scratch.level_score[1] : 0;
   return certify_top(table, scratch.level_sums.data(), p + 1 - static_cast<std::size_t>(scratch.level_count[0]), gap,
-                     scratch);
+                     scratch, winner);
 }
 
 // Stage 1: the top level from this step's scores (Delta = the gap to the runner-up level).
-std::optional<Token> FastCopy::decide_by_bound(const Table& table, std::size_t p, const TopLevel& level,
-                                               Scratch& scratch) const {
+bool FastCopy::decide_by_bound(const Table& table, std::size_t p, const TopLevel& level, Scratch& scratch,
+                               Token& winner) const {
   const std::size_t count = p + 1;
   const std::int32_t* s = scratch.scores.data();
   const std::int64_t* top_sum = table.value_row(level.first);  // one top key: its own values
@@ -435,7 +436,7 @@ std::optional<Token> FastCopy::decide_by_bound(const Table& table, std::size_t p
       }
     top_sum = sum;
   }
-  return certify_top(table, top_sum, count - level.count, std::int64_t{level.top} - level.runner_up, scratch);
+  return certify_top(table, top_sum, count - level.count, std::int64_t{level.top} - level.runner_up, scratch, winner);
 }
 
 // Stage 3: the levels collect_levels gathered, as exact rationals in increasing order of score (as
@@ -572,22 +573,23 @@ void FastCopy::collect_window_levels(const Table& table, std::size_t p, const Do
 
 CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const {
   ++stats.steps;
+  Token w = 0;
   if (RowCache* cache = table.counted_cache(p)) {  // stages 0 and 1 from the window counts
     const DomainLevels& levels = domain_levels(*cache, table.windows[p], scratch.window_layer1);
-    auto w = decide_by_window_bound(table, p, levels, scratch);
-    if (!w) {
+    bool certified = decide_by_window_bound(table, p, levels, scratch, w);
+    if (!certified) {
       collect_window_levels(table, p, levels, scratch);  // read by stages 1 to 3
-      w = decide_by_top_level(table, p, scratch);
+      certified = decide_by_top_level(table, p, scratch, w);
     }
-    if (w) {
+    if (certified) {
       ++stats.by_bound;
-      return certified_step(p, *w);
+      return certified_step(p, w);
     }
   } else {
     const TopLevel level = score_keys(table, p, scratch.scores);
-    if (const auto w = decide_by_bound(table, p, level, scratch)) {
+    if (decide_by_bound(table, p, level, scratch, w)) {
       ++stats.by_bound;
-      return certified_step(p, *w);
+      return certified_step(p, w);
     }
     collect_levels(table, p, scratch);  // read by stages 2 and 3
   }

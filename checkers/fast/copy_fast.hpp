@@ -100,15 +100,18 @@ class FastCopy {
   std::size_t collect_levels(const Table& table, std::size_t p, Scratch& scratch) const;
   std::optional<copy::CopyStep> decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const;
   copy::CopyStep decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
-  std::optional<copy::Token> decide_by_bound(const Table& table, std::size_t p, const TopLevel& level,
-                                             Scratch& scratch) const;
+  // Stages 0 and 1 return whether they certified the argmax, and set `winner` when they did. (Not an
+  // optional<Token>: GCC returns one through the stack as two stores read back as one load, a store-forwarding stall
+  // that took 15% of the time of an exhaustive run.)
+  bool decide_by_bound(const Table& table, std::size_t p, const TopLevel& level, Scratch& scratch,
+                       copy::Token& winner) const;
   struct DomainLevels;
-  std::optional<copy::Token> decide_by_window_bound(const Table& table, std::size_t p, const DomainLevels& levels,
-                                                    Scratch& scratch) const;
-  std::optional<copy::Token> decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch) const;
+  bool decide_by_window_bound(const Table& table, std::size_t p, const DomainLevels& levels, Scratch& scratch,
+                              copy::Token& winner) const;
+  bool decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch, copy::Token& winner) const;
   void collect_window_levels(const Table& table, std::size_t p, const DomainLevels& levels, Scratch& scratch) const;
-  std::optional<copy::Token> certify_top(const Table& table, const std::int64_t* top_sum, std::size_t lower,
-                                         std::int64_t gap, Scratch& scratch) const;
+  bool certify_top(const Table& table, const std::int64_t* top_sum, std::size_t lower, std::int64_t gap,
+                   Scratch& scratch, copy::Token& winner) const;
   const Row& window_row(RowCache& cache, std::uint32_t window, IntegerRow& scratch) const;
   const DomainLevels& domain_levels(RowCache& cache, std::uint32_t query_window, IntegerRow& scratch) const;
   copy::CopyStep decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const;
