@@ -89,6 +89,13 @@ struct FastCopy::RowCache {
   std::vector<DomainLevels> levels;  // by query window, with the scores; computed on first use (domain_levels)
   std::vector<bool> met;             // with the scores: whether a table of this thread has had the window
   std::size_t met_epoch = 1;         // the number of windows met, plus 1
+  std::vector<std::int64_t> values;  // with the scores: windows x stride, each stored row's values (read by stage 0)
+  std::size_t stride = 0;
+
+  const Row& store(std::uint32_t window, Row row) {
+    if (!values.empty()) std::copy(row.values.begin(), row.values.end(), values.begin() + window * stride);
+    return *(rows[window] = std::move(row));
+  }
 };
 
 std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
@@ -108,6 +115,8 @@ std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
     cache.scores.resize(total * total);
     cache.levels.resize(total);
     cache.met.resize(total);
+    cache.stride = row_stride(radix);
+    cache.values.resize(total * cache.stride);
   }
   return cache;
 }
@@ -140,8 +149,7 @@ const FastCopy::Row& FastCopy::window_row(RowCache& cache, std::uint32_t window,
   TokenString tokens(c);
   for (std::size_t code = window - cache.offset[c], i = c; i-- > 0; code /= cache.radix)
     tokens[i] = static_cast<Token>(code % cache.radix);
-  slot = compute_row(tokens, c - 1, scratch);
-  return *slot;
+  return cache.store(window, compute_row(tokens, c - 1, scratch));
 }
 
 namespace {
@@ -279,7 +287,7 @@ struct FastCopy::Table {
   void add_values_at(const DomainLevels& levels, std::size_t l, std::int64_t* sum) const {
     for (std::size_t i = l == 0 ? 0 : levels.end[l - 1]; i < levels.end[l]; ++i)
       if (const std::int64_t keys = window_count[levels.windows[i]]) {
-        const std::int64_t* values = cache_->rows[levels.windows[i]]->values.data();
+        const std::int64_t* values = cache_->values.data() + levels.windows[i] * stride;
         for (std::size_t c = 0; c < stride; c += 4)
           for (std::size_t x = c; x < c + 4; ++x) sum[x] += keys * values[x];
       }
@@ -310,9 +318,8 @@ struct FastCopy::Table {
         ++window_count[windows[p]];
         if (!cache_->met[windows[p]]) cache_->met[windows[p]] = true, ++cache_->met_epoch;
       }
-      auto& slot = cache_->rows[windows[p]];
-      if (!slot) slot = fast_.compute_row(sequence, p, scratch_);
-      row = &*slot;
+      const auto& slot = cache_->rows[windows[p]];
+      row = slot ? &*slot : &cache_->store(windows[p], fast_.compute_row(sequence, p, scratch_));
     } else {
       owned.push_back(fast_.compute_row(sequence, p, scratch_));
       row = &owned.back();
