@@ -637,12 +637,19 @@ FastCopy::ThreadState& FastCopy::thread_state() const {
 }
 
 FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool keep_steps) const {
+  FastCopyRun out;
+  copy_string(x, out, threads, keep_steps);
+  return out;
+}
+
+void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned threads, bool keep_steps) const {
   ThreadState& state = thread_state();
   if (!state.table) state.table = std::make_unique<Table>(*this, state.rows ? &*state.rows : nullptr);
   Table& table = *state.table;
   table.reset(x);
   const std::size_t prompt = x.size() + 2;
-  FastCopyRun out;
+  out.run.clear();
+  out.stats = {};
   out.run.output.reserve(x.size());
   auto record = [&](CopyStep& step, std::size_t k) {
     step.target = x[k];
@@ -653,10 +660,10 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
       table.extend_to(prompt - 1 + k);
       if (!table.counted_cache(prompt - 1 + k)) table.fill_columns(prompt - 1 + k);
       CopyStep step = decide(table, prompt - 1 + k, state.scratch, out.stats);
-      if (!record(step, k)) return out;
+      if (!record(step, k)) return;
     }
     out.run.copied = true;
-    return out;
+    return;
   }
   table.share();  // the workers read the table concurrently
   // Blocks of steps in parallel, on the same workers from block to block (their scratch, weight-bound caches and
@@ -703,7 +710,6 @@ FastCopyRun FastCopy::copy_string(const TokenString& x, unsigned threads, bool k
   if (record_error) std::rethrow_exception(record_error);
   for (const auto& s : stats) out.stats.merge(s);
   out.run.copied = copied;
-  return out;
 }
 
 }  // namespace tverify::fast

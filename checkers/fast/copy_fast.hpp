@@ -73,6 +73,8 @@ class FastCopy {
   // the steps of one string are decided in parallel blocks (the earliest failure wins); keep_steps = false drops the
   // per-step records (long strings) but keeps the failing step.
   FastCopyRun copy_string(const copy::TokenString& x, unsigned threads = 1, bool keep_steps = true) const;
+  // The same into `out`, whose buffers it reuses (a loop over many strings allocates nothing per string).
+  void copy_string(const copy::TokenString& x, FastCopyRun& out, unsigned threads = 1, bool keep_steps = true) const;
 
   const copy::CopyTransformer& transformer() const { return transformer_; }
 

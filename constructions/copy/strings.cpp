@@ -8,12 +8,17 @@
 
 namespace tverify::copy {
 
-TokenString string_at(std::uint64_t index, int alphabet, int length) {
-  TokenString x(static_cast<std::size_t>(length));
+void string_at(std::uint64_t index, int alphabet, int length, TokenString& into) {
+  into.resize(static_cast<std::size_t>(length));
   for (int pos = length - 1; pos >= 0; --pos) {
-    x[static_cast<std::size_t>(pos)] = static_cast<Token>(index % static_cast<std::uint64_t>(alphabet));
+    into[static_cast<std::size_t>(pos)] = static_cast<Token>(index % static_cast<std::uint64_t>(alphabet));
     index /= static_cast<std::uint64_t>(alphabet);
   }
+}
+
+TokenString string_at(std::uint64_t index, int alphabet, int length) {
+  TokenString x;
+  string_at(index, alphabet, length, x);
   return x;
 }
 

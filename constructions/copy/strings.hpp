@@ -13,6 +13,7 @@ using TokenString = std::vector<Token>;
 
 // The index-th string of [D]^L in lexicographic order (x_1 most significant): the enumeration order of every check.
 TokenString string_at(std::uint64_t index, int alphabet, int length);
+void string_at(std::uint64_t index, int alphabet, int length, TokenString& into);  // reuses into's buffer
 
 // Definition 2.2 is printed two ways. The text says "two repeated sequences of n tokens"; the formula compares
 // x_i..x_{i+n} with x_j..x_{j+n}, which are n+1 tokens. Both readings are checked everywhere.

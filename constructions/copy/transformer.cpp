@@ -262,6 +262,14 @@ bool record_step(CopyRun& run, const CopyStep& step, std::size_t k, bool keep_st
   return false;
 }
 
+void CopyRun::clear() {
+  output.clear();
+  steps.clear();
+  copied = false;
+  decided = true;
+  failed_step.reset();
+}
+
 std::string CopyRun::failure() const {
   if (!failed_step) return "";
   const CopyStep& step = steps.back();

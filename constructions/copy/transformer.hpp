@@ -94,6 +94,8 @@ struct CopyRun {
   bool decided = true;  // every step's argmax certified, or an exact tie (then not copied)
   std::optional<std::size_t> failed_step;  // k (0-based) of the step that ended the run: steps.back()
 
+  void clear();  // back to an empty run, keeping the buffers
+
   // Which step ended the run and why ("" when none did); written when asked, since an exhaustive run ends one
   // failing run per string and reads few of the texts.
   std::string failure() const;
