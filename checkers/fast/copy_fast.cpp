@@ -85,9 +85,10 @@ struct FastCopy::RowCache {
   std::vector<std::optional<Row>> rows;
   std::vector<std::size_t> offset;  // first index of the windows with c tokens
   std::size_t radix = 0;
+  std::size_t oldest_place = 1;     // radix^n: the place value of a full window's oldest token
   std::vector<std::int32_t> scores;  // windows x windows (query-major), a row filled by domain_levels; empty past 2048
   std::vector<DomainLevels> levels;  // by query window, with the scores; computed on first use (domain_levels)
-  std::vector<bool> met;             // with the scores: whether a table of this thread has had the window
+  std::vector<char> met;             // with the scores: whether a table of this thread has had the window
   std::size_t met_epoch = 1;         // the number of windows met, plus 1
   std::vector<std::int64_t> values;  // with the scores: windows x stride, each stored row's values (read by stage 0)
   std::size_t stride = 0;
@@ -110,6 +111,7 @@ std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
     total += power;
     if (total > (1u << 16)) return std::nullopt;
   }
+  cache.oldest_place = power / radix;
   cache.rows.resize(total);
   if (total <= 2048) {
     cache.scores.resize(total * total);
@@ -312,12 +314,15 @@ struct FastCopy::Table {
     if (cache_) {
       const std::size_t count = std::min(span_, p + 1);
       std::size_t code = 0;
-      for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
-      windows[p] = static_cast<std::uint32_t>(cache_->offset[count] + code);
-      if (!window_count.empty()) {
-        ++window_count[windows[p]];
-        if (!cache_->met[windows[p]]) cache_->met[windows[p]] = true, ++cache_->met_epoch;
+      if (p >= span_) {  // both full windows: drop the oldest token of the previous window, append the new one
+        code = (windows[p - 1] - cache_->offset[span_]) % cache_->oldest_place * cache_->radix +
+               static_cast<std::size_t>(sequence[p]);
+      } else {
+        for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
       }
+      windows[p] = static_cast<std::uint32_t>(cache_->offset[count] + code);
+      if (!window_count.empty() && window_count[windows[p]]++ == 0 && !cache_->met[windows[p]])
+        cache_->met[windows[p]] = true, ++cache_->met_epoch;
       const auto& slot = cache_->rows[windows[p]];
       row = slot ? &*slot : &cache_->store(windows[p], fast_.compute_row(sequence, p, scratch_));
     } else {
