@@ -516,7 +516,8 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
     if (!c) return std::nullopt;
     if (*c > 0) best = x;
   }
-  std::vector<Token> tied{static_cast<Token>(best)};
+  auto& tied = scratch.tied;  // scratch: most steps here are not ties, and need no vector of their own
+  tied.assign(1, static_cast<Token>(best));
   for (std::size_t x = 0; x < tokens; ++x) {
     if (x == best) continue;
     const auto c = compare(best, x);
@@ -525,7 +526,7 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
   }
   if (tied.size() == 1) return certified_step(p, static_cast<Token>(best));
   CopyStep step = integer_stage_step(p, Margin::Tie);
-  step.tied = std::move(tied);
+  step.tied = tied;
   return step;
 }
 

@@ -92,6 +92,7 @@ class FastCopy {
     std::vector<std::int32_t> level_score;
     std::vector<long> level_count;
     std::vector<double> level_lead, level_tail;
+    std::vector<copy::Token> tied;  // decide_lexicographically
     IntegerRow window_layer1;  // domain_levels: layer 1 of windows no sequence has met yet
   };
   struct ThreadState;
