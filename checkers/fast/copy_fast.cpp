@@ -22,10 +22,6 @@ using copy::TokenString;
 
 namespace {
 
-// Value rows (one entry per token) are padded with zeros to a multiple of 4 entries, so that the loops over a row have
-// a fixed-width body the compiler unrolls and vectorises (a row has only D + 2 or so entries).
-constexpr std::size_t row_stride(std::size_t tokens) { return (tokens + 3) / 4 * 4; }
-
 // sum += row, over padded rows.
 void add_row(std::int64_t* sum, const std::int64_t* row, std::size_t stride) {
   for (std::size_t c = 0; c < stride; c += 4)
@@ -56,144 +52,11 @@ std::uint64_t next_instance_id() {
 FastCopy::FastCopy(const copy::CopyTransformer& transformer)
     : transformer_(transformer), layer1_(transformer), instance_(next_instance_id()) {}
 
-// Layer 1 at one window, as the fast path stores it: the key row, the query's non-zero entries, value . Psi.
-struct FastCopy::Row {
-  std::vector<std::int32_t> key;
-  std::vector<std::pair<std::uint32_t, std::int32_t>> query;
-  std::vector<std::int64_t> values;
-};
-
-// Against one query window, the key windows this thread has met (RowCache::met) in decreasing order of score, grouped
-// by score: level l holds windows[end[l - 1]] .. windows[end[l] - 1] (end[-1] = 0), all scoring score[l]. Every key
-// of a table is a met window, so these levels bound the table's. Stage 0 reads the highest. `by_score` holds every
-// window of the domain in that order (computed once); the levels are refiltered from it when windows were met since
-// (epoch).
-struct FastCopy::DomainLevels {
-  std::vector<std::uint32_t> by_score;
-  std::size_t epoch = 0;  // RowCache::met_epoch when the levels were filtered; 0: never
-  std::vector<std::int32_t> score;
-  std::vector<std::uint32_t> end;
-  std::vector<std::uint32_t> windows;
-};
-
-// Per-thread memo of rows by window, used when every window fits a small table (at most 2^16 windows of up to n + 1
-// tokens: the exhaustive domains). Each entry is computed once by IntegerLayer1 from the literal weights. With at most
-// 2048 windows the scores are memoised too, by (query window, key window): a score z = T^key . T^query depends on the
-// two windows only. Those domains decide a step from counts of key windows (DomainLevels, stage 0) instead of a
-// score per key.
-struct FastCopy::RowCache {
-  std::vector<std::optional<Row>> rows;
-  std::vector<std::size_t> offset;  // first index of the windows with c tokens
-  std::size_t radix = 0;
-  std::size_t oldest_place = 1;     // radix^n: the place value of a full window's oldest token
-  std::vector<std::int32_t> scores;  // windows x windows (query-major), a row filled by domain_levels; empty past 2048
-  std::vector<DomainLevels> levels;  // by query window, with the scores; computed on first use (domain_levels)
-  std::vector<char> met;             // with the scores: whether a table of this thread has had the window
-  std::size_t met_epoch = 1;         // the number of windows met, plus 1
-  std::vector<std::int64_t> values;  // with the scores: windows x stride, each stored row's values (read by stage 0)
-  std::size_t stride = 0;
-
-  const Row& store(std::uint32_t window, Row row) {
-    if (!values.empty()) std::copy(row.values.begin(), row.values.end(), values.begin() + window * stride);
-    return *(rows[window] = std::move(row));
-  }
-};
-
-std::optional<FastCopy::RowCache> FastCopy::make_cache() const {
-  const std::size_t radix = layer1_.tokens(), span = static_cast<std::size_t>(transformer_.config().n) + 1;
-  RowCache cache;
-  cache.radix = radix;
-  std::size_t total = 0, power = 1;
-  cache.offset.push_back(0);
-  for (std::size_t c = 1; c <= span; ++c) {
-    power *= radix;
-    cache.offset.push_back(total);
-    total += power;
-    if (total > (1u << 16)) return std::nullopt;
-  }
-  cache.oldest_place = power / radix;
-  cache.rows.resize(total);
-  if (total <= 2048) {
-    cache.scores.resize(total * total);
-    cache.levels.resize(total);
-    cache.met.resize(total);
-    cache.stride = row_stride(radix);
-    cache.values.resize(total * cache.stride);
-  }
-  return cache;
-}
-
 struct FastCopy::ThreadState {
-  std::optional<RowCache> rows;
+  std::optional<WindowCache> rows;
   Scratch scratch;
   std::unique_ptr<Table> table;  // reused string after string (built on first use: Table is defined below)
 };
-
-FastCopy::Row FastCopy::compute_row(const TokenString& sequence, std::size_t p, IntegerRow& scratch) const {
-  layer1_.at(sequence, p, scratch);
-  Row row;
-  row.key.reserve(scratch.key.size());
-  for (auto v : scratch.key) row.key.push_back(static_cast<std::int32_t>(v));
-  for (std::size_t c = 0; c < scratch.query.size(); ++c)
-    if (scratch.query[c] != 0) row.query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(scratch.query[c]));
-  row.values = scratch.value_dot_psi;
-  row.values.resize(row_stride(row.values.size()), 0);
-  return row;
-}
-
-// The row of a window that may not have occurred yet: layer 1 reads the last n + 1 tokens only, so a window of c
-// tokens is layer 1 at the last position of those c tokens (a window shorter than n + 1 is the start of a sequence).
-const FastCopy::Row& FastCopy::window_row(RowCache& cache, std::uint32_t window, IntegerRow& scratch) const {
-  auto& slot = cache.rows[window];
-  if (slot) return *slot;
-  std::size_t c = cache.offset.size() - 1;
-  while (cache.offset[c] > window) --c;
-  TokenString tokens(c);
-  for (std::size_t code = window - cache.offset[c], i = c; i-- > 0; code /= cache.radix)
-    tokens[i] = static_cast<Token>(code % cache.radix);
-  return cache.store(window, compute_row(tokens, c - 1, scratch));
-}
-
-namespace {
-// z = T^key . T^query in integers: the query's non-zero entries against a key row.
-std::int32_t score_of(const std::vector<std::pair<std::uint32_t, std::int32_t>>& query, const std::int32_t* key) {
-  std::int32_t z = 0;
-  for (const auto& [c, w] : query) z += w * key[c];
-  return z;
-}
-}  // namespace
-
-// The levels of the met windows against a query window (DomainLevels). The first call completes the query window's
-// row of the score memo over every window of the domain and orders the windows by score.
-const FastCopy::DomainLevels& FastCopy::domain_levels(RowCache& cache, std::uint32_t query_window,
-                                                      IntegerRow& scratch) const {
-  DomainLevels& levels = cache.levels[query_window];
-  if (levels.epoch == cache.met_epoch) return levels;
-  const std::uint32_t windows = static_cast<std::uint32_t>(cache.rows.size());
-  std::int32_t* memo = cache.scores.data() + query_window * windows;
-  if (levels.by_score.empty()) {
-    const auto& query = window_row(cache, query_window, scratch).query;
-    for (std::uint32_t w = 0; w < windows; ++w) memo[w] = score_of(query, window_row(cache, w, scratch).key.data());
-    levels.by_score.resize(windows);
-    std::iota(levels.by_score.begin(), levels.by_score.end(), 0u);
-    std::stable_sort(levels.by_score.begin(), levels.by_score.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return memo[a] > memo[b]; });
-  }
-  levels.score.clear();
-  levels.end.clear();
-  levels.windows.clear();
-  for (const std::uint32_t w : levels.by_score) {
-    if (!cache.met[w]) continue;
-    if (levels.score.empty() || levels.score.back() != memo[w]) {
-      if (!levels.score.empty()) levels.end.push_back(static_cast<std::uint32_t>(levels.windows.size()));
-      levels.score.push_back(memo[w]);
-    }
-    levels.windows.push_back(w);
-  }
-  levels.end.push_back(static_cast<std::uint32_t>(levels.windows.size()));
-  levels.epoch = cache.met_epoch;
-  return levels;
-}
 
 // Layer 1 of one copy sequence: key columns (column-major, int32), sparse queries, value . Psi rows, and the range of
 // each token's value over the sequence. A key column is filled only when some query uses it (fill_columns): the
@@ -208,19 +71,19 @@ struct FastCopy::Table {
   std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
   std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned)
   std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
-  std::vector<Row> owned;  // the rows, when there is no cache
+  std::vector<WindowRow> owned;  // the rows, when there is no cache
   std::vector<std::int64_t> values;  // length x stride: value . Psi per position (padded rows)
   std::vector<std::int64_t> running_min, running_max;  // length x stride: token x's value range over positions 0..p
   std::vector<std::uint32_t> windows;  // with a cache: each position's window (its index in the cache)
   // with a score memo: how many of the positions built so far have each window (stage 0)
   std::vector<std::uint32_t> window_count;
 
-  Table(const FastCopy& fast, RowCache* cache)
+  Table(const FastCopy& fast, WindowCache* cache)
       : fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
     tokens = fast.layer1_.tokens();
     stride = row_stride(tokens);
     key_dim = fast.layer1_.key_dim();
-    if (cache_ && !cache_->levels.empty()) window_count.assign(cache_->rows.size(), 0);
+    if (cache_ && cache_->counts_keys()) window_count.assign(cache_->rows.size(), 0);
   }
 
   // Moves to the copy sequence of x, keeping the buffers (a thread evaluates many strings with one table; every entry
@@ -274,19 +137,19 @@ struct FastCopy::Table {
     for (; built <= p && built < length; ++built) add(built);
   }
   const std::int32_t* key_column(std::size_t c) const { return keys.get() + c * length; }
-  // The cache whose domain levels stages 0 and 1 read against window_count, when window_count holds exactly the keys
+  // The cache whose window levels stages 0 and 1 read against window_count, when window_count holds exactly the keys
   // of query p (positions 0..p built, the table not shared); else nullptr (the step adds key columns).
-  RowCache* counted_cache(std::size_t p) const {
+  WindowCache* counted_cache(std::size_t p) const {
     return !window_count.empty() && !shared_ && built == p + 1 ? cache_ : nullptr;
   }
   // The number of built positions whose window is in level l of `levels`.
-  std::size_t keys_at(const DomainLevels& levels, std::size_t l) const {
+  std::size_t keys_at(const WindowLevels& levels, std::size_t l) const {
     std::size_t keys = 0;
     for (std::size_t i = l == 0 ? 0 : levels.end[l - 1]; i < levels.end[l]; ++i) keys += window_count[levels.windows[i]];
     return keys;
   }
   // sum += the value rows of those positions (padded rows): count x each window's values.
-  void add_values_at(const DomainLevels& levels, std::size_t l, std::int64_t* sum) const {
+  void add_values_at(const WindowLevels& levels, std::size_t l, std::int64_t* sum) const {
     for (std::size_t i = l == 0 ? 0 : levels.end[l - 1]; i < levels.end[l]; ++i)
       if (const std::int64_t keys = window_count[levels.windows[i]]) {
         const std::int64_t* values = cache_->values.data() + levels.windows[i] * stride;
@@ -310,7 +173,7 @@ struct FastCopy::Table {
 
  private:
   void add(std::size_t p) {
-    const Row* row = nullptr;
+    const WindowRow* row = nullptr;
     if (cache_) {
       const std::size_t count = std::min(span_, p + 1);
       std::size_t code = 0;
@@ -324,9 +187,9 @@ struct FastCopy::Table {
       if (!window_count.empty() && window_count[windows[p]]++ == 0 && !cache_->met[windows[p]])
         cache_->met[windows[p]] = true, ++cache_->met_epoch;
       const auto& slot = cache_->rows[windows[p]];
-      row = slot ? &*slot : &cache_->store(windows[p], fast_.compute_row(sequence, p, scratch_));
+      row = slot ? &*slot : &cache_->store(windows[p], compute_window_row(fast_.layer1_, sequence, p, scratch_));
     } else {
-      owned.push_back(fast_.compute_row(sequence, p, scratch_));
+      owned.push_back(compute_window_row(fast_.layer1_, sequence, p, scratch_));
       row = &owned.back();
     }
     key_rows[p] = row->key.data();
@@ -346,7 +209,7 @@ struct FastCopy::Table {
   }
 
   const FastCopy& fast_;
-  RowCache* cache_;
+  WindowCache* cache_;
   std::size_t span_;
   bool shared_ = false;
   IntegerRow scratch_;
@@ -403,11 +266,11 @@ bool FastCopy::certify_top(const Table& table, const std::int64_t* top_sum, std:
   return true;
 }
 
-// Stage 0: the top level from the window counts (see DomainLevels). The highest level of met windows with a key among
+// Stage 0: the top level from the window counts (see WindowLevels). The highest level of met windows with a key among
 // this step's is the step's top level, its keys exactly those of that level's windows (sums: count x the window's
 // values); every other key scores at most the next level, so Delta = the gap to that level bounds the true gap from
 // below. The walk stops after 64 windows (the step is then left to stage 1).
-bool FastCopy::decide_by_window_bound(const Table& table, std::size_t p, const DomainLevels& levels, Scratch& scratch,
+bool FastCopy::decide_by_window_bound(const Table& table, std::size_t p, const WindowLevels& levels, Scratch& scratch,
                                       Token& winner) const {
   constexpr std::uint32_t walk = 64;
   for (std::size_t l = 0; l < levels.score.size() && (l == 0 || levels.end[l - 1] < walk); ++l) {
@@ -567,9 +430,9 @@ std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch&
   return levels;
 }
 
-// What collect_levels gathers, from the window counts: the met windows' levels (DomainLevels) that hold keys of this
+// What collect_levels gathers, from the window counts: the met windows' levels (WindowLevels) that hold keys of this
 // step, in the same decreasing order (down to the level where the last of the p + 1 keys is found).
-void FastCopy::collect_window_levels(const Table& table, std::size_t p, const DomainLevels& levels,
+void FastCopy::collect_window_levels(const Table& table, std::size_t p, const WindowLevels& levels,
                                      Scratch& scratch) const {
   scratch.level_score.clear();
   scratch.level_count.clear();
@@ -587,8 +450,8 @@ void FastCopy::collect_window_levels(const Table& table, std::size_t p, const Do
 CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const {
   ++stats.steps;
   Token w = 0;
-  if (RowCache* cache = table.counted_cache(p)) {  // stages 0 and 1 from the window counts
-    const DomainLevels& levels = domain_levels(*cache, table.windows[p], scratch.window_layer1);
+  if (WindowCache* cache = table.counted_cache(p)) {  // stages 0 and 1 from the window counts
+    const WindowLevels& levels = cache->levels_of(table.windows[p], scratch.window_layer1);
     bool certified = decide_by_window_bound(table, p, levels, scratch, w);
     if (!certified) {
       collect_window_levels(table, p, levels, scratch);  // read by stages 1 to 3
@@ -630,13 +493,13 @@ std::unordered_map<std::uint64_t, FastCopy::ThreadState>& FastCopy::thread_state
 
 FastCopy::~FastCopy() { thread_states().erase(instance_); }
 
-// The calling thread's state for this FastCopy: its row cache (when windows are few) and its scratch space, whose
+// The calling thread's state for this FastCopy: its window cache (when windows are few) and its scratch space, whose
 // weight-bound caches then serve every string the thread evaluates.
 FastCopy::ThreadState& FastCopy::thread_state() const {
   auto& states = thread_states();
   auto found = states.find(instance_);
   if (found == states.end()) {
-    found = states.emplace(instance_, ThreadState{make_cache(), {}, nullptr}).first;
+    found = states.emplace(instance_, ThreadState{WindowCache::make(layer1_, transformer_.config().n), {}, nullptr}).first;
     found->second.scratch.top_sum.resize(row_stride(layer1_.tokens()));
   }
   return found->second;

@@ -22,7 +22,7 @@
 // The run reports how many steps each stage decided.
 #pragma once
 
-#include "checkers/fast/integer_layer1.hpp"
+#include "checkers/fast/window_cache.hpp"
 #include "checkers/fast/simd_kernels.hpp"
 
 #include <optional>
@@ -79,11 +79,7 @@ class FastCopy {
   const copy::CopyTransformer& transformer() const { return transformer_; }
 
  private:
-  struct Row;
-  struct RowCache;
   struct Table;
-  std::optional<RowCache> make_cache() const;
-  Row compute_row(const copy::TokenString& sequence, std::size_t p, IntegerRow& scratch) const;
   struct Scratch {
     std::vector<std::int32_t> scores;
     std::vector<std::int64_t> top_sum;
@@ -93,7 +89,7 @@ class FastCopy {
     std::vector<long> level_count;
     std::vector<double> level_lead, level_tail;
     std::vector<copy::Token> tied;  // decide_lexicographically
-    IntegerRow window_layer1;  // domain_levels: layer 1 of windows no sequence has met yet
+    IntegerRow window_layer1;  // WindowCache::levels_of: layer 1 of windows no sequence has met yet
   };
   struct ThreadState;
   static std::unordered_map<std::uint64_t, ThreadState>& thread_states();  // the calling thread's
@@ -108,20 +104,17 @@ class FastCopy {
   // that took 15% of the time of an exhaustive run.)
   bool decide_by_bound(const Table& table, std::size_t p, const TopLevel& level, Scratch& scratch,
                        copy::Token& winner) const;
-  struct DomainLevels;
-  bool decide_by_window_bound(const Table& table, std::size_t p, const DomainLevels& levels, Scratch& scratch,
+  bool decide_by_window_bound(const Table& table, std::size_t p, const WindowLevels& levels, Scratch& scratch,
                               copy::Token& winner) const;
   bool decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch, copy::Token& winner) const;
-  void collect_window_levels(const Table& table, std::size_t p, const DomainLevels& levels, Scratch& scratch) const;
+  void collect_window_levels(const Table& table, std::size_t p, const WindowLevels& levels, Scratch& scratch) const;
   bool certify_top(const Table& table, const std::int64_t* top_sum, std::size_t lower, std::int64_t gap,
                    Scratch& scratch, copy::Token& winner) const;
-  const Row& window_row(RowCache& cache, std::uint32_t window, IntegerRow& scratch) const;
-  const DomainLevels& domain_levels(RowCache& cache, std::uint32_t query_window, IntegerRow& scratch) const;
   copy::CopyStep decide_by_levels(const Table& table, std::size_t p, const Scratch& scratch) const;
 
   const copy::CopyTransformer& transformer_;
   IntegerLayer1 layer1_;
-  std::uint64_t instance_;  // keys the per-thread row caches
+  std::uint64_t instance_;  // keys the per-thread window caches
 };
 
 }  // namespace tverify::fast
