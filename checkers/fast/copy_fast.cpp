@@ -22,10 +22,10 @@ using copy::TokenString;
 
 namespace {
 
-// sum += row, over padded rows.
-void add_row(std::int64_t* sum, const std::int64_t* row, std::size_t stride) {
+// sum += times x row, over padded rows.
+void add_row(std::int64_t* sum, const std::int64_t* row, std::size_t stride, std::int64_t times = 1) {
   for (std::size_t c = 0; c < stride; c += 4)
-    for (std::size_t i = 0; i < 4; ++i) sum[c + i] += row[c + i];
+    for (std::size_t i = 0; i < 4; ++i) sum[c + i] += times * row[c + i];
 }
 
 // A step at query p decided by stage 1 or 2 (integers, and doubles rounded outward: reported at 53 bits).
@@ -145,17 +145,14 @@ struct FastCopy::Table {
   // The number of built positions whose window is in level l of `levels`.
   std::size_t keys_at(const WindowLevels& levels, std::size_t l) const {
     std::size_t keys = 0;
-    for (std::size_t i = l == 0 ? 0 : levels.end[l - 1]; i < levels.end[l]; ++i) keys += window_count[levels.windows[i]];
+    for (std::size_t i = levels.begin(l); i < levels.end[l]; ++i) keys += window_count[levels.windows[i]];
     return keys;
   }
   // sum += the value rows of those positions (padded rows): count x each window's values.
   void add_values_at(const WindowLevels& levels, std::size_t l, std::int64_t* sum) const {
-    for (std::size_t i = l == 0 ? 0 : levels.end[l - 1]; i < levels.end[l]; ++i)
-      if (const std::int64_t keys = window_count[levels.windows[i]]) {
-        const std::int64_t* values = cache_->values.data() + levels.windows[i] * stride;
-        for (std::size_t c = 0; c < stride; c += 4)
-          for (std::size_t x = c; x < c + 4; ++x) sum[x] += keys * values[x];
-      }
+    for (std::size_t i = levels.begin(l); i < levels.end[l]; ++i)
+      if (const std::int64_t keys = window_count[levels.windows[i]])
+        add_row(sum, cache_->values.data() + levels.windows[i] * stride, stride, keys);
   }
   // Fills the key columns query p uses up to position p (built), or with every = true all columns up to `built`
   // (before threads read the table concurrently).
@@ -184,8 +181,7 @@ struct FastCopy::Table {
         for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
       }
       windows[p] = static_cast<std::uint32_t>(cache_->offset[count] + code);
-      if (!window_count.empty() && window_count[windows[p]]++ == 0 && !cache_->met[windows[p]])
-        cache_->met[windows[p]] = true, ++cache_->met_epoch;
+      if (!window_count.empty() && window_count[windows[p]]++ == 0) cache_->meet(windows[p]);
       const auto& slot = cache_->rows[windows[p]];
       row = slot ? &*slot : &cache_->store(windows[p], compute_window_row(fast_.layer1_, sequence, p, scratch_));
     } else {
@@ -286,8 +282,7 @@ bool FastCopy::decide_by_window_bound(const Table& table, std::size_t p, const W
   return false;
 }
 
-// Stage 1 from the levels collect_levels (or collect_window_levels) gathered: the top level and the exact gap to the
-// next.
+// Stage 1 from the levels collect_window_levels gathered: the top level and the exact gap to the next.
 bool FastCopy::decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch, Token& winner) const {
   const std::int64_t gap =
       scratch.level_score.size() > 1 ? std::int64_t{scratch.level_score[0]} - scratch.level_score[1] : 0;
@@ -394,10 +389,9 @@ std::optional<CopyStep> FastCopy::decide_lexicographically(const Table& table, s
 }
 
 // The distinct scores of the keys 0..p, highest first (scratch.level_score), each level's number of keys
-// (scratch.level_count) and exact per-token value sums (scratch.level_sums, level-major); returns the number of
-// levels. A step has few levels: they are gathered by a linear search, and only past 16 of them by sorting all the
-// scores.
-std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch& scratch) const {
+// (scratch.level_count) and exact per-token value sums (scratch.level_sums, level-major). A step has few levels: they
+// are gathered by a linear search, and only past 16 of them by sorting all the scores.
+void FastCopy::collect_levels(const Table& table, std::size_t p, Scratch& scratch) const {
   const std::size_t count = p + 1, stride = table.stride;
   const std::int32_t* s = scratch.scores.data();
   auto& level_score = scratch.level_score;
@@ -427,7 +421,6 @@ std::size_t FastCopy::collect_levels(const Table& table, std::size_t p, Scratch&
     ++scratch.level_count[l];
     add_row(sums.data() + l * stride, table.value_row(j), stride);
   }
-  return levels;
 }
 
 // What collect_levels gathers, from the window counts: the met windows' levels (WindowLevels) that hold keys of this

@@ -96,7 +96,7 @@ class FastCopy {
   ThreadState& thread_state() const;
   double weight_bound(std::int64_t gap, Scratch& scratch) const;
   double weight_bound_down(std::int64_t gap, Scratch& scratch) const;
-  std::size_t collect_levels(const Table& table, std::size_t p, Scratch& scratch) const;
+  void collect_levels(const Table& table, std::size_t p, Scratch& scratch) const;
   std::optional<copy::CopyStep> decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const;
   copy::CopyStep decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
   // Stages 0 and 1 return whether they certified the argmax, and set `winner` when they did. (Not an

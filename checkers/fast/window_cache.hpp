@@ -38,6 +38,8 @@ struct WindowLevels {
   std::vector<std::int32_t> score;
   std::vector<std::uint32_t> end;
   std::vector<std::uint32_t> windows;
+
+  std::size_t begin(std::size_t l) const { return l == 0 ? 0 : end[l - 1]; }  // level l's first index in windows
 };
 
 // Windows are indexed by length, then as base-`radix` numbers (oldest token most significant).
@@ -60,6 +62,10 @@ struct WindowCache {
   // Whether the scores (and so the levels and the key counts that read them) are kept.
   bool counts_keys() const { return !levels.empty(); }
   const WindowRow& store(std::uint32_t window, WindowRow row);
+  // Records that a table of this thread has had the window (the levels are refiltered on their next use).
+  void meet(std::uint32_t window) {
+    if (!met[window]) met[window] = true, ++met_epoch;
+  }
   // The row of a window, computed from the window's own tokens when no sequence has met it yet.
   const WindowRow& row(std::uint32_t window, IntegerRow& scratch);
   // The levels of the met windows against a query window (WindowLevels).
