@@ -44,7 +44,7 @@ std::size_t column_index(const SweepTable& t, const std::string& name) {
 std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::string& csv_file,
                            const std::string& png_file) {
   std::string s = fmt::format(
-      "set terminal pngcairo size 900,600 noenhanced\nset output '{}'\nset datafile separator ','\nset key top left\n"
+      "set terminal pngcairo size 900,600 noenhanced\nset output '{}'\nset datafile separator ','\nset key below\n"
       "set title \"{}\"\nset xlabel \"{}\"\nset ylabel \"{}\"\nset grid\n",
       png_file, p.title, p.xlabel, p.ylabel);
   if (p.logx) s += "set logscale x\n";

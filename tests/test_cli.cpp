@@ -375,14 +375,21 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
   expect_usage_error("sweep copy --fast --vary L=4:2:x2 --out " + out.string(), "--vary must be L=lo:hi:xF");
   expect_usage_error("sweep copy --fast --vary L=4:64:x1 --out " + out.string(), "--vary must be L=lo:hi:xF");
   expect_usage_error("sweep copy --fast --embedding c2 --vary L=4:8:x2 --out " + out.string(), "use --embedding onehot");
-  expect_usage_error("sweep copy --fast --variant corrected --D 16 --n 5 --vary L=8:8:x2 --out " + out.string(),
-                     "--n: with D = 16 and --variant corrected the fast path takes n <= 4");  // scores past 32 bits
-  // The printed weights give larger integer scores: the default (paper) variant stops one n earlier, and says where
-  // the corrected one stops.
-  expect_usage_error("sweep copy --fast --D 16 --n 4 --vary L=8:8:x2 --out " + out.string(),
-                     "--n: with D = 16 and --variant paper the fast path takes n <= 3");
-  expect_usage_error("sweep copy --fast --D 16 --n 4 --vary L=8:8:x2 --out " + out.string(),
-                     "--variant corrected takes n <= 4");
+  // Scores past 32 bits: at n = 6, M = lcm(1..7) is 7 times lcm(1..6), and the score scale grows with M^2.
+  expect_usage_error("sweep copy --fast --variant corrected --D 16 --n 6 --vary L=12:12:x2 --out " + out.string(),
+                     "--n: with D = 16 and --variant corrected the fast path takes n <= 5");
+  // The printed weights give larger integer scores (bounds about 4 times the corrected ones'): at D = 48 the default
+  // (paper) variant stops one n earlier, and says where the corrected one stops.
+  expect_usage_error("sweep copy --fast --D 48 --n 5 --vary L=10:10:x2 --out " + out.string(),
+                     "--n: with D = 48 and --variant paper the fast path takes n <= 4");
+  expect_usage_error("sweep copy --fast --D 48 --n 5 --vary L=10:10:x2 --out " + out.string(),
+                     "--variant corrected takes n <= 5");
+  // The issue's sweep configuration takes the default variant (the printed weights): CSV, plot and certificate.
+  const fs::path printed = scratch() / "copy-fast-printed";
+  fs::remove_all(printed);
+  CHECK(run_cli("sweep copy --fast --D 16 --n 4 --vary L=8:32:x2 --samples 8 --out " + printed.string()).exit_code == 0);
+  for (const char* ext : {".csv", ".png", ".json"}) CHECK(fs::exists(printed / (std::string("copy-fast-L") + ext)));
+  CHECK(slurp(printed / "copy-fast-L.json").find("\"variant\": \"paper\"") != std::string::npos);
   expect_usage_error("sweep copy --resume --vary L --out " + out.string(), "--resume is for --fast sweeps");
 }
 

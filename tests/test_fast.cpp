@@ -183,6 +183,54 @@ TEST_CASE("fast path: threads decide a long string in blocks; a failure in a lat
   }
 }
 
+TEST_CASE("fast path: the integer score bound holds for every score the exact evaluator computes", "[fast]") {
+  // The 32-bit kernels rely on IntegerLayer1::score_bound (|key . query| in integers). Checked against the exact
+  // evaluator's rational scores z_j (CopyTransformer::scores, never IntegerLayer1) times the integer scale: on copy
+  // sequences, and on random sequences over every token, <BOS> and <COPY> anywhere (windows no copy run reaches).
+  struct Config {
+    int D, n, L;
+  };
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const auto& c : std::vector<Config>{{2, 1, 6}, {2, 2, 8}, {3, 2, 9}, {2, 3, 12}, {4, 3, 12}}) {
+      const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, c.L, EmbeddingKind::OneHot, variant, {}});
+      const IntegerLayer1 layer1(exact);
+      const Exact bound(layer1.score_bound());
+      INFO("variant " << (variant == TransformerVariant::Paper ? "paper" : "corrected") << " D=" << c.D << " n=" << c.n);
+      std::mt19937_64 rng(7 * c.D + c.n);
+      Exact largest = 0;
+      for (int s = 0; s < 40; ++s) {
+        const TokenString sequence = s % 2 == 0 ? exact.copy_sequence(random_string(rng, c.D, c.L), c.L)
+                                                : random_string(rng, c.D + 2, 2 * c.L + 2);
+        const Layer1Blocks blocks = exact.layer1(sequence);
+        for (std::size_t p = 0; p < sequence.size(); ++p)
+          for (const Surd& z : CopyTransformer::scores(blocks, p))
+          {
+            const Exact scaled = abs(z.rational_part() * layer1.score_scale());
+            if (scaled > largest) largest = scaled;
+          }
+      }
+      CHECK(largest > 0);
+      CHECK(largest <= bound);
+    }
+}
+
+TEST_CASE("fast path: the issue's sweep configuration D = 16, n = 4, both variants, same decisions", "[fast][differential]") {
+  // The printed weights give the larger integer scores here (IntegerLayer1::score_bound 377,049,600, against
+  // 94,766,400 for the corrected ones, both under the 32-bit kernels' 2^31); random strings, and one whose first 4-gram
+  // repeats at its end.
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected}) {
+    const CopyTransformer exact(CopyTransformerConfig{16, 4, 48, EmbeddingKind::OneHot, variant, {}});
+    const FastCopy fast(exact);
+    std::mt19937_64 rng(16004);
+    for (int s = 0; s < 20; ++s) {
+      TokenString x = random_string(rng, 16, 48);
+      if (s == 0) std::copy(x.begin(), x.begin() + 4, x.end() - 4);
+      INFO("variant " << (variant == TransformerVariant::Paper ? "paper" : "corrected") << " x=" << format_tokens(x));
+      expect_same_run(exact.copy_string(x), fast.copy_string(x).run);
+    }
+  }
+}
+
 TEST_CASE("fast path: the c2 embedding is refused with the reason; kernels agree with plain loops", "[fast]") {
   const CopyTransformer c2(CopyTransformerConfig{3, 2, 6, EmbeddingKind::C2, TransformerVariant::Corrected, {}});
   REQUIRE(IntegerLayer1::unsupported_reason(c2).has_value());

@@ -195,8 +195,8 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                {"p_ngram", "sampled: the fraction of the same strings with a repeated window (text: n, formula: n+1)"},
                {"rows", rows},
                {"commit", tool_commit()}};
-  PlotSpec plot{fmt::format("copy error rate vs L (D = {}, n = {}, {} strings per L, fast exact path)", base.alphabet,
-                            base.n, o.samples),
+  PlotSpec plot{fmt::format("copy error rate vs L (D = {}, n = {}, {} weights, {} strings per L, fast exact path)",
+                            base.alphabet, base.n, copy::to_string(base.variant), o.samples),
                 "L", "rate"};
   plot.logx = true;
   plot.yrange = std::make_pair(0.0, 1.05);
@@ -206,7 +206,7 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                  {"ci95_high", "95% CI high"},
                  {"p_ngram_text", "p_n-gram (text)"},
                  {"p_ngram_formula", "p_n-gram (formula)"},
-                 {"L2_over_Dn", "L^2 D^-n"}};
+                 {"L2_over_Dn", "L^2 D^-n (off the plot above 1)"}};
   if (crossing) plot.marks.push_back({static_cast<double>(*crossing), fmt::format("err >= {}", threshold)});
   write_sweep(o.out_dir, sweep_name, table, plot, summary);
   return summary;

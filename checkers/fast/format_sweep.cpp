@@ -114,8 +114,9 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
                {"softmax", "max-shifted in every format; saturated = every non-top weight rounded to 0"},
                {"emulation", "bfloat16 and float16: each operation in float, rounded to nearest-even in the format"},
                {"commit", tool_commit()}};
-  PlotSpec plot{fmt::format("copy in floating point: fraction of repeat-free strings not copied (D = {}, n = {})",
-                            base.alphabet, base.n),
+  PlotSpec plot{fmt::format("copy in floating point: fraction of repeat-free strings not copied (D = {}, n = {}, {} "
+                            "weights)",
+                            base.alphabet, base.n, copy::to_string(base.variant)),
                 "L", "fraction not copied"};
   plot.logx = true;
   plot.yrange = std::make_pair(0.0, 1.05);

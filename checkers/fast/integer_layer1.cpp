@@ -1,5 +1,6 @@
 #include "checkers/fast/integer_layer1.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
@@ -99,8 +100,47 @@ IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) {
   value_scale_ = y_scale * Exact(p_den);
 }
 
-// Bounds every intermediate (|u|, hidden units, outputs, scores, readout sums over up to 2^24 keys) from the weights
-// and refuses the model unless all fit in int64 with room to spare: the fast path never overflows silently.
+// How large each output coordinate of layer 1 (scaled) can be over every window, following each weight's sign through
+// the ReLU instead of the triangle inequality. A coordinate of u (head t's average of the last tokens' embeddings,
+// scaled by M) lies between M times the smallest and the largest scaled embedding entry of its column, since an
+// average stays within the range of what it averages; a hidden unit ReLU(bias + w . u) then lies in [0, H] with
+// H = max(0, bias + sum_c max(w_c u_lo_c, w_c u_hi_c)); an output sum_h w_h hidden_h in
+// [sum_h min(0, w_h H_h), sum_h max(0, w_h H_h)], whose larger end in absolute value is returned.
+std::vector<BigInt> IntegerLayer1::output_magnitudes() const {
+  std::vector<BigInt> u_lo(dim_), u_hi(dim_);  // per embedding coordinate, shared by every head
+  for (std::size_t c = 0; c < dim_; ++c) {
+    u_lo[c] = u_hi[c] = BigInt(psi_.front()[c]);
+    for (const auto& e : psi_) u_lo[c] = std::min(u_lo[c], BigInt(e[c])), u_hi[c] = std::max(u_hi[c], BigInt(e[c]));
+    u_lo[c] *= window_scale_, u_hi[c] *= window_scale_;
+  }
+  std::vector<BigInt> hidden_hi;
+  for (const auto& row : inner_) {
+    BigInt hi = row.bias;
+    for (const auto& [c, w] : row.entries) hi += std::max(w * u_lo[c % dim_], w * u_hi[c % dim_]);
+    hidden_hi.push_back(std::max(hi, BigInt(0)));
+  }
+  std::vector<BigInt> magnitude;
+  for (const auto& row : outer_) {
+    BigInt lo = 0, hi = 0;
+    for (const auto& [h, w] : row.entries) (w > 0 ? hi : lo) += w * hidden_hi[h];
+    magnitude.push_back(std::max(hi, BigInt(-lo)));
+  }
+  return magnitude;
+}
+
+BigInt IntegerLayer1::score_bound() const {
+  const std::vector<BigInt> magnitude = output_magnitudes();
+  BigInt bound = 0;  // key coordinate c meets query coordinate c
+  for (std::size_t c = 0; c < key_dim_; ++c) bound += magnitude[dim_ + c] * magnitude[dim_ + key_dim_ + c];
+  return bound;
+}
+
+// Bounds every intermediate from the weights and refuses the model unless each fits its integer type with room to
+// spare: the fast path never overflows silently.
+//   64 bits (every partial sum of the hidden units and outputs, and the readout sums over up to 2^24 keys): the
+//   triangle inequality, |bias| + sum |w| max|u|, which bounds the partial sums too.
+//   32 bits (keys, queries and scores in the SIMD kernels and the window cache): output_magnitudes(); a score's
+//   partial sums are at most sum_c |key_c| |query_c|.
 void IntegerLayer1::check_magnitudes() const {
   BigInt psi_max = 0;
   for (const auto& e : psi_)
@@ -114,20 +154,22 @@ void IntegerLayer1::check_magnitudes() const {
     hidden_bound.push_back(v);
     hidden_max = std::max(hidden_max, v);
   }
-  BigInt key_max = 0, value_max = 0;
-  std::vector<BigInt> bound(outer_.size(), BigInt(0));  // per output coordinate
+  BigInt output_max = 0, value_max = 0;
   for (std::size_t o = 0; o < outer_.size(); ++o) {
-    for (const auto& [h, w] : outer_[o].entries) bound[o] += BigInt(std::abs(w)) * hidden_bound[h];
-    if (o < dim_) value_max = std::max(value_max, bound[o]);
-    else if (o < dim_ + key_dim_) key_max = std::max(key_max, bound[o]);
+    BigInt bound = 0;
+    for (const auto& [h, w] : outer_[o].entries) bound += BigInt(std::abs(w)) * hidden_bound[h];
+    output_max = std::max(output_max, bound);
+    if (o < dim_) value_max = std::max(value_max, bound);
   }
-  BigInt score_max = 0;  // key coordinate c meets query coordinate c
-  for (std::size_t c = 0; c < key_dim_; ++c) score_max += bound[dim_ + c] * bound[dim_ + key_dim_ + c];
   const BigInt readout_max = value_max * psi_max * BigInt(dim_) * (BigInt(1) << 24);
   const BigInt limit = BigInt(1) << 62;
-  if (hidden_max >= limit || readout_max >= limit)
+  if (hidden_max >= limit || output_max >= limit || readout_max >= limit)
     throw std::invalid_argument("fast path: the integer layer 1 could overflow 64 bits for these weights");
-  if (score_max >= (BigInt(1) << 31))  // scores, keys and query entries are 32-bit in the SIMD kernels
+  const std::vector<BigInt> magnitude = output_magnitudes();
+  const BigInt score_max = score_bound(), int32_limit = BigInt(1) << 31;
+  const bool entries_fit = std::all_of(magnitude.begin() + static_cast<std::ptrdiff_t>(dim_), magnitude.end(),
+                                       [&](const BigInt& m) { return m < int32_limit; });
+  if (score_max >= int32_limit || !entries_fit)
     throw std::invalid_argument("fast path: integer scores could exceed 32 bits for these weights (bound " +
                                 score_max.str() + ")");
 }

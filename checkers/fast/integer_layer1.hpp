@@ -37,8 +37,13 @@ class IntegerLayer1 {
   const Exact& value_scale() const { return value_scale_; }  // T^value . Psi(x) = integer / value_scale
   std::size_t tokens() const { return psi_.size(); }
   std::size_t key_dim() const { return key_dim_; }
+  // A bound on |key . query| (the integer score) for every key and query layer 1 can output, whatever the windows:
+  // the sum over key coordinates c of the bounds of output_magnitudes on key_c and query_c. The fast path's 32-bit
+  // kernels require it below 2^31 (check_magnitudes).
+  BigInt score_bound() const;
  private:
   void check_magnitudes() const;
+  std::vector<BigInt> output_magnitudes() const;  // per output coordinate, over every window
 
   struct SparseRow {
     std::vector<std::pair<std::uint32_t, std::int64_t>> entries;  // (column, integer weight)

@@ -112,8 +112,8 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
                {"bits_probed", fmt::format("{}..{}", kFewestBitsProbed, MpfrBitsCopy::kMaxBits)},
                {"rows", rows},
                {"commit", tool_commit()}};
-  PlotSpec plot{fmt::format("fewest MPFR bits that copy every sampled repeat-free string (D = {}, n = {})",
-                            base.alphabet, base.n),
+  PlotSpec plot{fmt::format("fewest MPFR bits that copy every sampled repeat-free string (D = {}, n = {}, {} weights)",
+                            base.alphabet, base.n, copy::to_string(base.variant)),
                 "L", "bits"};
   plot.logx = true;
   plot.x_column = "L";
