@@ -30,7 +30,7 @@ void reject_copy_fast_options(const SweepRequest& request, const std::string& co
     throw UsageError(option + " is for " + where + " (not for sweep " + construction + ")");
   };
   if (request.fast && !fast_allowed) refuse("--fast", "sweep copy and sweep cat");
-  if (request.resume) refuse("--resume", "sweep copy --fast");
+  if (request.resume && !(fast_allowed && request.fast)) refuse("--resume", "sweep copy --fast and sweep cat --fast");
   if (!request.formats.empty()) refuse("--formats", "sweep copy --fast");
   if (request.min_bits) refuse("--min-bits", "sweep copy --fast");
   if (!request.samples.empty() || !request.seed.empty()) refuse("--samples and --seed", "sweep copy --fast");

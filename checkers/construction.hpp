@@ -29,7 +29,8 @@ struct SweepRequest {
 };
 
 // Throws UsageError naming the option when a sweep of `construction` is asked for an option only the fast copy
-// sweeps have (--resume, --formats, --min-bits, --samples, --seed), or for --fast where fast_allowed is false.
+// sweeps have (--formats, --min-bits, --samples, --seed), for --fast where fast_allowed is false, or for --resume
+// without a --fast it allows.
 void reject_copy_fast_options(const SweepRequest& request, const std::string& construction, bool fast_allowed);
 
 struct ClaimSpec {

@@ -304,9 +304,48 @@ TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand
   CHECK(slurp(out / "cat-length-vs-c.json").find("fast path") != std::string::npos);
   expect_usage_error("sweep cat --fast --vary c --L-max 2000000 --out " + out.string(), "--L-max must be an integer in [4, 1048576]");
   expect_usage_error("sweep cat --vary c --L-max 5000 --out " + out.string(), "--L-max must be an integer in [4, 4096]");
-  expect_usage_error("sweep cat --vary c --resume --out " + out.string(), "--resume is for sweep copy --fast");
+  expect_usage_error("sweep cat --vary c --resume --out " + out.string(),
+                     "--resume is for sweep copy --fast and sweep cat --fast");
   expect_usage_error("sweep markov --fast --vary pq --out " + out.string(), "--fast is for sweep copy and sweep cat");
   expect_usage_error("sweep count3 --fast --vary values --out " + out.string(), "--fast is for sweep copy and sweep cat");
+}
+
+TEST_CASE("cat --fast sweeps: a killed sweep resumes without losing a finished point", "[cli][cat][fast]") {
+  struct Sweep {
+    std::string args, name;
+  };
+  for (const Sweep& sweep : {Sweep{"--vary c --variant ar --N 1 --V 3 --L-max 3000", "cat-length-vs-c"},
+                             Sweep{"--vary L --variant ar --N 1 --V 3 --L 9", "cat-c-vs-length"}}) {
+    INFO(sweep.name);
+    const fs::path out = scratch() / ("resume-" + sweep.name);
+    fs::remove_all(out);
+    const std::string base = "sweep cat --fast " + sweep.args + " --out " + out.string();
+    REQUIRE(run_cli(base).exit_code == 0);
+    const std::string full_csv = slurp(out / (sweep.name + ".csv"));
+    // Kill after two points: keep them in the checkpoint, mark one so that a recomputation would show, drop the rest.
+    const fs::path checkpoint = out / (sweep.name + ".checkpoint.json");
+    nlohmann::ordered_json cp = nlohmann::ordered_json::parse(slurp(checkpoint));
+    auto& rows = cp["rows"];
+    REQUIRE(rows.size() > 3);
+    rows.erase(rows.begin() + 2, rows.end());
+    rows[0]["cells"][1] = "12345";
+    std::ofstream(checkpoint) << cp.dump();
+    fs::remove(out / (sweep.name + ".csv"));
+    REQUIRE(run_cli(base + " --resume").exit_code == 0);
+    const std::string resumed = slurp(out / (sweep.name + ".csv"));
+    CHECK(resumed.find(",12345,") != std::string::npos);  // the finished point was kept, not recomputed
+    CHECK(std::count(resumed.begin(), resumed.end(), '\n') == std::count(full_csv.begin(), full_csv.end(), '\n'));
+    // The checkpoint holds every point again, one row per CSV line after the header.
+    CHECK(nlohmann::json::parse(slurp(checkpoint))["rows"].size() ==
+          static_cast<std::size_t>(std::count(full_csv.begin(), full_csv.end(), '\n') - 1));
+    std::string other = sweep.args;
+    other.replace(other.find("--V 3"), 5, "--V 4");
+    expect_usage_error("sweep cat --fast " + other + " --resume --out " + out.string(), "is for other parameters");
+    std::ofstream(checkpoint) << "{\"params\": ";
+    expect_usage_error(base + " --resume", "is not valid JSON");
+    fs::remove(checkpoint);
+    expect_usage_error(base + " --resume", "--resume: no checkpoint at");
+  }
 }
 
 TEST_CASE("markov: bad input gets one line and exit 2", "[cli][bad-input][markov]") {

@@ -208,7 +208,7 @@ Json CatConstruction::sweep(const ParamValues& params, const std::string& varian
   if (request.vary != "c" && request.vary != "L") throw UsageError("--vary must be c or L for cat (got '" + request.vary + "')");
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
   const CatSetup setup = make_setup(params, variant);
-  return request.vary == "c" ? sweep_length_limit(setup, params, request, run) : sweep_smallest_c(setup, request, run);
+  return request.vary == "c" ? sweep_length_limit(setup, params, request, run) : sweep_smallest_c(setup, params, request, run);
 }
 
 std::string CatConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,

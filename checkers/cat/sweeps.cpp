@@ -1,5 +1,6 @@
 #include "checkers/cat/sweeps.hpp"
 
+#include "checkers/fast/checkpoint.hpp"
 #include "checkers/sweep_output.hpp"
 #include "constructions/cat/tasks.hpp"
 #include "constructions/cat/temperature.hpp"
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <optional>
 
 namespace tverify::cat {
 
@@ -107,9 +109,106 @@ std::string filter_text(const Filter& f) {
   return "(" + out + ")";
 }
 
+// One c of sweep_length_limit, every curve: {"c", "cells" (the CSV row), "row" (the JSON row), "all_at_cap"}.
+Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, const FamilyProbe& fails, long cap,
+                        const RunOptions& run) {
+  std::vector<std::string> cells{exact_to_string(c), fmt::format("{:.4f}", Exact(c * c).convert_to<double>())};
+  Json json_row{{"c", exact_to_string(c)}, {"c_squared", exact_to_string(c * c)}};
+  bool all_at_cap = true;
+  for (std::size_t f = 0; f < series.size(); ++f) {
+    const CatSetup& one = series[f];
+    CatConfig config = one.config;
+    config.c_squared = c * c;
+    const CatLayer layer(config);
+    // The worst-case family bounds L_max from above; exhaustive scans from below decide it where they fit.
+    long lmax = family_length_limit(fails, config, one, cap);
+    int exhaustive_to = one.n;  // every valid instance of length <= exhaustive_to decoded
+    bool exact = false;
+    for (int length = one.n + 1; length <= lmax && fits_budget(one.vocabulary, length + 1, run); ++length) {
+      if (!solves_all(layer, one, length, run)) {
+        lmax = length - 1;
+        exact = true;
+        break;
+      }
+      exhaustive_to = length;
+    }
+    exact = exact || exhaustive_to >= lmax;
+    const SignatureReport sig = analyse_signatures(config.filter, config.embedding, one.n);
+    const long sufficient = sig.distinct() && sig.max_cosine
+                                ? sufficient_length(c * c, one.config.embedding.min_distance_squared(), sig.gamma(),
+                                                    config.delay)
+                                : 0;
+    const char* kind = exact ? "exact" : lmax >= cap ? "at_cap" : "upper";
+    cells.insert(cells.end(), {std::to_string(lmax), kind, std::to_string(std::min(sufficient, cap))});
+    json_row[fmt::format("series{}", f + 1)] = {{"N", one.n},
+                                                {"filter", filter_text(config.filter)},
+                                                {"L_max", lmax},
+                                                {"at_cap", lmax >= cap},
+                                                {"exact", exact},
+                                                {"exhaustive_up_to", exhaustive_to},
+                                                {"L_sufficient", sufficient}};
+    all_at_cap = all_at_cap && lmax >= cap;
+  }
+  return {{"c", exact_to_string(c)}, {"cells", cells}, {"row", json_row}, {"all_at_cap", all_at_cap}};
+}
+
+// A --fast sweep keeps a checkpoint in its output directory (issue 7: a killed sweep resumes with --resume and loses
+// no finished point); the sweeps of the exact evaluator stay within the exhaustive budget and keep none. The
+// parameters it must match: the construction's, the sweep, and the budget of the exhaustive probes.
+std::optional<fast::Checkpoint> fast_checkpoint(const SweepRequest& request, const CatSetup& setup,
+                                                const ParamValues& params, const std::string& sweep,
+                                                const RunOptions& run, Json extra, const std::string& key) {
+  if (!request.fast) return std::nullopt;
+  Json checked{{"sweep", sweep}, {"variant", setup.variant}, {"params", params.to_json()}, {"max_inputs", run.max_inputs}};
+  if (!extra.is_null()) checked.update(extra);
+  return std::make_optional<fast::Checkpoint>(request.out_dir, sweep, std::move(checked), request.resume, key);
+}
+
+// The entry for `key` from the checkpoint when it has one, else compute() (then recorded in the checkpoint).
+template <class Compute>
+Json finished_or_computed(std::optional<fast::Checkpoint>& checkpoint, const Json& key, Compute compute) {
+  if (checkpoint)
+    if (const Json* done = checkpoint->find(key)) return *done;
+  Json entry = compute();
+  if (checkpoint) checkpoint->add(entry);
+  return entry;
+}
+
+// One L of sweep_smallest_c: {"L", "cells" (the CSV row), "row" (the JSON row)}.
+Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fails, const RunOptions& run) {
+  const bool exhaustive = fits_budget(setup.vocabulary, length, run);
+  auto solves = [&](const Exact& c) {
+    CatConfig config = setup.config;
+    config.c_squared = c * c;
+    return exhaustive ? solves_all(CatLayer(config), setup, length, run)
+                      : !fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length));
+  };
+  BigInt lo = 0, hi = 64;  // c = k/64: hi doubles until it solves
+  while (!solves(Exact(hi, 64)) && hi < 64 * 64) hi *= 2;
+  while (hi - lo > 1) {
+    const BigInt mid = (lo + hi) / 2;
+    (solves(Exact(mid, 64)) ? hi : lo) = mid;
+  }
+  const Exact c_min(hi, 64);
+  const long others = std::max(1, length - (setup.config.delay == Delay::Key ? 1 : 2));
+  std::string c_condition = "-", c_condition_sq = "-";
+  if (setup.signatures.distinct() && setup.signatures.max_cosine) {
+    const Exact cc = choose_c(others, setup.config.embedding.min_distance_squared(), setup.signatures.gamma());
+    c_condition = exact_to_string(cc);
+    c_condition_sq = fmt::format("{:.4f}", Exact(cc * cc).convert_to<double>());
+  }
+  const std::vector<std::string> cells{std::to_string(length), exact_to_string(c_min),
+                                       fmt::format("{:.4f}", Exact(c_min * c_min).convert_to<double>()),
+                                       exhaustive ? "exhaustive" : "worst-case family", c_condition, c_condition_sq};
+  const Json row{{"L", length}, {"c_min", exact_to_string(c_min)}, {"probe", exhaustive ? "exhaustive" : "family"},
+                 {"c_condition", c_condition}};
+  return {{"L", length}, {"cells", cells}, {"row", row}};
+}
+
 }  // namespace
 
-Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRequest& request, const RunOptions& run) {
+Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
+                        const RunOptions& run) {
   const long cap_max = request.fast ? length_cap_fast_max : length_cap_max;
   const long cap = request.length_max.empty()
                        ? (request.fast ? cap_max : length_cap_default)
@@ -117,6 +216,8 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);
+  std::optional<fast::Checkpoint> checkpoint =
+      fast_checkpoint(request, setup, params, "cat-length-vs-c", run, {{"L_cap", cap}}, "c");
   const std::vector<CatSetup> series = sweep_series(setup);
   SweepTable table;
   table.columns = {"c", "c_squared"};
@@ -124,46 +225,12 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
     table.columns.insert(table.columns.end(), {fmt::format("Lmax_{}", f + 1), fmt::format("exact_{}", f + 1),
                                                fmt::format("Lsufficient_{}", f + 1)});
   Json rows = Json::array();
-  const Exact delta2 = setup.config.embedding.min_distance_squared();
   for (const Exact& c : c_grid(request.fast)) {
-    std::vector<std::string> row{exact_to_string(c), fmt::format("{:.4f}", Exact(c * c).convert_to<double>())};
-    Json json_row{{"c", exact_to_string(c)}, {"c_squared", exact_to_string(c * c)}};
-    bool all_at_cap = true;
-    for (std::size_t f = 0; f < series.size(); ++f) {
-      const CatSetup& one = series[f];
-      CatConfig config = one.config;
-      config.c_squared = c * c;
-      const CatLayer layer(config);
-      // The worst-case family bounds L_max from above; exhaustive scans from below decide it where they fit.
-      long lmax = family_length_limit(fails, config, one, cap);
-      int exhaustive_to = one.n;  // every valid instance of length <= exhaustive_to decoded
-      bool exact = false;
-      for (int length = one.n + 1; length <= lmax && fits_budget(one.vocabulary, length + 1, run); ++length) {
-        if (!solves_all(layer, one, length, run)) {
-          lmax = length - 1;
-          exact = true;
-          break;
-        }
-        exhaustive_to = length;
-      }
-      exact = exact || exhaustive_to >= lmax;
-      const SignatureReport sig = analyse_signatures(config.filter, config.embedding, one.n);
-      const long sufficient =
-          sig.distinct() && sig.max_cosine ? sufficient_length(c * c, delta2, sig.gamma(), config.delay) : 0;
-      const char* kind = exact ? "exact" : lmax >= cap ? "at_cap" : "upper";
-      row.insert(row.end(), {std::to_string(lmax), kind, std::to_string(std::min(sufficient, cap))});
-      json_row[fmt::format("series{}", f + 1)] = {{"N", one.n},
-                                                  {"filter", filter_text(config.filter)},
-                                                  {"L_max", lmax},
-                                                  {"at_cap", lmax >= cap},
-                                                  {"exact", exact},
-                                                  {"exhaustive_up_to", exhaustive_to},
-                                                  {"L_sufficient", sufficient}};
-      all_at_cap = all_at_cap && lmax >= cap;
-    }
-    table.rows.push_back(row);
-    rows.push_back(json_row);
-    if (all_at_cap) break;
+    const Json entry = finished_or_computed(checkpoint, exact_to_string(c),
+                                            [&] { return length_limit_entry(c, series, fails, cap, run); });
+    table.rows.push_back(entry["cells"].get<std::vector<std::string>>());
+    rows.push_back(entry["row"]);
+    if (entry["all_at_cap"].get<bool>()) break;
   }
   PlotSpec plot;
   plot.title = fmt::format("CAT {} (V = {}): largest L solved vs c^2", setup.variant, setup.vocabulary);
@@ -188,41 +255,20 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues&, const SweepRe
   return summary;
 }
 
-Json sweep_smallest_c(const CatSetup& setup, const SweepRequest& request, const RunOptions& run) {
+Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
+                      const RunOptions& run) {
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);
+  std::optional<fast::Checkpoint> checkpoint = fast_checkpoint(request, setup, params, "cat-c-vs-length", run, {}, "L");
   SweepTable table;
   table.columns = {"L", "c_min", "c_min_squared", "probe", "c_condition", "c_condition_squared"};
   Json rows = Json::array();
-  const Exact delta2 = setup.config.embedding.min_distance_squared();
   for (int length = setup.n + 2; length <= setup.length; ++length) {
-    const bool exhaustive = fits_budget(setup.vocabulary, length, run);
-    auto solves = [&](const Exact& c) {
-      CatConfig config = setup.config;
-      config.c_squared = c * c;
-      return exhaustive ? solves_all(CatLayer(config), setup, length, run)
-                        : !fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length));
-    };
-    BigInt lo = 0, hi = 64;  // c = k/64: hi doubles until it solves
-    while (!solves(Exact(hi, 64)) && hi < 64 * 64) hi *= 2;
-    while (hi - lo > 1) {
-      const BigInt mid = (lo + hi) / 2;
-      (solves(Exact(mid, 64)) ? hi : lo) = mid;
-    }
-    const Exact c_min(hi, 64);
-    const long others = std::max(1, length - (setup.config.delay == Delay::Key ? 1 : 2));
-    std::string c_condition = "-", c_condition_sq = "-";
-    if (setup.signatures.distinct() && setup.signatures.max_cosine) {
-      const Exact cc = choose_c(others, delta2, setup.signatures.gamma());
-      c_condition = exact_to_string(cc);
-      c_condition_sq = fmt::format("{:.4f}", Exact(cc * cc).convert_to<double>());
-    }
-    table.rows.push_back({std::to_string(length), exact_to_string(c_min),
-                          fmt::format("{:.4f}", Exact(c_min * c_min).convert_to<double>()),
-                          exhaustive ? "exhaustive" : "worst-case family", c_condition, c_condition_sq});
-    rows.push_back({{"L", length}, {"c_min", exact_to_string(c_min)}, {"probe", exhaustive ? "exhaustive" : "family"},
-                    {"c_condition", c_condition}});
+    const Json entry =
+        finished_or_computed(checkpoint, length, [&] { return smallest_c_entry(setup, length, fails, run); });
+    table.rows.push_back(entry["cells"].get<std::vector<std::string>>());
+    rows.push_back(entry["row"]);
   }
   PlotSpec plot;
   plot.title = fmt::format("CAT {} (V = {}, N = {}): smallest c^2 solving every instance of length L", setup.variant,

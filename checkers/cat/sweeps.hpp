@@ -10,6 +10,8 @@
 //   --vary L  for each L from N + 2 to --L, the smallest c (a multiple of 1/64) at which every valid instance of
 //             length L is decoded (bisection; each probe an exhaustive certified check, or the worst-case family
 //             above the budget, by the fast path with --fast), beside the c the sufficient condition asks for.
+// With --fast both keep a checkpoint (DIR/<sweep>.checkpoint.json, checkers/fast/checkpoint.hpp), written after every
+// finished c or L: a killed sweep continues with --resume and recomputes no finished point.
 #pragma once
 
 #include "checkers/cat/cat_claims.hpp"
@@ -18,6 +20,7 @@ namespace tverify::cat {
 
 Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
                         const RunOptions& run);
-Json sweep_smallest_c(const CatSetup& setup, const SweepRequest& request, const RunOptions& run);
+Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
+                      const RunOptions& run);
 
 }  // namespace tverify::cat

@@ -9,21 +9,10 @@
 
 namespace tverify::fast {
 
-Json fast_sweep_params(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o,
-                       const std::string& sweep) {
-  return {{"sweep", sweep},
-          {"D", base.alphabet},
-          {"n", base.n},
-          {"variant", copy::to_string(base.variant)},
-          {"embedding", copy::to_string(base.embedding)},
-          {"tau", base.tau ? exact_to_string(*base.tau) : "proof"},
-          {"grid", grid.text()},
-          {"samples", o.samples},
-          {"seed", o.seed}};
-}
-
-Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Json params, bool resume)
-    : path_((std::filesystem::path(out_dir) / (sweep + ".checkpoint.json")).string()), params_(std::move(params)) {
+Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Json params, bool resume, std::string key)
+    : path_((std::filesystem::path(out_dir) / (sweep + ".checkpoint.json")).string()),
+      key_(std::move(key)),
+      params_(std::move(params)) {
   if (!resume) return;
   std::ifstream in(path_);
   if (!in) throw UsageError("--resume: no checkpoint at '" + path_ + "' (start without --resume)");
@@ -37,10 +26,14 @@ Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Jso
     throw UsageError("--resume: the checkpoint '" + path_ + "' is for other parameters (" +
                      (j.contains("params") ? j["params"].dump() : std::string("none")) + ")");
   rows_ = j["rows"].get<std::vector<Json>>();
+  for (const Json& r : rows_)
+    if (!r.is_object() || !r.contains(key_))
+      throw UsageError("--resume: the checkpoint '" + path_ + "' has a row without " + key_ + " (corrupt)");
 }
 
-bool Checkpoint::has(long length) const {
-  return std::any_of(rows_.begin(), rows_.end(), [&](const Json& r) { return r["L"].get<long>() == length; });
+const Json* Checkpoint::find(const Json& key) const {
+  const auto it = std::find_if(rows_.begin(), rows_.end(), [&](const Json& r) { return r[key_] == key; });
+  return it == rows_.end() ? nullptr : &*it;
 }
 
 void Checkpoint::add(Json row) {
@@ -50,7 +43,7 @@ void Checkpoint::add(Json row) {
 
 std::vector<Json> Checkpoint::sorted_rows() const {
   std::vector<Json> rows = rows_;
-  std::sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) { return a["L"].get<long>() < b["L"].get<long>(); });
+  std::sort(rows.begin(), rows.end(), [&](const Json& a, const Json& b) { return a[key_] < b[key_]; });
   return rows;
 }
 

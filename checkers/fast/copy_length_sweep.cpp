@@ -117,6 +117,19 @@ void require_fast_path(const copy::CopyTransformer& transformer) {
   }
 }
 
+Json fast_sweep_params(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o,
+                       const std::string& sweep) {
+  return {{"sweep", sweep},
+          {"D", base.alphabet},
+          {"n", base.n},
+          {"variant", copy::to_string(base.variant)},
+          {"embedding", copy::to_string(base.embedding)},
+          {"tau", base.tau ? exact_to_string(*base.tau) : "proof"},
+          {"grid", grid.text()},
+          {"samples", o.samples},
+          {"seed", o.seed}};
+}
+
 std::vector<long> LengthGrid::values() const {
   std::vector<long> out;
   for (long v = lo; v <= hi; v = geometric ? v * step : v + step) out.push_back(v);

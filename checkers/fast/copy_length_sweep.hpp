@@ -41,6 +41,10 @@ struct FastSweepOptions {
 // weights, or integer scores that could exceed the SIMD kernels' 32 bits.
 void require_fast_path(const copy::CopyTransformer& transformer);
 
+// The parameters a copy sweep's checkpoint must match: D, n, variant, embedding, tau, grid, samples, seed, and `sweep`.
+Json fast_sweep_params(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o,
+                       const std::string& sweep);
+
 Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
                             const FastSweepOptions& options);
 

@@ -182,7 +182,7 @@ Json probe_paths(ClaimResult& r, const MarkovSetup& setup, const Point& point, c
                                 {"straight: theta_pi + t v", random_vector(true, true), zero}};
   Json out = Json::array();
   for (const auto& path : paths)
-    for (const Exact t : {Exact(1, 4), Exact(1, 16), Exact(1, 64)}) {
+    for (const Exact& t : {Exact(1, 4), Exact(1, 16), Exact(1, 64)}) {
       const Real change = population_loss(setup.chain, moved(point, path.straight, path.curved, t), setup.threads) -
                           base_loss;
       const Sign sign = change.sign();
