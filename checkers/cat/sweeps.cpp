@@ -157,10 +157,11 @@ Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, con
 // parameters it must match: the construction's, the sweep, and the budget of the exhaustive probes.
 std::optional<fast::Checkpoint> fast_checkpoint(const SweepRequest& request, const CatSetup& setup,
                                                 const ParamValues& params, const std::string& sweep,
-                                                const RunOptions& run, Json extra, const std::string& key) {
+                                                const RunOptions& run, const std::string& key,
+                                                const Json& extra = Json::object()) {
   if (!request.fast) return std::nullopt;
   Json checked{{"sweep", sweep}, {"variant", setup.variant}, {"params", params.to_json()}, {"max_inputs", run.max_inputs}};
-  if (!extra.is_null()) checked.update(extra);
+  checked.update(extra);
   return std::make_optional<fast::Checkpoint>(request.out_dir, sweep, std::move(checked), request.resume, key);
 }
 
@@ -217,7 +218,7 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
   require_gnuplot();
   prepare_output_dir(request.out_dir);
   std::optional<fast::Checkpoint> checkpoint =
-      fast_checkpoint(request, setup, params, "cat-length-vs-c", run, {{"L_cap", cap}}, "c");
+      fast_checkpoint(request, setup, params, "cat-length-vs-c", run, "c", {{"L_cap", cap}});
   const std::vector<CatSetup> series = sweep_series(setup);
   SweepTable table;
   table.columns = {"c", "c_squared"};
@@ -260,7 +261,7 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Sw
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);
-  std::optional<fast::Checkpoint> checkpoint = fast_checkpoint(request, setup, params, "cat-c-vs-length", run, {}, "L");
+  std::optional<fast::Checkpoint> checkpoint = fast_checkpoint(request, setup, params, "cat-c-vs-length", run, "L");
   SweepTable table;
   table.columns = {"L", "c_min", "c_min_squared", "probe", "c_condition", "c_condition_squared"};
   Json rows = Json::array();

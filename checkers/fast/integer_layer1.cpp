@@ -128,8 +128,9 @@ std::vector<BigInt> IntegerLayer1::output_magnitudes() const {
   return magnitude;
 }
 
-BigInt IntegerLayer1::score_bound() const {
-  const std::vector<BigInt> magnitude = output_magnitudes();
+BigInt IntegerLayer1::score_bound() const { return score_bound(output_magnitudes()); }
+
+BigInt IntegerLayer1::score_bound(const std::vector<BigInt>& magnitude) const {
   BigInt bound = 0;  // key coordinate c meets query coordinate c
   for (std::size_t c = 0; c < key_dim_; ++c) bound += magnitude[dim_ + c] * magnitude[dim_ + key_dim_ + c];
   return bound;
@@ -166,7 +167,7 @@ void IntegerLayer1::check_magnitudes() const {
   if (hidden_max >= limit || output_max >= limit || readout_max >= limit)
     throw std::invalid_argument("fast path: the integer layer 1 could overflow 64 bits for these weights");
   const std::vector<BigInt> magnitude = output_magnitudes();
-  const BigInt score_max = score_bound(), int32_limit = BigInt(1) << 31;
+  const BigInt score_max = score_bound(magnitude), int32_limit = BigInt(1) << 31;
   const bool entries_fit = std::all_of(magnitude.begin() + static_cast<std::ptrdiff_t>(dim_), magnitude.end(),
                                        [&](const BigInt& m) { return m < int32_limit; });
   if (score_max >= int32_limit || !entries_fit)

@@ -44,6 +44,7 @@ class IntegerLayer1 {
  private:
   void check_magnitudes() const;
   std::vector<BigInt> output_magnitudes() const;  // per output coordinate, over every window
+  BigInt score_bound(const std::vector<BigInt>& magnitude) const;  // score_bound from output_magnitudes()
 
   struct SparseRow {
     std::vector<std::pair<std::uint32_t, std::int64_t>> entries;  // (column, integer weight)
