@@ -2,16 +2,14 @@
 
 #include "checkers/build_info.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/files.hpp"
+#include "checkers/json_fields.hpp"
 
-#include <unistd.h>
+#include <algorithm>
+#include <limits>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace tverify {
-namespace fs = std::filesystem;
 
 Json claim_to_json(const ClaimResult& c) {
   Json j;
@@ -53,58 +51,139 @@ Json certificate_json(const CheckReport& r, const std::string& command) {
   return j;
 }
 
-void ensure_writable(const std::string& path) {
-  const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (fs::is_directory(p, ec)) throw UsageError("--json '" + path + "' is a directory; give a file path");
-  if (!fs::is_directory(dir, ec))
-    throw UsageError("--json '" + path + "': directory '" + dir.string() + "' does not exist");
-  if (access(dir.c_str(), W_OK) != 0 || (fs::exists(p, ec) && access(p.c_str(), W_OK) != 0))
-    throw UsageError("--json '" + path + "' is not writable");
+void ensure_writable(const std::string& path) { ensure_writable_file(path, "--json"); }
+
+void write_json_atomically(const std::string& path, const Json& json) { write_file_atomically(path, json.dump(2) + "\n"); }
+
+namespace {
+
+void check_claim(const FieldCheck& check, const Json& c, std::size_t index) {
+  const std::string at = "claims[" + std::to_string(index) + "]";
+  if (!c.is_object()) check.fail(at, "an object");
+  check.string(c, "id", at + ".id");
+  check.string(c, "reading", at + ".reading", false);
+  check.string(c, "statement", at + ".statement", false);
+  check.string(c, "verdict", at + ".verdict");
+  try {
+    verdict_from_string(c["verdict"].get<std::string>());
+  } catch (const std::invalid_argument&) {
+    check.fail(at + ".verdict", "verified, refuted or unknown");
+  }
+  constexpr std::uint64_t max_count = std::uint64_t{1} << 62;
+  for (const char* key : {"checked", "passed", "failed", "unknown"}) check.count(c, key, at + "." + key, max_count, false);
+  check.boolean(c, "outside_hypotheses", at + ".outside_hypotheses");
+  check.string(c, "summary", at + ".summary", false);
+  check.string(c, "reason", at + ".reason", false);
+  if (c.contains("counterexamples") && !c["counterexamples"].is_array()) check.fail(at + ".counterexamples", "a list");
+  if (c.contains("details") && !c["details"].is_object()) check.fail(at + ".details", "an object");
 }
 
-void write_json_atomically(const std::string& path, const Json& json) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << json.dump(2) << "\n";
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw UsageError("--json '" + path + "' could not be written");
-    }
+}  // namespace
+
+Json validated_certificate(const Json& j, const std::string& what) {
+  if (!j.is_object() || !j.contains("tool") || j["tool"] != "tverify")
+    throw UsageError(what + " is not a tverify certificate (field \"tool\" must be \"tverify\")");
+  const FieldCheck check{what};
+  for (const char* key : {"construction", "variant"}) check.string(j, key, key);
+  for (const char* key : {"version", "commit", "command", "arithmetic"}) check.string(j, key, key, false);
+  if (j.contains("verb") && j["verb"] != "check" && j["verb"] != "prove") check.fail("verb", "\"check\" or \"prove\"");
+  if (!check.need(j, "params", "params").is_object()) check.fail("params", "an object");
+  for (const auto& [key, value] : j["params"].items())
+    if (!value.is_string() && !value.is_number_integer() && !value.is_boolean())
+      check.fail("params." + key, "a string, a whole number or a boolean");
+  if (j.contains("options")) {
+    const Json& o = j["options"];
+    if (!o.is_object()) check.fail("options", "an object");
+    check.count(o, "max_counterexamples", "options.max_counterexamples", 100000, false);
+    check.count(o, "timeout_ms", "options.timeout_ms", 86'400'000, false);
+    if (o.contains("requested_claims") && !o["requested_claims"].is_array()) check.fail("options.requested_claims", "a list");
+    if (o.contains("requested_claims"))
+      for (const auto& id : o["requested_claims"])
+        if (!id.is_string()) check.fail("options.requested_claims", "a list of claim ids");
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw UsageError("--json '" + path + "' could not be written: " + ec.message());
+  if (j.contains("domain")) {
+    if (!j["domain"].is_object()) check.fail("domain", "an object");
+    check.string(j["domain"], "description", "domain.description", false);
+    check.count(j["domain"], "inputs", "domain.inputs", std::numeric_limits<std::uint64_t>::max(), false);
   }
+  check.number(j, "elapsed_s", "elapsed_s");
+  if (!check.need(j, "claims", "claims").is_array()) check.fail("claims", "a list");
+  for (std::size_t i = 0; i < j["claims"].size(); ++i) check_claim(check, j["claims"][i], i);
+  return j;
 }
 
 Json load_certificate(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("certificate '" + path + "' cannot be read");
-  std::stringstream text;
-  text << in.rdbuf();
-  Json j;
-  try {
-    j = Json::parse(text.str());
-  } catch (const Json::parse_error& e) {
-    const bool truncated = e.byte >= text.str().size();  // the parser ran out of input
-    throw UsageError("certificate '" + path + "' is " + (truncated ? "truncated (incomplete JSON)" : "not JSON"));
+  const std::string what = "certificate '" + path + "'";
+  return validated_certificate(read_json_file(path, what), what);
+}
+
+namespace {
+
+// Fields that differ between two runs of the same command by design: timings, Z3 dump paths, the build.
+bool unstable_field(const std::string& path, const std::string& key) {
+  if (path.empty()) return key == "elapsed_s" || key == "version" || key == "commit" || key == "command";
+  return path.rfind("claims", 0) == 0 && (key == "seconds" || key == "smt2");
+}
+
+std::string short_text(const Json& j) {
+  if (j.is_null()) return "absent";
+  std::string text = j.is_string() ? j.get<std::string>() : j.dump();
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+std::string claim_key(const Json& claim) {
+  return claim.value("id", "") + (claim.contains("reading") ? " (" + claim.value("reading", "") + ")" : "");
+}
+
+void compare_json(const Json& stored, const Json& fresh, const std::string& path,
+                  std::vector<CertificateDifference>& out) {
+  if (stored.is_object() && fresh.is_object()) {
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : stored.items()) keys.push_back(k);
+    for (const auto& [k, v] : fresh.items())
+      if (!stored.contains(k)) keys.push_back(k);
+    for (const auto& k : keys) {
+      if (unstable_field(path, k)) continue;
+      const std::string at = path.empty() ? k : path + "." + k;
+      compare_json(stored.contains(k) ? stored[k] : Json(), fresh.contains(k) ? fresh[k] : Json(), at, out);
+    }
+    return;
   }
-  if (!j.is_object() || j.value("tool", "") != "tverify")
-    throw UsageError("certificate '" + path + "' is not a tverify certificate (field \"tool\" must be \"tverify\")");
-  for (const char* field : {"construction", "variant", "params", "claims"})
-    if (!j.contains(field)) throw UsageError("certificate '" + path + "' lacks the field \"" + field + "\"");
-  if (!j["params"].is_object() || !j["claims"].is_array() || !j["construction"].is_string() ||
-      !j["variant"].is_string())
-    throw UsageError("certificate '" + path + "' has malformed fields (params, claims, construction or variant)");
-  for (const auto& c : j["claims"])
-    if (!c.is_object() || !c.contains("id") || !c["id"].is_string())
-      throw UsageError("certificate '" + path + "' has a claim without an id");
-  return j;
+  if (stored.is_array() && fresh.is_array() && stored.size() == fresh.size()) {
+    for (std::size_t i = 0; i < stored.size(); ++i)
+      compare_json(stored[i], fresh[i], path + "[" + std::to_string(i) + "]", out);
+    return;
+  }
+  if (stored != fresh) out.push_back({path, short_text(stored), short_text(fresh)});
+}
+
+}  // namespace
+
+std::vector<CertificateDifference> compare_certificates(const Json& stored, const Json& fresh) {
+  std::vector<CertificateDifference> out;
+  Json stored_top = stored, fresh_top = fresh;
+  stored_top.erase("claims");
+  fresh_top.erase("claims");
+  compare_json(stored_top, fresh_top, "", out);
+  // Claims are matched by id and reading, so a claim removed from (or added to) the certificate is named as such.
+  std::vector<std::string> keys;
+  auto by_key = [](const Json& claims, const std::string& key) -> Json {
+    for (const auto& c : claims)
+      if (claim_key(c) == key) return c;
+    return Json();
+  };
+  for (const auto& c : stored["claims"]) keys.push_back(claim_key(c));
+  for (const auto& c : fresh["claims"])
+    if (std::find(keys.begin(), keys.end(), claim_key(c)) == keys.end()) keys.push_back(claim_key(c));
+  for (const auto& key : keys) {
+    const Json s = by_key(stored["claims"], key), f = by_key(fresh["claims"], key);
+    if (s.is_null() || f.is_null())
+      out.push_back({"claims: " + key, s.is_null() ? "absent" : s.value("verdict", "?"),
+                     f.is_null() ? "absent" : f.value("verdict", "?")});
+    else
+      compare_json(s, f, "claims: " + key, out);
+  }
+  return out;
 }
 
 }  // namespace tverify

@@ -1,5 +1,5 @@
-// Certificates (GUIDE.md §3; format in docs/certificate.md): the JSON record of one check run that `recheck` re-runs
-// and `report` tabulates. Writing is atomic (a temporary file renamed into place), so a failed run leaves no partial
+// Certificates (format in docs/certificate.md): the JSON record of one check run that `recheck` re-runs and compares
+// field by field, and `report` tabulates. Writing is atomic (checkers/files.hpp), so a failed run leaves no partial
 // certificate and never clobbers an existing one.
 #pragma once
 
@@ -17,8 +17,19 @@ Json certificate_json(const CheckReport& report, const std::string& command);
 void ensure_writable(const std::string& path);
 void write_json_atomically(const std::string& path, const Json& json);
 
-// Reads and validates a certificate. Throws UsageError for a missing, truncated or non-JSON file, one from another
-// tool, or one missing the fields recheck needs.
+// Reads and validates a certificate. Throws UsageError naming the file and the field for a missing, unreadable,
+// truncated, too deeply nested or non-JSON file, one from another tool, or one whose fields have the wrong type or
+// range (counts are whole numbers, verdicts one of the three, parameters strings, whole numbers or booleans).
 Json load_certificate(const std::string& path);
+Json validated_certificate(const Json& certificate, const std::string& what);
+
+// One field that differs between a stored certificate and a fresh run of its command: its path ("domain.inputs",
+// "claims: copy.alg1.failed"), and both values as short text ("absent" for a missing field or claim).
+struct CertificateDifference {
+  std::string field, stored, now;
+};
+// Every field but those that differ between runs by design (timings, version, commit, command, Z3 dump paths);
+// claims are matched by id and reading, so a deleted or added claim is a difference.
+std::vector<CertificateDifference> compare_certificates(const Json& stored, const Json& fresh);
 
 }  // namespace tverify

@@ -2,27 +2,17 @@
 
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/files.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <map>
+#include <mutex>
 
 namespace tverify {
 namespace fs = std::filesystem;
 namespace {
-
-void write_text_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    if (!out) throw UsageError("cannot write '" + path.string() + "'");
-  }
-  fs::rename(tmp, path);
-}
 
 std::string csv(const SweepTable& t) {
   std::string out;
@@ -71,33 +61,36 @@ std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::st
 }  // namespace
 
 void require_gnuplot() {
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
+  if (!program_on_path("gnuplot"))
     throw UsageError("gnuplot not found: install the Debian package gnuplot-nox (scripts/setup does)");
 }
 
 void prepare_output_dir(const std::string& dir) {
+  // Held until the process ends: every sweep of this process may write into the folder, no other process may.
+  static std::mutex mutex;
+  static std::map<std::string, OutputDirLock> held;
+  const std::lock_guard<std::mutex> guard(mutex);
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
-    throw UsageError("--out '" + dir + "' is not a writable directory");
+  const std::string key = fs::weakly_canonical(fs::absolute(dir.empty() ? fs::path("-") : fs::path(dir)), ec).string();
+  if (held.count(key) == 0) held.emplace(key, OutputDirLock(dir, "--out"));
 }
 
 void write_sweep(const std::string& dir, const std::string& name, const SweepTable& table, const PlotSpec& plot,
                  const Json& summary) {
+  // The script names its files relative to its own folder, so it re-runs there; gnuplot runs it (no shell) in that
+  // folder on the staged CSV, writing a staged PNG. All four files replace their predecessors together.
   const fs::path base = fs::path(dir) / name;
-  const std::string csv_file = base.string() + ".csv", png_file = base.string() + ".png",
-                    gp_file = base.string() + ".gp";
-  write_text_atomically(csv_file, csv(table));
-  // The kept script names the final PNG; gnuplot runs a copy that writes a temporary one, renamed when complete.
-  write_text_atomically(gp_file, gnuplot_script(table, plot, csv_file, png_file));
-  const std::string run_file = gp_file + ".run";
-  write_text_atomically(run_file, gnuplot_script(table, plot, csv_file, png_file + ".tmp"));
-  const std::string command = "gnuplot '" + run_file + "' 2>/dev/null";
-  const bool plotted = std::system(command.c_str()) == 0 && fs::exists(png_file + ".tmp");
-  fs::remove(run_file);
-  if (!plotted) throw std::runtime_error("gnuplot failed on " + gp_file);
-  fs::rename(png_file + ".tmp", png_file);
-  write_json_atomically(base.string() + ".json", summary);
+  const std::string csv_file = name + ".csv", png_file = name + ".png";
+  StagedFiles files;
+  const fs::path staged_csv = files.stage(base.string() + ".csv", csv(table));
+  files.stage(base.string() + ".gp", gnuplot_script(table, plot, csv_file, png_file));
+  const fs::path staged_png = files.reserve(base.string() + ".png");
+  const std::string run_script =
+      gnuplot_script(table, plot, staged_csv.filename().string(), staged_png.filename().string());
+  if (!run_program("gnuplot", {}, dir, run_script) || fs::file_size(staged_png) == 0)
+    throw std::runtime_error("gnuplot failed on " + base.string() + ".gp");
+  files.stage(base.string() + ".json", summary.dump(2) + "\n");
+  files.commit();
 }
 
 }  // namespace tverify

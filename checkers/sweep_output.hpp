@@ -1,6 +1,7 @@
 // Sweep results on disk: <dir>/<name>.csv (every probe, exact values as p/q beside decimals), <name>.gp (the gnuplot
 // script), <name>.png (its plot, with the threshold marked), <name>.json (parameters, threshold, summary). Each file
-// is written to a temporary name and renamed into place, so an interrupted sweep leaves no half-written file.
+// is staged completely, then the four replace their predecessors together (checkers/files.hpp), so an interrupted
+// sweep leaves no half-written file and no mix of old and new files.
 #pragma once
 
 #include "checkers/verdict.hpp"
@@ -31,7 +32,8 @@ struct PlotSpec {
 
 // Throws UsageError when gnuplot is not installed (checked before any work).
 void require_gnuplot();
-// Throws UsageError when `dir` cannot be created or written.
+// Creates `dir` if missing and locks it until the process ends (checkers/files.hpp: OutputDirLock). Throws UsageError
+// when it cannot be created or written, or when another process holds its lock.
 void prepare_output_dir(const std::string& dir);
 void write_sweep(const std::string& dir, const std::string& name, const SweepTable& table, const PlotSpec& plot,
                  const Json& summary);

@@ -130,7 +130,9 @@ int run_prove(const ConstructionArgs& args, const std::vector<std::string>& clai
       args, variant, json_path, common, command,
       [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
         proof.smt2_dir = prepare_smt2_dir(smt2_dir);
-        return c.prove(params, v, claims, proof, options);
+        CheckReport report = c.prove(params, v, claims, proof, options);
+        report.options["requested_claims"] = claims;
+        return report;
       });
   if (!smt2_dir.empty()) fmt::print("SMT-LIB2 queries: {}\n", smt2_dir);
   return code;
@@ -142,17 +144,10 @@ int run_check(const ConstructionArgs& args, const std::vector<std::string>& clai
       args, variant, json_path, common, command,
       [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
         for (const auto& id : claims) c.claim(id);
-        return c.check(params, v, claims, options);
+        CheckReport report = c.check(params, v, claims, options);
+        report.options["requested_claims"] = claims;
+        return report;
       });
-}
-
-void erase_keys_recursively(Json& j, const std::vector<std::string>& keys) {
-  if (j.is_object()) {
-    for (const auto& k : keys) j.erase(k);
-    for (auto& [k, v] : j.items()) erase_keys_recursively(v, keys);
-  } else if (j.is_array()) {
-    for (auto& v : j) erase_keys_recursively(v, keys);
-  }
 }
 
 std::map<std::string, std::string> params_from_certificate(const Json& params) {
@@ -161,7 +156,19 @@ std::map<std::string, std::string> params_from_certificate(const Json& params) {
   return raw;
 }
 
-// Re-runs the certificate's check and compares every claim's record (verdict, counts, counterexamples, details).
+// The claims the certificate's command asked for (every claim when it named none); a certificate without the record
+// asks for the claims it holds.
+std::vector<std::string> requested_claims(const Json& cert) {
+  std::vector<std::string> ids;
+  const bool recorded = cert.contains("options") && cert["options"].contains("requested_claims");
+  for (const auto& claim : recorded ? cert["options"]["requested_claims"] : cert["claims"]) {
+    const std::string id = recorded ? claim.get<std::string>() : claim["id"].get<std::string>();
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  return ids;
+}
+
+// Re-runs the certificate's command and compares every field it can reproduce, naming each that differs.
 int run_recheck(const std::string& path, const CommonRunArgs& common) {
   const Json cert = load_certificate(path);
   const Construction& c = find_construction(cert["construction"].get<std::string>());
@@ -170,11 +177,7 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
   RunOptions options = common.parse();
   if (cert.contains("options") && cert["options"].contains("max_counterexamples"))
     options.max_counterexamples = cert["options"]["max_counterexamples"].get<std::size_t>();
-  std::vector<std::string> ids;
-  for (const auto& claim : cert["claims"]) {
-    const std::string id = claim["id"].get<std::string>();
-    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-  }
+  const std::vector<std::string> ids = requested_claims(cert);
   for (const auto& id : ids) c.claim(id);
   CheckReport fresh;
   if (cert.value("verb", "check") == "prove") {
@@ -185,32 +188,15 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
   } else {
     fresh = c.check(params, variant, ids, options);
   }
-  std::size_t differing = 0;
-  const auto& stored = cert["claims"];
-  if (stored.size() != fresh.claims.size()) {
-    fmt::print("{}: differs: {} claim results stored, {} now\n", path, stored.size(), fresh.claims.size());
-    return 1;
-  }
-  // Solver time and dump paths change from run to run (at any depth of the details); everything else must reproduce.
-  auto stable = [](Json claim) {
-    if (claim.contains("details")) erase_keys_recursively(claim["details"], {"seconds", "smt2"});
-    return claim;
-  };
-  for (std::size_t i = 0; i < fresh.claims.size(); ++i) {
-    const Json now = claim_to_json(fresh.claims[i]);
-    const std::string name = now.value("id", "") + (now.contains("reading") ? " (" + now["reading"].get<std::string>() + ")" : "");
-    if (stable(now) == stable(stored[i])) {
-      fmt::print("  {:<24} reproduced ({})\n", name, now["verdict"].get<std::string>());
-    } else {
-      ++differing;
-      fmt::print("  {:<24} DIFFERS: stored {}, now {}\n", name, stored[i].value("verdict", "?"),
-                 now["verdict"].get<std::string>());
-    }
-  }
+  if (cert.contains("options") && cert["options"].contains("requested_claims")) fresh.options["requested_claims"] = ids;
+  const auto differences = compare_certificates(cert, certificate_json(fresh, cert.value("command", "")));
+  for (const auto& d : differences) fmt::print("  DIFFERS {}: stored {}, now {}\n", d.field, d.stored, d.now);
   if (cert.value("commit", "") != tool_commit())
     fmt::print("note: certificate made at commit {}, rechecked at {}\n", cert.value("commit", "?"), tool_commit());
-  fmt::print("{}: {}\n", path, differing == 0 ? "reproduced" : fmt::format("{} claim result(s) differ", differing));
-  return differing == 0 ? 0 : 1;
+  fmt::print("{}: {}\n", path,
+             differences.empty() ? fmt::format("reproduced ({} claim results)", fresh.claims.size())
+                                 : fmt::format("{} field(s) differ", differences.size()));
+  return differences.empty() ? 0 : 1;
 }
 
 int run_report(const std::vector<std::string>& paths, bool latex, bool wide) {

@@ -79,7 +79,7 @@ TEST_CASE("corrupt certificates are refused with a reason", "[certificate]") {
   CHECK_THROWS_WITH(load_certificate((dir / "garbage.json").string()), Catch::Contains("not JSON"));
   CHECK_THROWS_WITH(load_certificate((dir / "other.json").string()), Catch::Contains("not a tverify certificate"));
   CHECK_THROWS_WITH(load_certificate((dir / "fields.json").string()), Catch::Contains("lacks the field"));
-  CHECK_THROWS_WITH(load_certificate((dir / "badclaim.json").string()), Catch::Contains("without an id"));
+  CHECK_THROWS_WITH(load_certificate((dir / "badclaim.json").string()), Catch::Contains("lacks the field \"claims[0].id\""));
   CHECK_THROWS_AS(load_certificate((dir / "missing.json").string()), UsageError);
 }
 

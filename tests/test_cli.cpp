@@ -342,7 +342,7 @@ TEST_CASE("cat --fast sweeps: a killed sweep resumes without losing a finished p
     other.replace(other.find("--V 3"), 5, "--V 4");
     expect_usage_error("sweep cat --fast " + other + " --resume --out " + out.string(), "is for other parameters");
     std::ofstream(checkpoint) << "{\"params\": ";
-    expect_usage_error(base + " --resume", "is not valid JSON");
+    expect_usage_error(base + " --resume", "is truncated (incomplete JSON)");
     fs::remove(checkpoint);
     expect_usage_error(base + " --resume", "--resume: no checkpoint at");
   }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -98,6 +99,12 @@ std::vector<Exact> c_grid(bool fast) {
   return out;
 }
 
+std::vector<Json> c_keys(bool fast) {
+  std::vector<Json> keys;
+  for (const Exact& c : c_grid(fast)) keys.emplace_back(exact_to_string(c));
+  return keys;
+}
+
 std::string evaluator_text(bool fast) {
   return fast ? "fast path: keys grouped by their window, the exact evaluator's level decision (checkers/fast/cat_fast.hpp)"
               : "the exact evaluator (CatLayer), every instance materialised";
@@ -152,17 +159,28 @@ Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, con
   return {{"c", exact_to_string(c)}, {"cells", cells}, {"row", json_row}, {"all_at_cap", all_at_cap}};
 }
 
-// A --fast sweep keeps a checkpoint in its output directory (issue 7: a killed sweep resumes with --resume and loses
-// no finished point); the sweeps of the exact evaluator stay within the exhaustive budget and keep none. The
-// parameters it must match: the construction's, the sweep, and the budget of the exhaustive probes.
+// A --fast sweep keeps a checkpoint in its output directory (a killed sweep resumes with --resume and loses no
+// finished point); the sweeps of the exact evaluator stay within the exhaustive budget and keep none. The parameters
+// it must match: the construction's, the sweep, and the budget of the exhaustive probes. Each row holds the key, the
+// table's `cells` (one text per column) and the summary's `row` (an object).
 std::optional<fast::Checkpoint> fast_checkpoint(const SweepRequest& request, const CatSetup& setup,
                                                 const ParamValues& params, const std::string& sweep,
-                                                const RunOptions& run, const std::string& key,
-                                                const Json& extra = Json::object()) {
+                                                const RunOptions& run, const std::string& key, std::vector<Json> grid,
+                                                std::size_t cells, const Json& extra = Json::object()) {
   if (!request.fast) return std::nullopt;
   Json checked{{"sweep", sweep}, {"variant", setup.variant}, {"params", params.to_json()}, {"max_inputs", run.max_inputs}};
   checked.update(extra);
-  return std::make_optional<fast::Checkpoint>(request.out_dir, sweep, std::move(checked), request.resume, key);
+  auto check = [cells, key](const Json& row, const FieldCheck& f, const std::string& at) {
+    const Json& texts = f.need(row, "cells", at + ".cells");
+    if (!texts.is_array() || texts.size() != cells ||
+        !std::all_of(texts.begin(), texts.end(), [](const Json& t) { return t.is_string(); }))
+      f.fail(at + ".cells", fmt::format("a list of {} strings", cells));
+    if (!f.need(row, "row", at + ".row").is_object()) f.fail(at + ".row", "an object");
+    if (row["row"].contains(key) && row["row"][key] != row[key]) f.fail(at + ".row." + key, "the row's own " + key);
+    if (key == "c") f.boolean(row, "all_at_cap", at + ".all_at_cap", true);
+  };
+  return std::make_optional<fast::Checkpoint>(request.out_dir, sweep, std::move(checked), request.resume,
+                                              std::move(grid), check, key);
 }
 
 // The entry for `key` from the checkpoint when it has one, else compute() (then recorded in the checkpoint).
@@ -218,7 +236,8 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
   require_gnuplot();
   prepare_output_dir(request.out_dir);
   std::optional<fast::Checkpoint> checkpoint =
-      fast_checkpoint(request, setup, params, "cat-length-vs-c", run, "c", {{"L_cap", cap}});
+      fast_checkpoint(request, setup, params, "cat-length-vs-c", run, "c", c_keys(request.fast),
+                      2 + 3 * sweep_series(setup).size(), {{"L_cap", cap}});
   const std::vector<CatSetup> series = sweep_series(setup);
   SweepTable table;
   table.columns = {"c", "c_squared"};
@@ -261,7 +280,10 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Sw
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);
-  std::optional<fast::Checkpoint> checkpoint = fast_checkpoint(request, setup, params, "cat-c-vs-length", run, "L");
+  std::vector<Json> lengths;
+  for (int length = setup.n + 2; length <= setup.length; ++length) lengths.emplace_back(length);
+  std::optional<fast::Checkpoint> checkpoint =
+      fast_checkpoint(request, setup, params, "cat-c-vs-length", run, "L", lengths, 6);
   SweepTable table;
   table.columns = {"L", "c_min", "c_min_squared", "probe", "c_condition", "c_condition_squared"};
   Json rows = Json::array();

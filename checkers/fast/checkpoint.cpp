@@ -2,33 +2,40 @@
 
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/files.hpp"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace tverify::fast {
 
-Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Json params, bool resume, std::string key)
+Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Json params, bool resume,
+                       std::vector<Json> grid, RowCheck check, std::string key)
     : path_((std::filesystem::path(out_dir) / (sweep + ".checkpoint.json")).string()),
       key_(std::move(key)),
       params_(std::move(params)) {
   if (!resume) return;
-  std::ifstream in(path_);
-  if (!in) throw UsageError("--resume: no checkpoint at '" + path_ + "' (start without --resume)");
-  Json j;
-  try {
-    j = Json::parse(in);
-  } catch (const Json::parse_error&) {
-    throw UsageError("--resume: the checkpoint '" + path_ + "' is not valid JSON");
+  std::error_code ec;
+  if (!std::filesystem::exists(path_, ec))
+    throw UsageError("--resume: no checkpoint at '" + path_ + "' (start without --resume)");
+  const std::string what = "--resume: the checkpoint '" + path_ + "'";
+  const Json j = read_json_file(path_, what);
+  if (!j.is_object() || !j.contains("params") || j["params"] != params_)
+    throw UsageError(what + " is for other parameters (" +
+                     (j.is_object() && j.contains("params") ? j["params"].dump() : std::string("none")) +
+                     "; this run: " + params_.dump() + ")");
+  const FieldCheck field{what};
+  if (!field.need(j, "rows", "rows").is_array()) field.fail("rows", "a list");
+  for (std::size_t i = 0; i < j["rows"].size(); ++i) {
+    const Json& row = j["rows"][i];
+    const std::string at = "rows[" + std::to_string(i) + "]";
+    if (!row.is_object()) field.fail(at, "an object");
+    const Json& k = field.need(row, key_, at + "." + key_);
+    if (std::find(grid.begin(), grid.end(), k) == grid.end()) field.fail(at + "." + key_, "a point of this sweep's grid");
+    if (find(k) != nullptr) field.fail(at + "." + key_, "a point not already in an earlier row (it is a duplicate)");
+    check(row, field, at);
+    rows_.push_back(row);
   }
-  if (!j.contains("params") || j["params"] != params_ || !j.contains("rows") || !j["rows"].is_array())
-    throw UsageError("--resume: the checkpoint '" + path_ + "' is for other parameters (" +
-                     (j.contains("params") ? j["params"].dump() : std::string("none")) + ")");
-  rows_ = j["rows"].get<std::vector<Json>>();
-  for (const Json& r : rows_)
-    if (!r.is_object() || !r.contains(key_))
-      throw UsageError("--resume: the checkpoint '" + path_ + "' has a row without " + key_ + " (corrupt)");
 }
 
 const Json* Checkpoint::find(const Json& key) const {

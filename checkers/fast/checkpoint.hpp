@@ -1,10 +1,15 @@
-// Checkpoints of the fast sweeps (issue 7, part 3): after every finished point the rows so far are written
-// atomically to DIR/<sweep>.checkpoint.json beside the sweep's parameters; --resume reads them back (refusing a
-// checkpoint of other parameters), so a sweep killed at any moment loses no finished point. A row is found by its
-// key: the value of one named field (L for the copy sweeps and sweep cat --vary L, c for sweep cat --vary c).
+// Checkpoints of the fast sweeps: after every finished point the rows so far are written atomically to
+// DIR/<sweep>.checkpoint.json beside the sweep's parameters; --resume reads them back, so a sweep killed at any moment
+// loses no finished point. A row is found by its key: the value of one named field (L for the copy sweeps and
+// sweep cat --vary L, c for sweep cat --vary c). A checkpoint is input like any other: --resume refuses (UsageError)
+// one of other parameters, a row whose key is not a point of the sweep's grid, a key twice, and a row the sweep's own
+// RowCheck rejects (wrong types, counts out of range, more errors than samples).
 #pragma once
 
+#include "checkers/json_fields.hpp"
 #include "checkers/verdict.hpp"
+
+#include <functional>
 
 #include <string>
 #include <vector>
@@ -13,8 +18,12 @@ namespace tverify::fast {
 
 class Checkpoint {
  public:
-  // With resume, loads DIR/<sweep>.checkpoint.json (UsageError when missing, corrupt or for other parameters).
-  Checkpoint(const std::string& out_dir, const std::string& sweep, Json params, bool resume, std::string key = "L");
+  // Throws UsageError naming the field; `at` names the row ("rows[3]").
+  using RowCheck = std::function<void(const Json& row, const FieldCheck& check, const std::string& at)>;
+  // With resume, loads DIR/<sweep>.checkpoint.json (UsageError when missing, corrupt, for other parameters, or with a
+  // row whose key is not in `grid` or that `check` rejects).
+  Checkpoint(const std::string& out_dir, const std::string& sweep, Json params, bool resume, std::vector<Json> grid,
+             RowCheck check, std::string key = "L");
   // The finished row whose key field equals `key`, or nullptr.
   const Json* find(const Json& key) const;
   bool has(const Json& key) const { return find(key) != nullptr; }

@@ -136,6 +136,18 @@ std::vector<long> LengthGrid::values() const {
   return out;
 }
 
+std::vector<Json> LengthGrid::keys() const {
+  std::vector<Json> out;
+  for (const long v : values()) out.emplace_back(v);
+  return out;
+}
+
+std::uint64_t sampled_count(const Json& row, const FieldCheck& f, const std::string& at, std::uint64_t samples) {
+  if (f.count(row, "samples", at + ".samples", samples) != samples)
+    f.fail(at + ".samples", "this run's --samples, " + std::to_string(samples));
+  return samples;
+}
+
 std::string LengthGrid::text() const { return fmt::format("L={}:{}:{}{}", lo, hi, geometric ? "x" : "+", step); }
 
 LengthGrid parse_length_grid(const std::string& vary) {
@@ -165,7 +177,15 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
   const FastCopy fast(transformer);
   require_gnuplot();
   prepare_output_dir(o.out_dir);
-  Checkpoint checkpoint(o.out_dir, sweep_name, fast_sweep_params(base, grid, o, "error rate"), o.resume);
+  Checkpoint checkpoint(o.out_dir, sweep_name, fast_sweep_params(base, grid, o, "error rate"), o.resume,
+                        grid.keys(), [&](const Json& row, const FieldCheck& f, const std::string& at) {
+                          const std::uint64_t samples = sampled_count(row, f, at, o.samples);
+                          for (const char* k : {"errors", "undecided", "repeats_text", "repeats_formula"})
+                            f.count(row, k, at + "." + k, samples);
+                          for (const char* k : {"steps", "steps_by_bound", "steps_by_levels", "steps_by_exact"})
+                            f.count(row, k, at + "." + k, std::uint64_t{1} << 62);
+                          f.number(row, "seconds", at + ".seconds", true);
+                        });
   for (const long length : grid.values()) {
     if (checkpoint.has(length)) continue;
     const auto start = std::chrono::steady_clock::now();

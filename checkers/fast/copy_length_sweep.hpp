@@ -9,6 +9,8 @@
 // counts of decisions each stage of the fast path certified, the tool's commit).
 #pragma once
 
+#include "checkers/json_fields.hpp"
+
 #include "checkers/construction.hpp"
 #include "constructions/copy/transformer.hpp"
 
@@ -18,6 +20,7 @@ struct LengthGrid {
   long lo = 0, hi = 0, step = 2;
   bool geometric = true;
   std::vector<long> values() const;
+  std::vector<Json> keys() const;  // values() as checkpoint keys
   std::string text() const;
 };
 
@@ -40,6 +43,9 @@ struct FastSweepOptions {
 // Refuses (UsageError naming --D and --n, or --embedding) a configuration the fast path cannot take: irrational
 // weights, or integer scores that could exceed the SIMD kernels' 32 bits.
 void require_fast_path(const copy::CopyTransformer& transformer);
+
+// A checkpoint row's "samples": must be this run's `samples` (UsageError otherwise); returns it.
+std::uint64_t sampled_count(const Json& row, const FieldCheck& f, const std::string& at, std::uint64_t samples);
 
 // The parameters a copy sweep's checkpoint must match: D, n, variant, embedding, tau, grid, samples, seed, and `sweep`.
 Json fast_sweep_params(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& o,

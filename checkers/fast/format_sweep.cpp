@@ -72,7 +72,19 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
   const FastCopy fast(transformer);
   std::string names;
   for (auto f : formats) names += (names.empty() ? "" : ",") + std::string(to_string(f));
-  Checkpoint checkpoint(o.out_dir, "copy-fast-formats", fast_sweep_params(base, grid, o, "formats " + names), o.resume);
+  Checkpoint checkpoint(
+      o.out_dir, "copy-fast-formats", fast_sweep_params(base, grid, o, "formats " + names), o.resume, grid.keys(),
+      [&](const Json& row, const FieldCheck& f, const std::string& at) {
+        const std::uint64_t samples = sampled_count(row, f, at, o.samples);
+        f.count(row, "exact_copied", at + ".exact_copied", samples);
+        const Json& measured = f.need(row, "formats", at + ".formats");
+        for (auto format : formats) {
+          const std::string name = to_string(format), here = at + ".formats." + name;
+          const Json& one = f.need(measured, name, here);
+          f.count(one, "failures", here + ".failures", samples);
+          for (const char* k : {"steps", "saturated", "nonfinite"}) f.count(one, k, here + "." + k, std::uint64_t{1} << 62);
+        }
+      });
   for (const long length : grid.values())
     if (!checkpoint.has(length)) checkpoint.add(run_point(fast, formats, length, o));
   SweepTable table{{"L", "samples", "exact_copied"}, {}};

@@ -81,7 +81,25 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
   prepare_repeat_free_sweep(transformer, grid, o, "--min-bits");
   const FastCopy fast(transformer);
   const MpfrBitsCopy bits_copy(transformer);
-  Checkpoint checkpoint(o.out_dir, sweep_name, fast_sweep_params(base, grid, o, "min bits"), o.resume);
+  Checkpoint checkpoint(o.out_dir, sweep_name, fast_sweep_params(base, grid, o, "min bits"), o.resume, grid.keys(),
+                        [&](const Json& row, const FieldCheck& f, const std::string& at) {
+                          const std::uint64_t samples = sampled_count(row, f, at, o.samples);
+                          for (const char* k : {"exact_copied", "undecided"}) f.count(row, k, at + "." + k, samples);
+                          if (!f.need(row, "min_bits", at + ".min_bits").is_null())
+                            if (f.count(row, "min_bits", at + ".min_bits", MpfrBitsCopy::kMaxBits) < 2)
+                              f.fail(at + ".min_bits", fmt::format("null or a whole number from 2 to {}",
+                                                                   MpfrBitsCopy::kMaxBits));
+                          const Json& probes = f.need(row, "probes", at + ".probes");
+                          if (!probes.is_array()) f.fail(at + ".probes", "a list");
+                          for (std::size_t i = 0; i < probes.size(); ++i) {
+                            const std::string here = at + ".probes[" + std::to_string(i) + "]";
+                            f.count(probes[i], "bits", here + ".bits", MpfrBitsCopy::kMaxBits);
+                            f.boolean(probes[i], "copied_all", here + ".copied_all", true);
+                          }
+                          for (const char* k : {"steps", "mpfr_steps"})
+                            f.count(row, k, at + "." + k, std::uint64_t{1} << 62);
+                          f.number(row, "seconds", at + ".seconds", true);
+                        });
   for (const long length : grid.values()) {
     if (checkpoint.has(length)) continue;
     const auto start = std::chrono::steady_clock::now();

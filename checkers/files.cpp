@@ -1,0 +1,336 @@
+#include "checkers/files.hpp"
+
+#include "checkers/errors.hpp"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+
+extern char** environ;
+
+namespace tverify {
+namespace fs = std::filesystem;
+namespace {
+
+// Temporary files start with this prefix; an output folder's lock holder removes any it finds (left by a killed run).
+constexpr const char* temp_prefix = ".tverify-tmp.";
+
+std::string error_text(int err) { return std::strerror(err); }
+
+UsageError cannot_write(const fs::path& path, int err) {
+  return UsageError("cannot write '" + path.string() + "': " + error_text(err) + " (the previous file, if any, is kept)");
+}
+
+mode_t file_mode() {
+  static const mode_t mode = [] {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    return static_cast<mode_t>(0666 & ~mask);
+  }();
+  return mode;
+}
+
+fs::path folder_of(const fs::path& path) { return path.has_parent_path() ? path.parent_path() : fs::path("."); }
+
+void fsync_folder(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// A target that exists must be a regular file (or a link, which the rename replaces, never following it).
+void refuse_non_regular(const fs::path& path, const std::string& option) {
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(path, ec);
+  if (ec || !fs::exists(status) || fs::is_regular_file(status) || fs::is_symlink(status)) return;
+  const std::string prefix = option.empty() ? "" : option + " ";
+  if (fs::is_directory(status)) throw UsageError(prefix + "'" + path.string() + "' is a directory; give a file path");
+  throw UsageError(prefix + "'" + path.string() + "' is not a regular file (a device, FIFO or socket); give a file path");
+}
+
+// mkstemp beside `target`; returns the open descriptor and fills `temp`.
+int make_temp(const fs::path& target, fs::path& temp) {
+  std::string pattern = (folder_of(target) / (temp_prefix + target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw cannot_write(target, errno);
+  temp = pattern;
+  return fd;
+}
+
+void write_all(int fd, const std::string& text, const fs::path& target, const fs::path& temp) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  int err = 0;
+  while (left > 0 && err == 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) err = n < 0 ? errno : EIO;
+    else p += n, left -= static_cast<std::size_t>(n);
+  }
+  if (err == 0 && ::fchmod(fd, file_mode()) != 0) err = errno;
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(temp.c_str());
+    throw cannot_write(target, err);
+  }
+}
+
+fs::path write_temp(const fs::path& target, const std::string& text) {
+  fs::path temp;
+  const int fd = make_temp(target, temp);
+  write_all(fd, text, target, temp);
+  return temp;
+}
+
+// While alive, SIGINT, SIGTERM and SIGHUP are recorded instead of acted on; the destructor restores the previous
+// handlers and raises the first recorded signal, so a run asked to stop stops after the renames, not between them.
+volatile std::sig_atomic_t held_signal = 0;
+extern "C" void hold_signal(int sig) {
+  if (held_signal == 0) held_signal = sig;
+}
+
+class HeldSignals {
+ public:
+  HeldSignals() {
+    held_signal = 0;
+    struct sigaction hold {};
+    hold.sa_handler = hold_signal;
+    sigemptyset(&hold.sa_mask);
+    for (std::size_t i = 0; i < signals_.size(); ++i) ::sigaction(signals_[i], &hold, &previous_[i]);
+  }
+  HeldSignals(const HeldSignals&) = delete;
+  HeldSignals& operator=(const HeldSignals&) = delete;
+  ~HeldSignals() {
+    for (std::size_t i = 0; i < signals_.size(); ++i) ::sigaction(signals_[i], &previous_[i], nullptr);
+    if (held_signal != 0) ::raise(held_signal);
+  }
+
+ private:
+  std::array<int, 3> signals_{SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+};
+
+void remove_stale_temporaries(const fs::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.path().filename().string().rfind(temp_prefix, 0) == 0 && entry.is_regular_file(ec))
+      fs::remove(entry.path(), ec);
+}
+
+}  // namespace
+
+std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
+  if (path.empty()) throw UsageError(what + ": the file name is empty");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw UsageError(what + " cannot be read: " + error_text(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw UsageError(what + " is not a regular file");
+  }
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes) {
+    ::close(fd);
+    throw UsageError(what + " is larger than " + std::to_string(max_bytes >> 20) + " MiB");
+  }
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw UsageError(what + " cannot be read: " + error_text(err));
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) {
+      ::close(fd);
+      throw UsageError(what + " is larger than " + std::to_string(max_bytes >> 20) + " MiB");
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
+Json parse_json_text(const std::string& text, const std::string& what, int max_depth) {
+  struct TooDeep {};
+  try {
+    return Json::parse(text, [&](int depth, Json::parse_event_t event, Json&) {
+      if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
+          depth >= max_depth)
+        throw TooDeep{};
+      return true;
+    });
+  } catch (const TooDeep&) {
+    throw UsageError(what + " nests arrays or objects deeper than " + std::to_string(max_depth) + " levels");
+  } catch (const Json::parse_error& e) {
+    const bool truncated = e.byte >= text.size();  // the parser ran out of input
+    throw UsageError(what + " is " + (truncated ? "truncated (incomplete JSON)" : "not JSON"));
+  }
+}
+
+Json read_json_file(const std::string& path, const std::string& what) {
+  return parse_json_text(read_text_file(path, what), what);
+}
+
+void ensure_writable_file(const std::string& path, const std::string& option) {
+  if (path.empty()) throw UsageError(option + " needs a file name (got an empty string)");
+  const fs::path p(path);
+  refuse_non_regular(p, option);
+  const fs::path dir = folder_of(p);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw UsageError(option + " '" + path + "': directory '" + dir.string() + "' does not exist");
+  if (::access(dir.c_str(), W_OK) != 0) throw UsageError(option + " '" + path + "': directory '" + dir.string() + "' is not writable");
+}
+
+void write_file_atomically(const fs::path& path, const std::string& text) {
+  refuse_non_regular(path, "");
+  const fs::path temp = write_temp(path, text);
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    throw cannot_write(path, err);
+  }
+  fsync_folder(folder_of(path));
+}
+
+StagedFiles::~StagedFiles() {
+  for (const auto& [temp, target] : staged_) ::unlink(temp.c_str());
+}
+
+fs::path StagedFiles::stage(const fs::path& target, const std::string& text) {
+  refuse_non_regular(target, "");
+  staged_.emplace_back(write_temp(target, text), target);
+  return staged_.back().first;
+}
+
+fs::path StagedFiles::reserve(const fs::path& target) {
+  refuse_non_regular(target, "");
+  fs::path temp;
+  ::close(make_temp(target, temp));
+  staged_.emplace_back(temp, target);
+  return temp;
+}
+
+void StagedFiles::commit() {
+  for (const auto& [temp, target] : staged_) {  // what another program wrote reaches the disk before the renames
+    const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
+    const int err = fd < 0 ? errno : (::fsync(fd) == 0 ? 0 : errno);
+    if (fd >= 0) ::close(fd);
+    if (err != 0) throw cannot_write(target, err);
+  }
+  HeldSignals held;
+  for (std::size_t i = 0; i < staged_.size(); ++i) {
+    const auto& [temp, target] = staged_[i];
+    if (::rename(temp.c_str(), target.c_str()) != 0) {
+      const int err = errno;
+      staged_.erase(staged_.begin(), staged_.begin() + static_cast<std::ptrdiff_t>(i));
+      throw cannot_write(target, err);
+    }
+  }
+  if (!staged_.empty()) fsync_folder(folder_of(staged_.front().second));
+  staged_.clear();
+}
+
+OutputDirLock::OutputDirLock(const std::string& dir, const std::string& option) {
+  if (dir.empty()) throw UsageError(option + " needs a directory name (got an empty string)");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0)
+    throw UsageError(option + " '" + dir + "' is not a writable directory");
+  fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw UsageError(option + " '" + dir + "' cannot be opened: " + error_text(errno));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd_);
+    fd_ = -1;
+    throw UsageError(option + " '" + dir + "' is in use by another tverify run (it holds the folder's lock); wait for "
+                     "it to finish or choose another folder");
+  }
+  remove_stale_temporaries(dir);
+}
+
+OutputDirLock::OutputDirLock(OutputDirLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+
+OutputDirLock::~OutputDirLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the lock
+}
+
+bool program_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const fs::path candidate = fs::path(dirs.substr(start, end - start)) / program;
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+bool run_program(const std::string& program, const std::vector<std::string>& args, const std::string& cwd,
+                 const std::string& input) {
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return false;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  std::vector<std::string> argv_text{program};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(pipe_fds[0]);
+  if (spawned != 0) {
+    ::close(pipe_fds[1]);
+    return false;
+  }
+  // A program that exits without reading all its input must not kill this one with SIGPIPE: block it on this thread
+  // while writing (the signal is synchronous, so it stays pending here) and discard it afterwards.
+  sigset_t pipe_set, previous;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &previous);
+  const char* p = input.data();
+  std::size_t left = input.size();
+  while (left > 0) {
+    const ssize_t n = ::write(pipe_fds[1], p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    p += n, left -= static_cast<std::size_t>(n);
+  }
+  ::close(pipe_fds[1]);
+  const timespec no_wait{0, 0};
+  while (sigtimedwait(&pipe_set, nullptr, &no_wait) > 0) {
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return false;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace tverify
