@@ -181,6 +181,8 @@ Json parse_json_text(const std::string& text, const std::string& what, int max_d
   } catch (const Json::parse_error& e) {
     const bool truncated = e.byte >= text.size();  // the parser ran out of input
     throw UsageError(what + " is " + (truncated ? "truncated (incomplete JSON)" : "not JSON"));
+  } catch (const Json::exception&) {  // out_of_range: a number past the double range (1e400)
+    throw UsageError(what + " holds a number outside the range of a double");
   }
 }
 
@@ -223,8 +225,11 @@ fs::path StagedFiles::stage(const fs::path& target, const std::string& text) {
 fs::path StagedFiles::reserve(const fs::path& target) {
   refuse_non_regular(target, "");
   fs::path temp;
-  ::close(make_temp(target, temp));
+  const int fd = make_temp(target, temp);
   staged_.emplace_back(temp, target);
+  const int err = ::fchmod(fd, file_mode()) == 0 ? 0 : errno;
+  ::close(fd);
+  if (err != 0) throw cannot_write(target, err);
   return temp;
 }
 

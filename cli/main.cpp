@@ -201,10 +201,22 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
 
 int run_report(const std::vector<std::string>& paths, bool latex, bool wide) {
   std::vector<Json> certs;
-  for (const auto& p : paths) certs.push_back(load_certificate(p));
+  for (const auto& p : paths) {
+    certs.push_back(load_certificate(p));
+    find_construction(certs.back()["construction"].get<std::string>());  // a table of an unknown one means nothing
+  }
   fmt::print("{}", certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown,
                                       wide ? TableLayout::PerCertificate : TableLayout::PerClaim));
   return 0;
+}
+
+// An option given an empty string (`--json ''`) is an error, not the option left out.
+void reject_empty_values(const CLI::App& app) {
+  for (const CLI::Option* option : app.get_options())
+    if (option->count() > 0 && option->get_expected_min() > 0)
+      for (const auto& value : option->results())
+        if (value.empty()) throw UsageError(option->get_name() + " needs a value (got an empty string)");
+  for (const CLI::App* sub : app.get_subcommands()) reject_empty_values(*sub);
 }
 
 // An unknown verb, or `check cat` with an unknown construction: name what exists instead of CLI11's generic message.
@@ -316,6 +328,7 @@ int run(int argc, char** argv) {
     throw UsageError(e.what());
   }
 
+  reject_empty_values(app);
   const std::string command = quoted_command(argc, argv);
   if (list->parsed()) {
     fmt::print("{}", list_name.empty() ? format_construction_list() : format_construction(find_construction(list_name)));

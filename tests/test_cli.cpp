@@ -234,7 +234,7 @@ TEST_CASE("count3: bad input gets one line and exit 2", "[cli][bad-input][count3
   expect_usage_error("check count3 --values -1:4", "--values must be a range lo:hi");
   expect_usage_error("check count3 --values 4", "--values must be a range lo:hi");
   expect_usage_error("check count3 --n 0", "--n must be an integer in [1, 64]");
-  expect_usage_error("eval count3 --input ''", "--input must be a non-empty comma-separated list");
+  expect_usage_error("eval count3 --input ''", "--input needs a value (got an empty string)");
   expect_usage_error("eval count3 --input 1,-2", "--input value must be an integer in [0, 1000000000]");
   expect_usage_error("eval count3 --input 1,2 --program alg9", "--program must be one of all, alg4, alg5, alg6");
   expect_usage_error("sweep count3 --vary values --program alg5 --out " + (scratch() / "c3").string(), "Match3'");

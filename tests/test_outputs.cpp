@@ -1,0 +1,289 @@
+// What tverify writes cannot be corrupted and what it reads cannot crash it: atomic writes that keep the previous file
+// on failure, no shell between tverify and a file name, locked output folders, sweep files replaced as a set, and
+// certificates and checkpoints that are validated field by field (a forged field is exit 2, or a named difference).
+#include "checkers/errors.hpp"
+#include "checkers/files.hpp"
+#include "cli_runner.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+using namespace tverify;
+using tverify::testing::CliResult;
+using tverify::testing::read_all;
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("tverify-outputs-" + std::to_string(::getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+// Runs tverify in `cwd`; its output is captured beside `cwd`, so `cwd` holds only what tverify wrote.
+CliResult run_in(const fs::path& cwd, const std::vector<std::string>& args) {
+  const fs::path capture = cwd.parent_path() / (cwd.filename().string() + ".capture");
+  fs::create_directories(capture);
+  return tverify::testing::run_tverify(args, cwd, capture);
+}
+
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+void expect_one_line_error(const CliResult& r, const std::string& must_mention) {
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.rfind("tverify: error: ", 0) == 0);
+  CHECK(r.err.find(must_mention) != std::string::npos);
+}
+
+const std::vector<std::string> count3_sweep_files{"count3-values.csv", "count3-values.gp", "count3-values.json",
+                                                  "count3-values.png"};
+
+}  // namespace
+
+TEST_CASE("write_file_atomically replaces regular files and refuses every other kind of target", "[files]") {
+  const fs::path dir = fresh_dir("atomic");
+  write_file_atomically(dir / "a.txt", "one");
+  write_file_atomically(dir / "a.txt", "two");
+  CHECK(read_all(dir / "a.txt") == "two");
+  CHECK(names_in(dir) == std::vector<std::string>{"a.txt"});
+
+  REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
+  CHECK_THROWS_AS(write_file_atomically(dir / "fifo", "x"), UsageError);
+  CHECK(fs::is_fifo(dir / "fifo"));
+  fs::create_directory(dir / "sub");
+  CHECK_THROWS_WITH(write_file_atomically(dir / "sub", "x"), Catch::Contains("is a directory"));
+  CHECK_THROWS_WITH(write_file_atomically(dir / "missing" / "a.txt", "x"), Catch::Contains("cannot write"));
+  CHECK(names_in(dir) == std::vector<std::string>{"a.txt", "fifo", "sub"});
+}
+
+TEST_CASE("staged files: nothing replaced until commit, no temporary file left either way", "[files]") {
+  const fs::path dir = fresh_dir("staged");
+  write_text(dir / "a.csv", "old csv");
+  write_text(dir / "a.json", "old json");
+  {
+    StagedFiles files;
+    files.stage(dir / "a.csv", "new csv");
+    files.stage(dir / "a.json", "new json");
+    CHECK(read_all(dir / "a.csv") == "old csv");  // abandoned: the destructor removes the staged files
+  }
+  CHECK(names_in(dir) == std::vector<std::string>{"a.csv", "a.json"});
+  CHECK(read_all(dir / "a.json") == "old json");
+  StagedFiles files;
+  files.stage(dir / "a.csv", "new csv");
+  files.stage(dir / "a.json", "new json");
+  files.commit();
+  CHECK(read_all(dir / "a.csv") == "new csv");
+  CHECK(read_all(dir / "a.json") == "new json");
+  CHECK(names_in(dir) == std::vector<std::string>{"a.csv", "a.json"});
+}
+
+TEST_CASE("an output folder is locked while held, and its stale temporary files are removed", "[files]") {
+  const fs::path dir = fresh_dir("lock");
+  write_text(dir / ".tverify-tmp.a.csv.AbC123", "left by a killed run");
+  {
+    OutputDirLock held(dir.string(), "--out");
+    CHECK(names_in(dir).empty());
+    CHECK_THROWS_WITH(OutputDirLock(dir.string(), "--out"), Catch::Contains("in use by another tverify run"));
+  }
+  CHECK_NOTHROW(OutputDirLock(dir.string(), "--out"));
+  CHECK_THROWS_WITH(OutputDirLock("", "--out"), Catch::Contains("--out needs a directory name"));
+}
+
+TEST_CASE("reading refuses folders, unreadable files and JSON it cannot hold", "[files]") {
+  const fs::path dir = fresh_dir("read");
+  CHECK_THROWS_WITH(read_text_file(dir.string(), "x"), Catch::Contains("is not a regular file"));
+  CHECK_THROWS_WITH(read_text_file("/proc/self/mem", "x"), Catch::Contains("cannot be read"));
+  CHECK_THROWS_WITH(read_text_file("", "x"), Catch::Contains("empty"));
+  CHECK_THROWS_WITH(parse_json_text(std::string(120000, '[') + std::string(120000, ']'), "x"),
+                    Catch::Contains("deeper than 64"));
+  CHECK_THROWS_WITH(parse_json_text("{\"a\": 1e400}", "x"), Catch::Contains("outside the range of a double"));
+  CHECK_THROWS_WITH(parse_json_text("{\"a\": ", "x"), Catch::Contains("truncated"));
+  CHECK(parse_json_text(std::string(63, '[') + std::string(63, ']'), "x").is_array());
+}
+
+TEST_CASE("sweep output: a hostile folder name reaches no shell, and the set of files is complete", "[cli][outputs]") {
+  const fs::path cwd = fresh_dir("hostile");
+  const std::string hostile = "x'; touch PWNED; '";
+  for (const std::string& name : {hostile, std::string("it's \"quoted\" $(touch PWNED2)")}) {
+    INFO(name);
+    const CliResult r = run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "2", "--out", name});
+    CHECK(r.exit_code == 0);
+    CHECK(names_in(cwd / name) == count3_sweep_files);
+  }
+  CHECK_FALSE(fs::exists(cwd / "PWNED"));
+  CHECK_FALSE(fs::exists(cwd / "PWNED2"));
+  // The script names its files relative to its own folder, so it re-runs there.
+  const std::string script = read_all(cwd / hostile / "count3-values.gp");
+  CHECK(script.find("set output 'count3-values.png'") != std::string::npos);
+  CHECK(script.find("PWNED") == std::string::npos);
+  struct stat st {};
+  REQUIRE(::stat((cwd / hostile / "count3-values.png").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0044) != 0);  // readable by others like the other outputs, not mkstemp's 0600
+}
+
+TEST_CASE("sweep output: a second run into a locked folder is refused; stale temporaries go", "[cli][outputs]") {
+  const fs::path cwd = fresh_dir("locked");
+  fs::create_directories(cwd / "out");
+  write_text(cwd / "out" / ".tverify-tmp.count3-values.csv.Zz9999", "stale");
+  const int fd = ::open((cwd / "out").c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX) == 0);  // as another run holding the folder would
+  expect_one_line_error(run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "2", "--out", "out"}),
+                        "in use by another tverify run");
+  ::close(fd);
+  CHECK(run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "2", "--out", "out"}).exit_code == 0);
+  CHECK(names_in(cwd / "out") == count3_sweep_files);
+}
+
+TEST_CASE("--json: devices and FIFOs are refused, planted links are not followed", "[cli][outputs]") {
+  const fs::path cwd = fresh_dir("json-targets");
+  REQUIRE(::mkfifo((cwd / "fifo").c_str(), 0644) == 0);
+  expect_one_line_error(run_in(cwd, {"check", "copy", "--json", "fifo"}), "is not a regular file");
+  CHECK(fs::is_fifo(cwd / "fifo"));
+  expect_one_line_error(run_in(cwd, {"check", "copy", "--json", "/dev/null"}), "is not a regular file");
+  expect_one_line_error(run_in(cwd, {"check", "copy", "--json", ""}), "--json needs a value (got an empty string)");
+  // The name a predictable temporary file would have had, planted as a link to a file that must not change.
+  write_text(cwd / "victim", "victim");
+  fs::create_symlink(cwd / "victim", cwd / "a.json.tmp");
+  CHECK(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
+  CHECK(read_all(cwd / "victim") == "victim");
+  CHECK(Json::parse(read_all(cwd / "a.json"))["tool"] == "tverify");
+}
+
+TEST_CASE("--json: a failed write keeps the previous certificate and names the file", "[cli][outputs]") {
+  const fs::path cwd = fresh_dir("full-disk");
+  write_text(cwd / "a.json", "precious");
+  // A file-size limit of 4 KiB stands in for a full disk: the certificate (about 30 KB) cannot be written.
+  const std::string command = "cd '" + cwd.string() + "' && env -u CI bash -c \"trap '' XFSZ; ulimit -f 4; exec " +
+                              TVERIFY_BINARY + " check copy --json a.json\" >out.txt 2>err.txt";
+  const int status = std::system(command.c_str());
+  CHECK(WEXITSTATUS(status) == 2);
+  const std::string err = read_all(cwd / "err.txt");
+  CHECK(err.find("cannot write 'a.json'") != std::string::npos);
+  CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+  CHECK(read_all(cwd / "a.json") == "precious");
+  CHECK(names_in(cwd) == std::vector<std::string>{"a.json", "err.txt", "out.txt"});
+}
+
+TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and report, never a crash", "[cli][certificate]") {
+  const fs::path cwd = fresh_dir("forged");
+  REQUIRE(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
+  const Json good = Json::parse(read_all(cwd / "a.json"));
+  struct Forgery {
+    std::string name, must_mention;
+    std::function<void(Json&)> edit;
+  };
+  const std::vector<Forgery> forgeries{
+      {"tool", "field \"tool\" must be \"tverify\"", [](Json& j) { j["tool"] = 5; }},
+      {"count-as-string", "claims[0].passed", [](Json& j) { j["claims"][0]["passed"] = "3"; }},
+      {"negative-count", "claims[1].failed", [](Json& j) { j["claims"][1]["failed"] = -1; }},
+      {"verdict", "claims[0].verdict", [](Json& j) { j["claims"][0]["verdict"] = "proved"; }},
+      {"claims", "field \"claims\" must be a list", [](Json& j) { j["claims"] = Json::object(); }},
+      {"params", "params.D", [](Json& j) { j["params"]["D"] = Json::array({2}); }},
+      {"options", "options.max_counterexamples", [](Json& j) { j["options"]["max_counterexamples"] = "ten"; }},
+      {"domain", "domain.inputs", [](Json& j) { j["domain"]["inputs"] = 1.5; }},
+      {"construction", "construction 'nope' does not exist", [](Json& j) { j["construction"] = "nope"; }},
+  };
+  for (const auto& f : forgeries) {
+    INFO(f.name);
+    Json j = good;
+    f.edit(j);
+    write_text(cwd / (f.name + ".json"), j.dump());
+    expect_one_line_error(run_in(cwd, {"recheck", f.name + ".json"}), f.must_mention);
+    expect_one_line_error(run_in(cwd, {"report", f.name + ".json"}), f.must_mention);
+  }
+  std::string text = good.dump();
+  text.replace(text.find("\"elapsed_s\":"), 12, "\"elapsed_s\":1e400,\"x\":");
+  write_text(cwd / "huge.json", text);
+  expect_one_line_error(run_in(cwd, {"recheck", "huge.json"}), "outside the range of a double");
+  write_text(cwd / "deep.json", std::string(120000, '[') + std::string(120000, ']'));
+  expect_one_line_error(run_in(cwd, {"report", "deep.json"}), "deeper than 64");
+  expect_one_line_error(run_in(cwd, {"recheck", "."}), "is not a regular file");
+}
+
+TEST_CASE("recheck names every field that differs, top-level fields and deleted claims included", "[cli][certificate]") {
+  const fs::path cwd = fresh_dir("recheck-fields");
+  REQUIRE(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
+  CHECK(run_in(cwd, {"recheck", "a.json"}).exit_code == 0);
+  const Json good = Json::parse(read_all(cwd / "a.json"));
+  struct Edit {
+    std::string name, must_mention;
+    std::function<void(Json&)> edit;
+  };
+  const std::vector<Edit> edits{
+      {"inputs", "DIFFERS domain.inputs: stored 17, now 16", [](Json& j) { j["domain"]["inputs"] = 17; }},
+      {"arithmetic", "DIFFERS arithmetic", [](Json& j) { j["arithmetic"] = "floating point"; }},
+      {"count", "DIFFERS claims: copy.alg1 (text).failed", [](Json& j) { j["claims"][0]["failed"] = 0; }},
+      {"deleted", "DIFFERS claims: copy.alg1 (text): stored absent, now refuted",
+       [](Json& j) { j["claims"].erase(j["claims"].begin()); }},
+      {"added-field", "DIFFERS extra: stored 1, now absent", [](Json& j) { j["extra"] = 1; }},
+  };
+  for (const auto& e : edits) {
+    INFO(e.name);
+    Json j = good;
+    e.edit(j);
+    write_text(cwd / (e.name + ".json"), j.dump());
+    const CliResult r = run_in(cwd, {"recheck", e.name + ".json"});
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find(e.must_mention) != std::string::npos);
+  }
+}
+
+TEST_CASE("checkpoints: forged rows and other options are refused before --resume uses them", "[cli][fast]") {
+  const fs::path cwd = fresh_dir("forged-checkpoint");
+  const std::vector<std::string> base{"sweep", "copy", "--fast", "--variant", "corrected", "--D", "3", "--n", "2",
+                                      "--vary", "L=4:16:x2", "--samples", "4", "--out", "out"};
+  REQUIRE(run_in(cwd, base).exit_code == 0);
+  const fs::path checkpoint = cwd / "out" / "copy-fast-L.checkpoint.json";
+  const Json good = Json::parse(read_all(checkpoint));
+  REQUIRE(good["rows"].size() == 3);
+  auto resume = base;
+  resume.push_back("--resume");
+  struct Forgery {
+    std::string name, must_mention;
+    std::function<void(Json&)> edit;
+  };
+  const std::vector<Forgery> forgeries{
+      {"errors above samples", "rows[0].errors", [](Json& j) { j["rows"][0]["errors"] = 5; }},
+      {"no samples", "rows[1].samples", [](Json& j) { j["rows"][1]["samples"] = 0; }},
+      {"negative", "rows[0].undecided", [](Json& j) { j["rows"][0]["undecided"] = -1; }},
+      {"off the grid", "rows[2].L\" must be a point of this sweep's grid", [](Json& j) { j["rows"][2]["L"] = 12; }},
+      {"duplicate", "duplicate", [](Json& j) { j["rows"][1]["L"] = 4; }},
+      {"wrong type", "rows[0].steps", [](Json& j) { j["rows"][0]["steps"] = "many"; }},
+      {"not a row", "rows[0]\" must be an object", [](Json& j) { j["rows"][0] = 4; }},
+      {"other seed", "is for other parameters", [](Json& j) { j["params"]["seed"] = 2; }},
+  };
+  for (const auto& f : forgeries) {
+    INFO(f.name);
+    Json j = good;
+    f.edit(j);
+    write_text(checkpoint, j.dump());
+    const std::string csv = read_all(cwd / "out" / "copy-fast-L.csv");
+    expect_one_line_error(run_in(cwd, resume), f.must_mention);
+    CHECK(read_all(cwd / "out" / "copy-fast-L.csv") == csv);  // nothing already written is lost
+  }
+  write_text(checkpoint, good.dump());
+  CHECK(run_in(cwd, resume).exit_code == 0);
+}
