@@ -1,7 +1,9 @@
-// The enumeration engine (GUIDE.md §6): every input index of a domain in a fixed order, split across threads by
-// contiguous ranges. Each range fills its own accumulator and the accumulators are merged in range order, so the
-// result does not depend on the thread count. Before a run, check_budget refuses domains above --max-inputs unless
-// --force was given.
+// The enumeration engine: every input index of a domain in a fixed order, cut into a fixed grid of contiguous chunks
+// that depends on the domain's size only (never on the thread count). Threads take chunks from a shared counter; each
+// chunk fills its own accumulator, visiting its indices in order, and the accumulators are merged in chunk order. So
+// the result is the same for any thread count, even when merging is not associative (interval sums) or keeps the
+// first witnesses met. `visit` may write only to the accumulator it is given. Before a run, check_budget refuses
+// domains above --max-inputs unless --force was given.
 #pragma once
 
 #include "checkers/errors.hpp"
@@ -9,6 +11,7 @@
 #include "core/thread_caches.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <string>
@@ -28,39 +31,46 @@ struct RunOptions {
 // Throws UsageError when `count` inputs exceed the budget and --force was not given.
 void check_budget(std::uint64_t count, const RunOptions& options, const std::string& what);
 
-// visit(index, accumulator) for every index in [0, count); merge(into, from) joins the accumulator of the next range.
+// The number of chunks of a domain of `count` inputs: a function of `count` alone.
+inline std::uint64_t chunk_count(std::uint64_t count) { return std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, 256)); }
+
+// visit(index, accumulator) for every index in [0, count); merge(into, from) joins the accumulator of the next chunk.
 template <class Acc, class Visit, class Merge>
 Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std::string& label, Visit visit,
                       Merge merge) {
-  const std::uint64_t parts = std::max<std::uint64_t>(1, std::min<std::uint64_t>(options.threads, count));
-  std::vector<Acc> partial(parts);
-  std::vector<std::exception_ptr> errors(parts);
+  const std::uint64_t chunks = chunk_count(count);
+  std::vector<Acc> partial(chunks);
+  std::vector<std::exception_ptr> errors(chunks);
+  std::atomic<std::uint64_t> next{0};
   ProgressBar progress(label, count, options.progress);
-  auto work = [&](std::uint64_t part) {
-    const std::uint64_t lo = count * part / parts, hi = count * (part + 1) / parts;
-    try {
-      constexpr std::uint64_t chunk = 1024;
-      for (std::uint64_t start = lo; start < hi; start += chunk) {
-        const std::uint64_t end = std::min(hi, start + chunk);
-        for (std::uint64_t i = start; i < end; ++i) visit(i, partial[part]);
-        progress.advance(end - start);
+  auto work = [&] {
+    for (std::uint64_t c = next++; c < chunks; c = next++) {
+      const std::uint64_t lo = count * c / chunks, hi = count * (c + 1) / chunks;
+      try {
+        constexpr std::uint64_t step = 1024;
+        for (std::uint64_t start = lo; start < hi; start += step) {
+          const std::uint64_t end = std::min(hi, start + step);
+          for (std::uint64_t i = start; i < end; ++i) visit(i, partial[c]);
+          progress.advance(end - start);
+        }
+      } catch (...) {
+        errors[c] = std::current_exception();
       }
-    } catch (...) {
-      errors[part] = std::current_exception();
     }
   };
+  const std::uint64_t threads = std::max<std::uint64_t>(1, std::min<std::uint64_t>(options.threads, chunks));
   std::vector<std::thread> workers;
-  for (std::uint64_t part = 1; part < parts; ++part)
-    workers.emplace_back([&work, part] {
-      work(part);
+  for (std::uint64_t t = 1; t < threads; ++t)
+    workers.emplace_back([&work] {
+      work();
       release_thread_caches();
     });
-  work(0);
+  work();
   for (auto& w : workers) w.join();
-  for (auto& e : errors)
+  for (auto& e : errors)  // the smallest failing chunk's error, whatever the thread count
     if (e) std::rethrow_exception(e);
   Acc result = std::move(partial[0]);
-  for (std::uint64_t part = 1; part < parts; ++part) merge(result, std::move(partial[part]));
+  for (std::uint64_t c = 1; c < chunks; ++c) merge(result, std::move(partial[c]));
   return result;
 }
 

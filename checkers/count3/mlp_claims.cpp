@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <mutex>
 
 namespace tverify::count3 {
 
@@ -57,28 +56,55 @@ std::string expression_at(const std::string& site) {
 
 bool covered(const SiteSummary& s) { return s.linear || (s.kind == "seq_map" && s.outside == 0); }
 
+// The sites of one range of inputs, in the order first met, each summarised over the range.
+struct SiteTable {
+  std::map<std::string, SiteSummary> sites;
+  std::vector<std::string> order;
+};
+
+// Joins the summaries of the next range: ranges are merged in index order, so `into`'s first site order and first
+// witness outside the domain come from the smaller inputs, whatever the thread count.
+void merge_sites(SiteTable& into, SiteTable&& from) {
+  for (const auto& name : from.order) {
+    SiteSummary& s = from.sites.at(name);
+    auto [it, fresh] = into.sites.try_emplace(name, s);
+    if (fresh) {
+      into.order.push_back(name);
+      continue;
+    }
+    SiteSummary& t = it->second;
+    if (s.arguments == 0) continue;
+    if (t.arguments == 0) t.min_a = s.min_a, t.max_a = s.max_a, t.min_b = s.min_b, t.max_b = s.max_b;
+    t.min_a = std::min(t.min_a, s.min_a), t.max_a = std::max(t.max_a, s.max_a);
+    t.min_b = std::min(t.min_b, s.min_b), t.max_b = std::max(t.max_b, s.max_b);
+    t.arguments += s.arguments, t.outside += s.outside;
+    if (!t.first_outside) t.first_outside = s.first_outside, t.first_outside_input = s.first_outside_input;
+  }
+}
+
 }  // namespace
 
 ClaimResult check_rasp_mlp(const InputSource& inputs, const ProgramSemantics& semantics, const RunOptions& options) {
   ClaimResult r = result_for(count3_claim_specs().rasp_mlp);
   const long long n = inputs.max_length();
-  std::mutex lock;
-  std::map<std::string, SiteSummary> sites;  // by site name; merged under the lock (order-independent summaries)
-  std::vector<std::string> order;
-  check_inputs(inputs, options, "count3.rasp_mlp", [&](const Sequence& x, Tally& tally) {
-    rasp::Run run({semantics.mean, false, true});
-    alg4_count_triplets(rasp::sequence(x), semantics.alg4);
-    const std::lock_guard guard(lock);
-    for (const auto& site : run.sites()) {
-      auto [it, fresh] = sites.try_emplace(site.site);
-      if (fresh) {
-        it->second.kind = site.kind, it->second.linear = site.linear;
-        order.push_back(site.site);
-      }
-      absorb(it->second, site, n, x);
-    }
-    tally.pass();
-  });
+  const SiteTable table_of_sites = enumerate_indices<SiteTable>(
+      inputs.size(), options, "count3.rasp_mlp",
+      [&](std::uint64_t i, SiteTable& acc) {
+        const Sequence x = inputs.at(i);
+        rasp::Run run({semantics.mean, false, true});
+        alg4_count_triplets(rasp::sequence(x), semantics.alg4);
+        for (const auto& site : run.sites()) {
+          auto [it, fresh] = acc.sites.try_emplace(site.site);
+          if (fresh) {
+            it->second.kind = site.kind, it->second.linear = site.linear;
+            acc.order.push_back(site.site);
+          }
+          absorb(it->second, site, n, x);
+        }
+      },
+      merge_sites);
+  const auto& sites = table_of_sites.sites;
+  const auto& order = table_of_sites.order;
   std::uint64_t uncovered = 0;
   Json table = Json::array();
   for (const auto& name : order) {

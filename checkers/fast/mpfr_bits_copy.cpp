@@ -171,7 +171,6 @@ std::vector<Block> mpfr_blocks(const Layer1Table& t, std::size_t count) {
 
 struct EmulatedSteps {
   std::optional<std::size_t> first_wrong;  // among the emulated steps
-  std::uint64_t evaluated = 0;
   std::vector<std::size_t> deferred;  // steps before first_wrong that must run in MPFR, increasing
 };
 
@@ -181,14 +180,12 @@ EmulatedSteps emulate_steps(const Layer1Table& table, const F& tau, const copy::
                             unsigned threads, std::size_t max_levels) {
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
   std::atomic<std::size_t> next{0}, first_wrong{kNone};
-  std::atomic<std::uint64_t> evaluated{0};
   std::vector<std::vector<std::size_t>> deferred(threads);
   run_workers(threads, [&](unsigned w) {
     const RuntimeMpfr::Precision worker_precision(bits);
     const F worker_tau(tau);
     StepEmulator emulator(table, worker_tau, bits, max_levels);
     for (std::size_t k = next++; k < x.size() && k < first_wrong; k = next++) {
-      ++evaluated;
       const auto token = emulator.token_at(x.size() + 1 + k);
       if (!token) deferred[w].push_back(k);
       else if (*token != x[k]) {
@@ -198,7 +195,6 @@ EmulatedSteps emulate_steps(const Layer1Table& table, const F& tau, const copy::
     }
   });
   EmulatedSteps out;
-  out.evaluated = evaluated;
   if (first_wrong != kNone) out.first_wrong = first_wrong.load();
   for (const auto& d : deferred)
     for (std::size_t k : d)
@@ -228,7 +224,9 @@ BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads
   }
 
   const EmulatedSteps emulated = emulate_steps(table, tau, x, bits, threads, max_levels_);
-  run.steps = emulated.evaluated;
+  // The steps the decision rests on (up to the first wrong one): how many more the workers ran before they saw it
+  // depends on scheduling, so it is not reported.
+  run.steps = emulated.first_wrong ? *emulated.first_wrong + 1 : x.size();
   run.first_wrong_step = emulated.first_wrong;
   if (emulated.deferred.empty()) return run;
   const std::vector<Block> blocks = mpfr_blocks(table, positions);
@@ -238,6 +236,7 @@ BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads
     ++run.mpfr_steps;
     if (finite.next_token(std::span<const Block* const>(view.data(), prompt + k)) != x[k]) {
       run.first_wrong_step = k;
+      run.steps = k + 1;
       break;
     }
   }

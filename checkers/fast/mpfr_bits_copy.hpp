@@ -31,7 +31,7 @@ namespace tverify::fast {
 
 struct BitsRun {
   std::optional<std::size_t> first_wrong_step;  // nullopt: x is copied
-  std::uint64_t steps = 0;                     // generation steps evaluated
+  std::uint64_t steps = 0;                     // generation steps up to the first wrong one (all when none is)
   std::uint64_t mpfr_steps = 0;                // of which by FinitePrecisionCopy::next_token
   bool copied() const { return !first_wrong_step; }
 };

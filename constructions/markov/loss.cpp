@@ -17,17 +17,21 @@ std::pair<int, std::uint64_t> prefix_at(std::uint64_t index) {
 
 namespace {
 
-// visit(n, bits, acc) for every prefix, split over threads by contiguous ranges; accumulators merged in order.
+// visit(n, bits, acc) for every prefix. The prefixes are cut into a fixed grid of contiguous parts that depends on
+// N alone, threads take parts in turn, and the parts' accumulators are merged in order: interval sums round outward
+// and are not associative, so this is what makes the enclosures the same for any thread count.
 template <class Acc, class Visit, class Merge>
 Acc over_prefixes(int N, unsigned threads, Acc init, Visit visit, Merge merge) {
   const std::uint64_t count = prefix_count(N);
-  const unsigned parts = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::uint64_t>(count, 64))));
+  const unsigned parts = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, 64)));
   std::vector<Acc> partial(parts, init);
-  run_workers(parts, [&](unsigned part) {
-    for (std::uint64_t i = count * part / parts; i < count * (part + 1) / parts; ++i) {
-      const auto [n, bits] = prefix_at(i);
-      visit(n, bits, partial[part]);
-    }
+  const unsigned workers = std::max(1u, std::min(threads, parts));
+  run_workers(workers, [&](unsigned w) {
+    for (unsigned part = w; part < parts; part += workers)
+      for (std::uint64_t i = count * part / parts; i < count * (part + 1) / parts; ++i) {
+        const auto [n, bits] = prefix_at(i);
+        visit(n, bits, partial[part]);
+      }
   });
   for (unsigned part = 1; part < parts; ++part) merge(partial[0], partial[part]);
   return partial[0];
