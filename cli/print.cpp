@@ -14,7 +14,7 @@ std::string params_line(const Json& params) {
 
 std::string format_claim(const ClaimResult& c) {
   const std::string name = c.reading.empty() ? c.id : c.id + " (" + c.reading + ")";
-  std::string out = fmt::format("  {:<24} {:<9} checked {}, passed {}, failed {}, unknown {}{}\n", name,
+  std::string out = fmt::format("  {:<26} {:<9} checked {}, passed {}, failed {}, unknown {}{}\n", name,
                                 to_string(c.verdict), c.checked, c.passed, c.failed, c.unknown,
                                 c.outside_hypotheses ? "  [outside the claim's hypotheses]" : "");
   if (!c.counterexamples.empty()) {

@@ -153,15 +153,27 @@ TEST_CASE("erratum M1: eq. (10)'s w* holds only for r = d; the corrected w* for 
   CHECK(check_global_minimum(markov_claim_specs().thm1, corrected).verdict == Verdict::Verified);
 }
 
-TEST_CASE("thm2: verified for p + q > 1; for p + q < 1 outside the hypotheses with a certified descent", "[markov]") {
-  const ClaimResult bad = check_bad_local_minimum(setup_for({{"p", "1/2"}, {"q", "4/5"}, {"N", "3"}, {"tied", "true"}}));
-  CHECK(bad.verdict == Verdict::Verified);
-  CHECK(bad.details["h_alpha_closed_form_definiteness"] == "positive_definite");
-  CHECK(bad.details["local_minimum"].get<std::string>().rfind("not verified", 0) == 0);
-  CHECK(bad.details["alpha_gradient_on_beta_slice"]["every_alpha_component_contains_0"] == true);
-  const ClaimResult low = check_bad_local_minimum(setup_for({{"p", "1/5"}, {"q", "3/10"}, {"N", "3"}, {"tied", "true"}}));
-  CHECK(low.outside_hypotheses);
-  CHECK(low.details["h_alpha_closed_form_definiteness"] == "not_positive_semidefinite");
+TEST_CASE("thm2: the stationary point verified for p + q > 1, local minimality unknown; for p + q < 1 outside the "
+          "hypotheses with a certified descent", "[markov]") {
+  const auto high = check_theta_pi_tied(setup_for({{"p", "1/2"}, {"q", "4/5"}, {"N", "3"}, {"tied", "true"}}), true, true);
+  REQUIRE(high.size() == 2);
+  const ClaimResult& stationary = high[0];
+  const ClaimResult& local = high[1];
+  CHECK(stationary.id == "markov.thm2.stationary");
+  CHECK(stationary.verdict == Verdict::Verified);
+  CHECK(stationary.details["h_alpha_closed_form_definiteness"] == "positive_definite");
+  CHECK(local.id == "markov.thm2.local_minimum");
+  CHECK(local.verdict == Verdict::Unknown);
+  CHECK(local.failed == 0);
+  CHECK(local.reason.find("M2") != std::string::npos);
+  CHECK(local.details["alpha_gradient_on_beta_slice"]["every_alpha_component_contains_0"] == true);
+  const auto low = check_theta_pi_tied(setup_for({{"p", "1/5"}, {"q", "3/10"}, {"N", "3"}, {"tied", "true"}}), true, true);
+  CHECK(low[0].outside_hypotheses);
+  CHECK(low[0].details["h_alpha_closed_form_definiteness"] == "not_positive_semidefinite");
+  CHECK(low[1].outside_hypotheses);
+  const auto only_local = check_theta_pi_tied(setup_for({{"p", "1/2"}, {"q", "4/5"}, {"N", "2"}, {"tied", "true"}}), false, true);
+  REQUIRE(only_local.size() == 1);
+  CHECK(only_local[0].id == "markov.thm2.local_minimum");
 }
 
 TEST_CASE("thm4: the untied theta_pi has a certified descent and ascent direction", "[markov]") {

@@ -157,7 +157,7 @@ TEST_CASE("sweep output: a second run into a locked folder is refused; stale tem
   CHECK(names_in(cwd / "out") == count3_sweep_files);
 }
 
-TEST_CASE("--json: devices and FIFOs are refused, planted links are not followed", "[cli][outputs]") {
+TEST_CASE("certificates onto devices and FIFOs are refused, planted links are not followed", "[cli][outputs]") {
   const fs::path cwd = fresh_dir("json-targets");
   REQUIRE(::mkfifo((cwd / "fifo").c_str(), 0644) == 0);
   expect_one_line_error(run_in(cwd, {"check", "copy", "--json", "fifo"}), "is not a regular file");
@@ -172,7 +172,7 @@ TEST_CASE("--json: devices and FIFOs are refused, planted links are not followed
   CHECK(Json::parse(read_all(cwd / "a.json"))["tool"] == "tverify");
 }
 
-TEST_CASE("--json: a failed write keeps the previous certificate and names the file", "[cli][outputs]") {
+TEST_CASE("a failed certificate write keeps the previous file and names it", "[cli][outputs]") {
   const fs::path cwd = fresh_dir("full-disk");
   write_text(cwd / "a.json", "precious");
   // A file-size limit of 4 KiB stands in for a full disk: the certificate (about 30 KB) cannot be written.

@@ -27,16 +27,22 @@ const MarkovClaimSpecs& markov_claim_specs() {
        "contains the kernel, L's encloses the entropy rate's, every gradient component's contains 0 (a certified "
        "miss refutes); the loss at N = 1024 from the large-N evaluator",
        {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
-      {"markov.thm2", "Sec. 3.1, Theorem 2; Appendix B.3, eqs. (11), (12)",
-       "For p + q > 1, theta_pi is a bad local minimum: f = pi_1, L = H(pi) > L_star, grad L = 0, and the Hessian is "
-       "diag(H_alpha, 0) with H_alpha = pi0 pi1 [[1, u^T], [u, V]] positive definite.",
+      {"markov.thm2.stationary", "Sec. 3.1, Theorem 2; Appendix B.3, eqs. (11), (12)",
+       "For p + q > 1, theta_pi [is a bad local minimum, see markov.thm2.local_minimum]: f = pi_1, L = H(pi) > "
+       "L_star, grad L = 0, and the Hessian is diag(H_alpha, 0) with H_alpha = pi0 pi1 [[1, u^T], [u, V]] positive "
+       "definite.",
        "weight-tied theta_pi of eq. (11): Z3 proves logit = log(p/q) everywhere (f = pi_1 exactly); enclosures of f, "
-       "L - H(pi) and grad L as for thm1; the full autodiff Hessian over all parameters against eq. (12) entry by "
-       "entry (a certified miss refutes); eq. (12)'s H_alpha with the exact rational p_n by exact LDL^T (positive "
-       "definite when p + q > 1, else refuted) and the autodiff block by certified LDL^T. Local minimality is NOT "
-       "called verified: the Hessian vanishes on the beta block, so second-order data decides nothing there; the "
-       "details report exact loss probes along straight and curved paths through theta_pi (a certified decrease "
-       "would refute) and docs/errata.md M2",
+       "L - H(pi) and grad L as for thm1; L(theta_star) < L(theta_pi) exactly (the gap is I(x_n; x_{n+1}) > 0); the "
+       "full autodiff Hessian over all parameters against eq. (12) entry by entry (a certified miss refutes); eq. "
+       "(12)'s H_alpha with the exact rational p_n by exact LDL^T (positive definite when p + q > 1, else refuted) and "
+       "the autodiff block by certified LDL^T. Not local minimality: markov.thm2.local_minimum",
+       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
+      {"markov.thm2.local_minimum", "Sec. 3.1, Theorem 2; Appendix B.3 (Facts 1-3)",
+       "For p + q > 1, theta_pi is a local minimum.",
+       "exact loss changes L(theta_pi + t v + t^2 w) - L(theta_pi), certified, along beta-only, curved and straight "
+       "paths through theta_pi at t = 1/4, 1/16, 1/64: a certified decrease refutes. Otherwise unknown: the Hessian "
+       "vanishes on the beta block, so second-order data decides nothing there, and the paper's argument is not valid "
+       "in general (docs/errata.md M2); probes are evidence, not a proof",
        {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
       {"markov.thm3", "Sec. 3.2, Theorem 3; Appendix B.4",
        "Without weight tying, (theta_star, a_star = e_star) is a global minimum with the properties of Thm. 1.",

@@ -21,7 +21,7 @@ struct MarkovSetup {
 };
 
 struct MarkovClaimSpecs {
-  ClaimSpec lemma1, lemma2, thm1, thm2, thm3, thm4, c2, schur, h_alpha_pd;
+  ClaimSpec lemma1, lemma2, thm1, thm2_stationary, thm2_local_minimum, thm3, thm4, c2, schur, h_alpha_pd;
 };
 const MarkovClaimSpecs& markov_claim_specs();
 
@@ -32,8 +32,10 @@ ClaimResult check_lemma1(const MarkovSetup& setup);
 ClaimResult check_lemma2(const MarkovSetup& setup);
 // Theorems 1 and 3: theta_star (tied / untied) is a global minimum with f = the kernel, L = entropy rate, grad = 0.
 ClaimResult check_global_minimum(const ClaimSpec& spec, const MarkovSetup& setup);
-// Theorem 2 (tied): theta_pi is a stationary point with f = pi_1, L = H(pi), Hessian of eq. (12).
-ClaimResult check_bad_local_minimum(const MarkovSetup& setup);
+// Theorem 2 (tied), in its two parts, from one analysis of theta_pi: the stationary point with f = pi_1, L = H(pi)
+// and the Hessian of eq. (12) (markov.thm2.stationary), and local minimality (markov.thm2.local_minimum); returns
+// the parts asked for, in that order.
+std::vector<ClaimResult> check_theta_pi_tied(const MarkovSetup& setup, bool stationary, bool local_minimum);
 // Theorem 4 (untied): the extension of theta_pi is a saddle.
 ClaimResult check_saddle(const MarkovSetup& setup);
 ClaimResult check_c2();

@@ -30,7 +30,8 @@ Arbitrary::Fill parse_fill(const std::string& text) {
   return Arbitrary::Fill::Random;
 }
 
-const std::vector<std::string> tied_claims{"markov.thm1", "markov.thm2"}, untied_claims{"markov.thm3", "markov.thm4"};
+const std::vector<std::string> tied_claims{"markov.thm1", "markov.thm2.stationary",
+                                                                     "markov.thm2.local_minimum"}, untied_claims{"markov.thm3", "markov.thm4"};
 
 bool contains(const std::vector<std::string>& list, const std::string& id) {
   return std::find(list.begin(), list.end(), id) != list.end();
@@ -77,7 +78,7 @@ std::vector<ParamSpec> MarkovConstruction::params() const {
 const std::vector<ClaimSpec>& MarkovConstruction::claims() const {
   static const std::vector<ClaimSpec> list = [] {
     const auto& s = markov_claim_specs();
-    return std::vector<ClaimSpec>{s.lemma1, s.lemma2, s.thm1, s.thm2, s.thm3, s.thm4, s.c2, s.schur, s.h_alpha_pd};
+    return std::vector<ClaimSpec>{s.lemma1, s.lemma2, s.thm1, s.thm2_stationary, s.thm2_local_minimum, s.thm3, s.thm4, s.c2, s.schur, s.h_alpha_pd};
   }();
   return list;
 }
@@ -111,7 +112,9 @@ CheckReport MarkovConstruction::check(const ParamValues& params, const std::stri
     if (id == "markov.lemma1") report.claims.push_back(check_lemma1(setup));
     if (id == "markov.lemma2") report.claims.push_back(check_lemma2(setup));
     if (id == "markov.thm1" || id == "markov.thm3") report.claims.push_back(check_global_minimum(claim(id), setup));
-    if (id == "markov.thm2") report.claims.push_back(check_bad_local_minimum(setup));
+    const bool stationary = contains(ids, "markov.thm2.stationary"), local = contains(ids, "markov.thm2.local_minimum");
+    if (id == "markov.thm2.stationary" || (id == "markov.thm2.local_minimum" && !stationary))  // one pass for both
+      for (auto& r : check_theta_pi_tied(setup, stationary, local)) report.claims.push_back(std::move(r));
     if (id == "markov.thm4") report.claims.push_back(check_saddle(setup));
     if (id == "markov.c2") report.claims.push_back(check_c2());
   }

@@ -189,11 +189,8 @@ Json probe_paths(ClaimResult& r, const MarkovSetup& setup, const Point& point, c
       const char* word = sign == Sign::Positive ? "increase" : sign == Sign::Negative ? "decrease" : "undecided";
       out.push_back({{"path", path.name}, {"t", exact_to_string(t)}, {"change", change.to_string()}, {"sign", word}});
       if (r.outside_hypotheses) continue;  // p + q <= 1: the theorem claims nothing here; recorded only
-      if (sign != Sign::Negative) {
-        pass(r);
-        continue;
-      }
       ++r.checked;
+      if (sign != Sign::Negative) continue;
       fail(r, {Json{{"path", path.name}, {"t", exact_to_string(t)}}, Json(">= 0"), Json(change.to_string()),
                  "certified: the loss decreases along this path, so theta_pi is not a local minimum"});
     }
@@ -237,6 +234,7 @@ namespace {
 // What Thms. 2 and 4 share at theta_pi (tied or untied): properties (ii)-(iv), the full Hessian against the closed
 // form over alpha (eq. 12 / Appendix B.5), and the closed form's exact definiteness. Hypothesis: p + q > 1.
 struct ThetaPiAnalysis {
+  const MarkovSetup& setup;
   ClaimResult r;
   SymbolicPoint sp;
   bool proved = false;
@@ -246,7 +244,7 @@ struct ThetaPiAnalysis {
 };
 
 ThetaPiAnalysis analyse_theta_pi(const ClaimSpec& spec, const MarkovSetup& setup) {
-  ThetaPiAnalysis a{result_for(spec), make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary), false, {},
+  ThetaPiAnalysis a{setup, result_for(spec), make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary), false, {},
                     {}, {}};
   a.r.outside_hypotheses = setup.chain.switching() <= 1;
   a.der = check_stationary_point(a.r, setup, a.sp, PointKind::Pi, true, a.proved);
@@ -258,10 +256,8 @@ ThetaPiAnalysis analyse_theta_pi(const ClaimSpec& spec, const MarkovSetup& setup
   return a;
 }
 
-}  // namespace
-
-ClaimResult check_bad_local_minimum(const MarkovSetup& setup) {
-  ThetaPiAnalysis a = analyse_theta_pi(markov_claim_specs().thm2, setup);
+// Theorem 2 without local minimality: the checks of analyse_theta_pi and eq. (12)'s H_alpha.
+ClaimResult check_stationary_theta_pi(ThetaPiAnalysis& a) {
   ClaimResult& r = a.r;
   const SymbolicPoint& sp = a.sp;
   const Derivatives& der = a.der;
@@ -278,22 +274,46 @@ ClaimResult check_bad_local_minimum(const MarkovSetup& setup) {
       fail(r, {Json("H_alpha"), Json("positive definite"), Json(to_string(exact.verdict)),
                "eq. (12)'s H_alpha is not positive definite although p + q > 1"});
   }
-  r.details["mutual_information_gap"] = setup.chain.mutual_information().to_string();
-  r.details["probes"] = probe_paths(r, setup, sp.point, der.loss);
-  r.details["alpha_gradient_on_beta_slice"] = alpha_gradient_on_slice(setup, sp.point);
-  r.details["local_minimum"] =
-      "not verified: the Hessian is diag(H_alpha, 0), so second-order data says nothing along the beta block; the "
-      "paper's argument from Facts 1-3 is not valid in general (docs/errata.md M2). Exact: with a = e = 0 the logit is "
-      "b for every beta (L constant on that slice); the probes are certified loss changes along paths through "
-      "theta_pi";
+  r.details["mutual_information_gap"] = a.setup.chain.mutual_information().to_string();
   finish(r, proved, "f = pi_1");
   r.summary = fmt::format("p+q={}: f = pi_1 {}; L = {:.12f} (H(pi) {:.12f}); H_alpha {} (exact), autodiff block "
                           "{}; {} Hessian entries",
-                          exact_to_string(setup.chain.switching()), proved ? "proved" : "not proved",
+                          exact_to_string(a.setup.chain.switching()), proved ? "proved" : "not proved",
                           loss_midpoint(r), target_midpoint(r),
                           to_string(exact.verdict), to_string(certified.verdict),
                           sp.point.layout.size() * sp.point.layout.size());
   return r;
+}
+
+// Theorem 2's local minimality: refuted by a certified loss decrease along a probe path, else unknown (nothing
+// tverify computes establishes a local minimum where the Hessian is singular).
+ClaimResult check_local_minimum(const MarkovSetup& setup, const ThetaPiAnalysis& a) {
+  ClaimResult r = result_for(markov_claim_specs().thm2_local_minimum);
+  r.outside_hypotheses = a.r.outside_hypotheses;
+  if (r.outside_hypotheses) r.reason = a.r.reason;
+  r.details["probes"] = probe_paths(r, setup, a.sp.point, a.der.loss);
+  r.details["alpha_gradient_on_beta_slice"] = alpha_gradient_on_slice(setup, a.sp.point);
+  const std::uint64_t decreases = r.failed;
+  if (!r.outside_hypotheses) ++r.unknown;  // local minimality itself: decided by no check here
+  r.set_verdict_from_counts();
+  if (r.verdict == Verdict::Unknown && !r.outside_hypotheses)
+    r.reason = "the Hessian is diag(H_alpha, 0), so second-order data decides nothing along the beta block, and the "
+               "paper's argument from Facts 1-3 is not valid in general (docs/errata.md M2); with a = e = 0 the logit "
+               "is b for every beta (L constant on that slice); no probe path through theta_pi shows a certified "
+               "decrease, which is evidence, not a proof";
+  r.summary = fmt::format("{} of {} probe paths with a certified loss decrease; local minimality {}", decreases,
+                          r.checked, decreases > 0 ? "refuted" : "undecided");
+  return r;
+}
+
+}  // namespace
+
+std::vector<ClaimResult> check_theta_pi_tied(const MarkovSetup& setup, bool stationary, bool local_minimum) {
+  ThetaPiAnalysis a = analyse_theta_pi(markov_claim_specs().thm2_stationary, setup);
+  std::vector<ClaimResult> out;
+  if (stationary) out.push_back(check_stationary_theta_pi(a));
+  if (local_minimum) out.push_back(check_local_minimum(setup, a));
+  return out;
 }
 
 ClaimResult check_saddle(const MarkovSetup& setup) {
