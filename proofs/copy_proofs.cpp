@@ -116,14 +116,17 @@ ProofResult prove_gadget_gtilde(TransformerVariant variant, const QueryOptions& 
 }
 
 // gstar_t = relu(c), c = Psi(<COPY>).g_{t-1}: 1 at i = L_C + t (g_{t-1} = x_{L_C+1} = <COPY>), 0 elsewhere (no other
-// <COPY>; for i <= t - 1 the mean of tokens without <COPY>). Claim: gstar_t = 1{i = L_C + t}.
+// <COPY>; for i <= t - 1 the mean of tokens without <COPY>). Claim: gstar_t = 1{i = L_C + t}. With those values as
+// hypotheses the goal is immediate (relu(1) = 1, relu(0) = 0): the query confirms the case analysis, nothing about
+// the construction's weights. The three gadget queries take the proof's hand-derived inputs as hypotheses.
 ProofResult prove_gadget_gstar(const QueryOptions& options) {
   z3::context ctx;
   const z3::expr t = ctx.int_const("t"), i = ctx.int_const("i"), lc = ctx.int_const("L_C"), c = ctx.real_const("c");
   const std::vector<z3::expr> hyps{t >= 1, i >= 1, lc >= 1, z3::implies(i == lc + t, c == 1),
                                    z3::implies(i != lc + t, c == 0)};
   const z3::expr goal = relu(c) == z3::ite(i == lc + t, ctx.real_val(1), ctx.real_val(0));
-  ProofResult r = from_outcome("copy.gadget_gstar", "relu(c) = 1{i = L_C + t}",
+  ProofResult r = from_outcome("copy.gadget_gstar",
+                               "relu(c) = 1{i = L_C + t}, given c = 1{i = L_C + t} (the proof's derived values)",
                                prove(ctx, "copy.gadget_gstar", hyps, goal, options));
   return r;  // a model here would contradict relu(1) = 1, relu(0) = 0; none is possible
 }

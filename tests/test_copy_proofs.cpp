@@ -68,3 +68,19 @@ TEST_CASE("proof claims map to verdicts, and --smt2 dumps a self-contained query
   CHECK(text.find("(declare-fun E_a () Real)") != std::string::npos);
   CHECK(text.find("(check-sat)") != std::string::npos);
 }
+
+TEST_CASE("prove copy.scores carries the outside-hypotheses flag exactly where check does (2L + 2 > D^n)",
+          "[proofs]") {
+  const ProofOptions options;
+  // D = 2, n = 2, L = 4: 2L + 2 = 10 > 4, outside; D = 3, n = 2, L = 3: 8 <= 9, inside.
+  const auto outside = copy::prove_copy_claims({2, 2, 4, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}},
+                                               {"copy.scores"}, options);
+  REQUIRE(outside.size() == 1);
+  CHECK(outside[0].outside_hypotheses);
+  CHECK(outside[0].reason.find("2L + 2 <= K = D^n") != std::string::npos);
+  const auto inside = copy::prove_copy_claims({3, 2, 3, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}},
+                                              {"copy.scores"}, options);
+  REQUIRE(inside.size() == 1);
+  CHECK_FALSE(inside[0].outside_hypotheses);
+  CHECK(inside[0].verdict == Verdict::Verified);
+}

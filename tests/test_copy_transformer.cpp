@@ -119,7 +119,7 @@ TEST_CASE("C.2 embedding: thm2_3 holds (corrected), the two-sided score bound fa
   // Printed |z_j| < n - 1/d fails: with D = 2 the corrected codes are Psi(0) = (0, 0, 1), Psi(1) = (0, 0, -1). For
   // x = 0 0 1 0 the query at position 9 holds [Psi(s_9), Psi(s_8)] = [Psi(1), Psi(0)] and key 6 holds
   // [Psi(s_5), Psi(s_4)] = [Psi(0), Psi(1)], so z_6 = -1 - 1 = -2 = -n.
-  CHECK(find(corrected, "copy.scores").details["strings_breaking_the_printed_two_sided_bound"] > 0);
+  CHECK(find(corrected, "copy.scores").details["strings_failing_the_printed_statement"] > 0);
 }
 
 TEST_CASE("a deliberately broken temperature (tau = 1/100) is caught by thm2_3", "[copy][transformer]") {

@@ -28,6 +28,7 @@ std::vector<ClaimResult> prove_copy_claims(const CopyTransformerConfig& config, 
     const CopyTransformer transformer(config);
     ClaimResult r = claim_from_proof(transformer_claim_specs().scores, proofs::prove_scores_symbolic(transformer, query));
     r.reading = "text";
+    mark_scores_hypotheses(r, config.alphabet, config.n, config.length);
     results.push_back(std::move(r));
   }
   return results;

@@ -29,4 +29,8 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& domain, co
 // Lemma C.2's properties of its embedding for alphabet size D (variant paper: +-1/sqrt(d) as printed).
 ClaimResult check_lemma_c2(int alphabet, TransformerVariant variant);
 
+// The proof of Theorem 2.3 bounds the scores only when 2L + 2 <= K = D^n (copy.scores' hypothesis): marks `r` as
+// outside its hypotheses, with the reason, when (D, n, L) is not.
+void mark_scores_hypotheses(ClaimResult& r, int alphabet, int n, int length);
+
 }  // namespace tverify::copy
