@@ -11,6 +11,7 @@
 #include "core/linalg.hpp"
 #include "core/readout.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace tverify {
@@ -78,10 +79,62 @@ LevelDecision decide_levels(const std::vector<ScoreLevel<S>>& levels, const Inte
   return out;
 }
 
-// The precision ladder of the copy evaluator: 64, 256, 1024, 4096, then 16384 bits, stopping at the first decision.
-// The top rungs matter when a repeated n-gram ties two tokens at the top level and only keys many levels down
-// (weights e^{-tau k}, far below 2^-1024) tell them apart. tau_at<Bits>() gives tau enclosed at that precision.
-// Returns the decision and the precision that made it.
+// The lexicographic decision. readout(a) - readout(b) = (1/Z) sum_l w_l Delta_l, Delta_l = V_{l,a} - V_{l,b}, with
+// the weights w_l = exp(tau (z_l - z_top)) falling down the levels. At the first level l from the top where
+// Delta_l != 0, every level below weighs at most w_{l-1}, so the sign is Delta_l's as soon as
+//   |Delta_l| > exp(-tau (z_l - z_{l-1})) * sum_{m < l} |Delta_m|,
+// a comparison decided at 64 bits however small the weights are (MPFR's exponent range holds e^{-10^5}; no sum of
+// 1 and e^{-10^5} is ever formed). Delta_l = 0 at every level is an exact tie. The fast integer path decides its
+// steps the same way (checkers/fast: decide_lexicographically).
+template <unsigned Bits, class S>
+LevelDecision decide_levels_lexicographically(const std::vector<ScoreLevel<S>>& levels, const Interval<Bits>& tau) {
+  using I = Interval<Bits>;
+  auto magnitude = [](const S& x) { return sign_of(x) == Sign::Negative ? S(-x) : x; };
+  // sign of readout(a) - readout(b): +1, -1, 0 (exactly equal), or nullopt (not decided here)
+  auto compare = [&](std::size_t a, std::size_t b) -> std::optional<int> {
+    for (std::size_t l = levels.size(); l-- > 0;) {
+      const S delta = levels[l].value_dot_psi[a] - levels[l].value_dot_psi[b];
+      if (is_zero(delta)) continue;
+      const int sign = sign_of(delta) == Sign::Positive ? 1 : -1;
+      S rest(0);
+      for (std::size_t m = 0; m < l; ++m) rest += magnitude(S(levels[m].value_dot_psi[a] - levels[m].value_dot_psi[b]));
+      if (is_zero(rest)) return sign;
+      const I next_weight = exp(tau * enclose<Bits>(S(levels[l - 1].score - levels[l].score)));
+      if (is_greater(enclose<Bits>(magnitude(delta)), enclose<Bits>(rest) * next_weight) == Tri::True) return sign;
+      return std::nullopt;
+    }
+    return 0;
+  };
+  LevelDecision out;
+  const std::size_t tokens = levels.back().value_dot_psi.size();
+  for (std::size_t x = 1; x < tokens; ++x) {
+    const auto c = compare(x, out.winner);
+    if (!c) return out;  // Undecided
+    if (*c > 0) out.winner = x;
+  }
+  out.margin = Margin::Certified;
+  for (std::size_t y = 0; y < tokens; ++y) {
+    if (y == out.winner) continue;
+    const auto c = compare(out.winner, y);
+    if (!c) {
+      out.margin = Margin::Undecided;
+      out.tied.clear();
+      return out;
+    }
+    if (*c == 0) {
+      if (out.tied.empty()) out.tied.push_back(out.winner);
+      out.tied.push_back(y);
+      out.margin = Margin::Tie;
+    }
+  }
+  return out;
+}
+
+// The precision ladder of the copy evaluator: the interval readout at 64 bits, then the lexicographic decision, then
+// the readout at 256, 1024, 4096 and 16384 bits, stopping at the first decision. The top rungs matter when a
+// repeated n-gram ties two tokens at the top level and only keys many levels down tell them apart with sums the
+// lexicographic bound cannot separate. tau_at<Bits>() gives tau enclosed at that precision. Returns the decision
+// and the precision that made it.
 template <class S, class Tau>
 std::pair<LevelDecision, unsigned> decide_levels_laddered(const std::vector<ScoreLevel<S>>& levels, Tau tau_at) {
   LevelDecision d;
@@ -92,6 +145,7 @@ std::pair<LevelDecision, unsigned> decide_levels_laddered(const std::vector<Scor
     bits = Bits;
   };
   rung.template operator()<64>();
+  if (d.margin == Margin::Undecided) d = decide_levels_lexicographically<64>(levels, tau_at.template operator()<64>());
   rung.template operator()<256>();
   rung.template operator()<1024>();
   rung.template operator()<4096>();

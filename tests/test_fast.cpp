@@ -124,6 +124,43 @@ TEST_CASE("fast path: a tau below the proof's makes steps fail, identically in b
   }
 }
 
+TEST_CASE("fast path: a tau far above the proof's is decided in both evaluators, by the lexicographic comparison",
+          "[fast][differential]") {
+  // At tau = 10^5 the levels below the top weigh e^{-10^5} or less: no interval sum at 16,384 bits separates two
+  // tokens tied at the top level, the exact comparison of the level sums does. Every string of D = 2, L <= 6 and
+  // random ones of D = 3: every step decided, and decided alike.
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const int n : {1, 2}) {
+      const CopyTransformer exact(CopyTransformerConfig{2, n, 6, EmbeddingKind::OneHot, variant, Exact(100000)});
+      const FastCopy fast(exact);
+      for (std::uint64_t i = 0; i < 64; ++i) {
+        TokenString x;
+        for (int k = 5; k >= 0; --k) x.push_back(static_cast<Token>((i >> k) & 1));
+        INFO("n=" << n << " x=" << format_tokens(x));
+        const CopyRun e = exact.copy_string(x);
+        CHECK(e.decided);
+        expect_same_run(e, fast.copy_string(x).run);
+      }
+    }
+  const CopyTransformer exact(
+      CopyTransformerConfig{3, 1, 8, EmbeddingKind::OneHot, TransformerVariant::Paper, Exact(100000)});
+  const FastCopy fast(exact);
+  std::mt19937_64 rng(11);
+  for (int s = 0; s < 200; ++s) {
+    const TokenString x = random_string(rng, 3, 8);
+    INFO("x=" << format_tokens(x));
+    const CopyRun e = exact.copy_string(x);
+    CHECK(e.decided);
+    expect_same_run(e, fast.copy_string(x).run);
+  }
+  // The issue's case: D = 2, n = 1, printed weights, x = 00.
+  const CopyTransformer printed(
+      CopyTransformerConfig{2, 1, 2, EmbeddingKind::OneHot, TransformerVariant::Paper, Exact(100000)});
+  const CopyRun run = printed.copy_string({0, 0});
+  CHECK(run.decided);
+  CHECK(run.copied);
+}
+
 TEST_CASE("fast path: a small domain's decisions and stage counts do not depend on the windows met before", "[fast][differential]") {
   // Small domains decide from the levels of the key windows the thread has met (a superset of the string's own).
   // A FastCopy that has met only the string's windows and one that first ran the whole domain must give the same run
