@@ -21,6 +21,19 @@ std::string ParamSpec::range_text() const {
   return out;
 }
 
+std::vector<std::string> split_list(const std::string& text, char sep, const std::string& option, const std::string& what) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = std::min(text.find(sep, start), text.size());
+    items.push_back(text.substr(start, end - start));
+    if (items.back().empty())
+      throw UsageError(option + " must be " + what + ", with no empty item (got '" + text + "')");
+    if (end == text.size()) return items;
+    start = end + 1;
+  }
+}
+
 long long parse_integer_option(const std::string& option, const std::string& text, long long min, long long max) {
   long long value = 0;
   const char* end = text.data() + text.size();

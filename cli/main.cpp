@@ -235,6 +235,7 @@ void reject_unknown_words(int argc, char** argv) {
 int run(int argc, char** argv) {
   CLI::App app{"tverify: instantiate transformer constructions from ML-theory papers and machine-check their claims"};
   app.require_subcommand(1);
+  app.option_defaults()->disable_flag_override();  // --force=3 is an error, not --force
   app.set_help_all_flag("--help-all", "every subcommand's options");
 
   auto* list = app.add_subcommand("list", "list constructions, their parameters (ranges, defaults) and claim ids");
@@ -325,7 +326,10 @@ int run(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    const std::string what = e.what();
+    if (what.find("disallowed flag override") != std::string::npos)  // CLI11 names the flag without its dashes
+      throw UsageError("--" + what.substr(0, what.find(' ')) + " is a flag and takes no value (got '" + what + "')");
+    throw UsageError(what);
   }
 
   reject_empty_values(app);

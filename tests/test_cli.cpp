@@ -371,7 +371,7 @@ TEST_CASE("markov: bad input gets one line and exit 2", "[cli][bad-input][markov
                      "block e must be a list of d = 2 numbers");
   std::ofstream(scratch() / "bad-point.json") << "{\"e\": [";
   expect_usage_error("eval markov --tied --input 1 --point-file " + (scratch() / "bad-point.json").string(),
-                     "is not valid JSON");
+                     "is truncated (incomplete JSON)");
 }
 
 TEST_CASE("markov: check writes a certificate that recheck reproduces, and the (p, q) sweep its heat maps",

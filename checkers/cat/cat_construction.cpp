@@ -8,19 +8,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <sstream>
 
 namespace tverify::cat {
 
 namespace {
 
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, sep)) out.push_back(item);
-  return out;
-}
+const Exact max_auto_c_squared(big_pow(10, 24));  // keeps choose_c's search and the exponentials in range
 
 Exact parse_entry(const std::string& option, const std::string& text, const std::string& allowed) {
   try {
@@ -37,7 +30,7 @@ Filter parse_filter(const std::string& text, int n) {
     for (int j = 0; j < n; ++j) f.emplace_back(1, BigInt(1) << j);
     return f;
   }
-  for (const auto& item : split(text, ',')) f.push_back(parse_entry("--filter", item, allowed));
+  for (const auto& item : split_list(text, ',', "--filter", allowed)) f.push_back(parse_entry("--filter", item, allowed));
   if (f.empty() || std::all_of(f.begin(), f.end(), [](const Exact& x) { return x == 0; }))
     throw UsageError("--filter must be " + allowed + " (got '" + text + "')");
   return f;
@@ -50,9 +43,9 @@ TokenEmbedding make_embedding(const ParamValues& params, int vocabulary) {
   const std::string allowed = "V unit vectors with exact coordinates, ';' between vectors and ',' between coordinates "
                               "(e.g. '1,0;0,1;3/5,4/5')";
   std::vector<ExactVector> vectors;
-  for (const auto& row : split(params.text("vectors"), ';')) {
+  for (const auto& row : split_list(params.text("vectors"), ';', "--vectors", allowed)) {
     ExactVector v;
-    for (const auto& item : split(row, ',')) v.push_back(parse_entry("--vectors", item, allowed));
+    for (const auto& item : split_list(row, ',', "--vectors", allowed)) v.push_back(parse_entry("--vectors", item, allowed));
     vectors.push_back(v);
   }
   if (static_cast<int>(vectors.size()) != vocabulary)
@@ -105,6 +98,11 @@ CatSetup make_setup(const ParamValues& params, const std::string& variant) {
     s.numbers["Gamma"] = gamma.to_string();
     s.numbers["condition"] = fmt::format("c^2 > ln(2 * {} / Delta) / min(Gamma, 1) = {}", others,
                                          required_c_squared(others, delta2, gamma).to_string());
+    if (!given_c && required_c_squared(others, delta2, gamma).upper() > max_auto_c_squared)
+      throw UsageError(fmt::format("--c auto: the sufficient condition needs c^2 > {} (the largest c^2 auto chooses is "
+                                   "10^24: Gamma = {}, the N-gram signatures are nearly parallel); give --c, or a "
+                                   "--filter whose entries are of comparable size",
+                                   required_c_squared(others, delta2, gamma).to_string(), gamma.to_string()));
     if (!given_c) c = choose_c(others, delta2, gamma);
     s.numbers["sufficient_length_at_this_c"] = sufficient_length(c * c, delta2, gamma, s.config.delay);
   } else {
@@ -216,10 +214,9 @@ std::string CatConstruction::eval(const ParamValues& params, const std::string& 
   if (bits > 0) throw UsageError("--bits: the CAT layer is evaluated exactly and in intervals only");
   const CatSetup setup = make_setup(params, variant);
   Tokens z;
-  for (const auto& item : split(input, ','))
+  const std::string what = fmt::format("a comma-separated list of tokens in [0, {}]", setup.vocabulary - 1);
+  for (const auto& item : split_list(input, ',', "--input", what))
     z.push_back(static_cast<int>(parse_integer_option("--input token", item, 0, setup.vocabulary - 1)));
-  if (z.empty()) throw UsageError(fmt::format("--input must be a comma-separated list of tokens in [0, {}]",
-                                              setup.vocabulary - 1));
   const CatLayer layer(setup.config);
   std::string out = fmt::format("CAT layer ({}, filter {}, c = {}, c^2 = {}) on z = {}\n", variant,
                                 setup.numbers["filter"].dump(), setup.numbers["c"].get<std::string>(),

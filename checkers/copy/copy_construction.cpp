@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <sstream>
 
 namespace tverify::copy {
 
@@ -215,13 +214,8 @@ namespace {
 
 TokenString parse_tokens(const std::string& input, int alphabet) {
   TokenString x;
-  std::stringstream in(input);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const long long t = parse_integer_option("--input token", item, 0, alphabet - 1);
-    x.push_back(static_cast<Token>(t));
-  }
-  if (x.empty()) throw UsageError("--input must be a comma-separated list of tokens in [0, D-1] (got '" + input + "')");
+  for (const auto& item : split_list(input, ',', "--input", "a comma-separated list of tokens in [0, D-1]"))
+    x.push_back(static_cast<Token>(parse_integer_option("--input token", item, 0, alphabet - 1)));
   return x;
 }
 

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <sstream>
 
 namespace tverify::count3 {
 
@@ -146,13 +145,8 @@ namespace {
 
 Sequence parse_sequence(const std::string& input) {
   Sequence x;
-  std::stringstream in(input);
-  std::string item;
-  while (std::getline(in, item, ','))
+  for (const auto& item : split_list(input, ',', "--input", "a comma-separated list of integers in [0, 1000000000]"))
     x.push_back(parse_integer_option("--input value", item, 0, 1'000'000'000));
-  if (x.empty())
-    throw UsageError("--input must be a non-empty comma-separated list of integers in [0, 1000000000] (got '" +
-                     input + "')");
   return x;
 }
 

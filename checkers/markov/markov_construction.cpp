@@ -158,15 +158,12 @@ std::string MarkovConstruction::eval(const ParamValues& params, const std::strin
   const MarkovSetup setup = make_setup(params, variant, RunOptions{});
   std::uint64_t bits = 0;
   int n = 0;
-  for (std::size_t i = 0; i < input.size(); ++i) {
-    const char c = input[i];
-    if (c == ',') continue;
-    if (c != '0' && c != '1') throw UsageError("--input must be bits 0/1, comma-separated (got '" + input + "')");
+  for (const auto& item : split_list(input, ',', "--input", "bits 0/1, comma-separated")) {
+    if (item != "0" && item != "1") throw UsageError("--input must be bits 0/1, comma-separated (got '" + input + "')");
     if (n >= setup.shapes.N)
       throw UsageError(fmt::format("--input must have at most N = {} bits (got more)", setup.shapes.N));
-    bits |= static_cast<std::uint64_t>(c == '1') << n++;
+    bits |= static_cast<std::uint64_t>(item == "1") << n++;
   }
-  if (n == 0) throw UsageError("--input must hold at least one bit");
   std::string out;
   const Real inv_sqrt_d = reciprocal(sqrt(Real(setup.shapes.d)));
   if (setup.user_point) {

@@ -1,11 +1,11 @@
 #include "checkers/markov/point_file.hpp"
 
 #include "checkers/errors.hpp"
+#include "checkers/files.hpp"
 #include "checkers/verdict.hpp"
 
 #include <fmt/format.h>
 
-#include <fstream>
 
 namespace tverify::markov {
 
@@ -22,7 +22,7 @@ std::string shape_text(const Block& b, const Shapes& s) {
 Exact number(const Json& j, const std::string& where) {
   try {
     if (j.is_string()) return parse_exact(j.get<std::string>());
-    if (j.is_number_integer()) return Exact(j.get<long long>());
+    if (j.is_number_integer()) return parse_exact(j.dump());  // the integer's digits, exactly (past 2^63 too)
   } catch (const std::invalid_argument&) {
   }
   throw UsageError("--point-file: " + where + " must be an exact number (a string such as \"1/3\" or an integer; got " +
@@ -32,14 +32,7 @@ Exact number(const Json& j, const std::string& where) {
 }  // namespace
 
 Point read_point_file(const std::string& path, const Shapes& shapes) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("--point-file '" + path + "' cannot be read");
-  Json j;
-  try {
-    j = Json::parse(in);
-  } catch (const Json::parse_error&) {
-    throw UsageError("--point-file '" + path + "' is not valid JSON");
-  }
+  const Json j = read_json_file(path, "--point-file '" + path + "'");
   if (!j.is_object()) throw UsageError("--point-file must hold a JSON object with one key per parameter block");
   Point point{Layout(shapes)};
   for (const Block& b : point.layout.blocks()) {

@@ -17,7 +17,13 @@ Interval<128> ExactCosine::enclosure() const {
   return sign < 0 ? -magnitude : magnitude;
 }
 
-Interval<128> SignatureReport::gamma() const { return Interval<128>(1) - max_cosine.value().enclosure(); }
+// For a positive cosine, 1 - cos = (1 - cos^2) / (1 + cos) with 1 - cos^2 exact: the enclosure stays positive however
+// close cos is to 1 (1 - enclosure(cos) would not, once cos is within 2^-128 of 1).
+Interval<128> SignatureReport::gamma() const {
+  const ExactCosine& c = max_cosine.value();
+  if (c.sign <= 0) return Interval<128>(1) - c.enclosure();
+  return Interval<128>(Exact(1 - c.square)) / (Interval<128>(1) + c.enclosure());
+}
 
 ExactVector signature(const Filter& filter, const TokenEmbedding& e, const Tokens& gram) {
   ExactVector s(e.dim(), Exact(0));
