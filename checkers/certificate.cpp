@@ -84,7 +84,7 @@ Json validated_certificate(const Json& j, const std::string& what) {
   if (!j.is_object() || !j.contains("tool") || j["tool"] != "tverify")
     throw UsageError(what + " is not a tverify certificate (field \"tool\" must be \"tverify\")");
   const FieldCheck check{what};
-  for (const char* key : {"construction", "variant"}) check.string(j, key, key);
+  for (const char* key : {"construction", "variant"}) check.nonempty_string(j, key, key);
   for (const char* key : {"version", "commit", "command", "arithmetic"}) check.string(j, key, key, false);
   if (j.contains("verb") && j["verb"] != "check" && j["verb"] != "prove") check.fail("verb", "\"check\" or \"prove\"");
   if (!check.need(j, "params", "params").is_object()) check.fail("params", "an object");
@@ -95,7 +95,7 @@ Json validated_certificate(const Json& j, const std::string& what) {
     const Json& o = j["options"];
     if (!o.is_object()) check.fail("options", "an object");
     check.count(o, "max_counterexamples", "options.max_counterexamples", 100000, false);
-    check.count(o, "timeout_ms", "options.timeout_ms", 86'400'000, false);
+    check.count(o, "timeout_ms", "options.timeout_ms", 86'400'000, false, 1000);  // --timeout-s 1..86400
     if (o.contains("requested_claims") && !o["requested_claims"].is_array()) check.fail("options.requested_claims", "a list");
     if (o.contains("requested_claims"))
       for (const auto& id : o["requested_claims"])

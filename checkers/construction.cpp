@@ -5,6 +5,8 @@
 #include "checkers/count3/count3_construction.hpp"
 #include "checkers/markov/markov_construction.hpp"
 
+#include <algorithm>
+
 namespace tverify {
 
 const ClaimSpec& Construction::claim(const std::string& id) const {
@@ -25,15 +27,18 @@ Json Construction::sweep(const ParamValues&, const std::string&, const SweepRequ
   throw UsageError("construction '" + name() + "' has no sweeps yet");
 }
 
-void reject_copy_fast_options(const SweepRequest& request, const std::string& construction, bool fast_allowed) {
-  auto refuse = [&](const std::string& option, const std::string& where) {
-    throw UsageError(option + " is for " + where + " (not for sweep " + construction + ")");
-  };
-  if (request.fast && !fast_allowed) refuse("--fast", "sweep copy and sweep cat");
-  if (request.resume && !(fast_allowed && request.fast)) refuse("--resume", "sweep copy --fast and sweep cat --fast");
-  if (!request.formats.empty()) refuse("--formats", "sweep copy --fast");
-  if (request.min_bits) refuse("--min-bits", "sweep copy --fast");
-  if (!request.samples.empty() || !request.seed.empty()) refuse("--samples and --seed", "sweep copy --fast");
+void reject_unread_sweep_options(const SweepRequest& request, const std::string& sweep, const std::vector<std::string>& read) {
+  const std::vector<std::pair<std::string, bool>> given{
+      {"--fast", request.fast},          {"--resume", request.resume},           {"--resolution", !request.resolution.empty()},
+      {"--L-max", !request.length_max.empty()}, {"--threshold", !request.threshold.empty()},
+      {"--samples", !request.samples.empty()}, {"--seed", !request.seed.empty()}, {"--formats", !request.formats.empty()},
+      {"--min-bits", request.min_bits}};
+  std::string list;
+  for (const auto& r : read) list += (list.empty() ? "" : ", ") + r;
+  for (const auto& [option, is_given] : given)
+    if (is_given && std::find(read.begin(), read.end(), option) == read.end())
+      throw UsageError(option + " is not an option of " + sweep + " (its options: " + (list.empty() ? "none" : list) +
+                       ")");
 }
 
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params, const std::string& variant,

@@ -28,10 +28,10 @@ struct SweepRequest {
   bool min_bits = false;      // --min-bits: the fewest significand bits that copy (fast copy sweep)
 };
 
-// Throws UsageError naming the option when a sweep of `construction` is asked for an option only the fast copy
-// sweeps have (--formats, --min-bits, --samples, --seed), for --fast where fast_allowed is false, or for --resume
-// without a --fast it allows.
-void reject_copy_fast_options(const SweepRequest& request, const std::string& construction, bool fast_allowed);
+// Throws UsageError naming the first sweep option that was given but that the sweep does not read (`read`: its
+// options, e.g. {"--resolution"}; `sweep` names it, e.g. "sweep count3 --vary values"), so that no option is
+// silently ignored.
+void reject_unread_sweep_options(const SweepRequest& request, const std::string& sweep, const std::vector<std::string>& read);
 
 struct ClaimSpec {
   std::string id;          // stable: "copy.alg1"

@@ -179,7 +179,10 @@ Json parse_json_text(const std::string& text, const std::string& what, int max_d
   } catch (const TooDeep&) {
     throw UsageError(what + " nests arrays or objects deeper than " + std::to_string(max_depth) + " levels");
   } catch (const Json::parse_error& e) {
-    const bool truncated = e.byte >= text.size();  // the parser ran out of input
+    // Input that ends early (also inside a string) is truncated; text after a complete value is not JSON.
+    const std::string message = e.what();
+    const bool truncated = message.find("unexpected end of input") != std::string::npos ||
+                           (e.byte >= text.size() && message.find("expected end of input") == std::string::npos);
     throw UsageError(what + " is " + (truncated ? "truncated (incomplete JSON)" : "not JSON"));
   } catch (const Json::exception&) {  // out_of_range: a number past the double range (1e400)
     throw UsageError(what + " holds a number outside the range of a double");

@@ -24,14 +24,18 @@ struct FieldCheck {
     if (!object.contains(key) && !required) return;
     if (!need(object, key, field).is_string()) fail(field, "a string");
   }
+  void nonempty_string(const Json& object, const std::string& key, const std::string& field) const {
+    const Json& v = need(object, key, field);
+    if (!v.is_string() || v.get<std::string>().empty()) fail(field, "a non-empty string");
+  }
   // A whole number in [0, max]; returns it (0 when absent and not required).
   std::uint64_t count(const Json& object, const std::string& key, const std::string& field, std::uint64_t max,
-                      bool required = true) const {
+                      bool required = true, std::uint64_t min = 0) const {
     if (!object.contains(key) && !required) return 0;
     const Json& v = need(object, key, field);
     if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) ||
-        v.get<std::uint64_t>() > max)
-      fail(field, "a whole number from 0 to " + std::to_string(max));
+        v.get<std::uint64_t>() > max || v.get<std::uint64_t>() < min)
+      fail(field, "a whole number from " + std::to_string(min) + " to " + std::to_string(max));
     return v.get<std::uint64_t>();
   }
   void boolean(const Json& object, const std::string& key, const std::string& field, bool required = false) const {
@@ -41,8 +45,7 @@ struct FieldCheck {
   void number(const Json& object, const std::string& key, const std::string& field, bool required = false) const {
     if (!object.contains(key) && !required) return;
     const Json& v = need(object, key, field);
-    if (!v.is_number() || (v.is_number_float() && !(v.get<double>() >= 0 && v.get<double>() < 1e300)))
-      fail(field, "a finite number >= 0");
+    if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 1e300)) fail(field, "a finite number >= 0");
   }
 };
 

@@ -94,13 +94,16 @@ struct ConstructionArgs {
   std::vector<std::string> flags;
 };
 
-// --smt2 DIR: created if missing; refused (exit 2) when it cannot be.
-std::string prepare_smt2_dir(const std::string& dir) {
+// --smt2 DIR: an existing writable directory, or one whose parent is (the first query dump creates it, so a run
+// refused for another reason leaves nothing behind); refused (exit 2) otherwise.
+std::string check_smt2_dir(const std::string& dir) {
   if (dir.empty()) return dir;
+  namespace fs = std::filesystem;
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
-    throw UsageError("--smt2 '" + dir + "' is not a writable directory");
+  const fs::path p = fs::absolute(dir, ec);
+  const fs::path existing = fs::exists(p, ec) ? p : p.parent_path();
+  if (!fs::is_directory(existing, ec) || access(existing.c_str(), W_OK) != 0)
+    throw UsageError("--smt2 '" + dir + "' is not a writable directory (nor one that can be created in a writable one)");
   return dir;
 }
 
@@ -129,7 +132,7 @@ int run_prove(const ConstructionArgs& args, const std::vector<std::string>& clai
   const int code = run_claims_verb(
       args, variant, json_path, common, command,
       [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
-        proof.smt2_dir = prepare_smt2_dir(smt2_dir);
+        proof.smt2_dir = check_smt2_dir(smt2_dir);
         CheckReport report = c.prove(params, v, claims, proof, options);
         report.options["requested_claims"] = claims;
         return report;
@@ -168,12 +171,31 @@ std::vector<std::string> requested_claims(const Json& cert) {
   return ids;
 }
 
+// What recheck and report read of a certificate beyond its types, checked as a command line would be: a known
+// construction and variant, parameters in range, known claim ids. Throws UsageError naming the certificate.
+struct CertificateCommand {
+  const Construction& construction;
+  ParamValues params;
+  std::string variant;
+};
+
+CertificateCommand certificate_command(const Json& cert, const std::string& path) {
+  try {
+    const Construction& c = find_construction(cert["construction"].get<std::string>());
+    CertificateCommand out{c, ParamValues::parse(c.params(), params_from_certificate(cert["params"])),
+                           variant_or_default(c, cert["variant"].get<std::string>())};
+    for (const auto& claim : cert["claims"]) c.claim(claim["id"].get<std::string>());
+    for (const auto& id : requested_claims(cert)) c.claim(id);
+    return out;
+  } catch (const UsageError& e) {
+    throw UsageError("certificate '" + path + "': " + e.what());
+  }
+}
+
 // Re-runs the certificate's command and compares every field it can reproduce, naming each that differs.
 int run_recheck(const std::string& path, const CommonRunArgs& common) {
   const Json cert = load_certificate(path);
-  const Construction& c = find_construction(cert["construction"].get<std::string>());
-  const ParamValues params = ParamValues::parse(c.params(), params_from_certificate(cert["params"]));
-  const std::string variant = variant_or_default(c, cert["variant"].get<std::string>());
+  const auto [c, params, variant] = certificate_command(cert, path);
   RunOptions options = common.parse();
   if (cert.contains("options") && cert["options"].contains("max_counterexamples"))
     options.max_counterexamples = cert["options"]["max_counterexamples"].get<std::size_t>();
@@ -203,7 +225,7 @@ int run_report(const std::vector<std::string>& paths, bool latex, bool wide) {
   std::vector<Json> certs;
   for (const auto& p : paths) {
     certs.push_back(load_certificate(p));
-    find_construction(certs.back()["construction"].get<std::string>());  // a table of an unknown one means nothing
+    certificate_command(certs.back(), p);  // a table of what no command could have produced means nothing
   }
   fmt::print("{}", certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown,
                                       wide ? TableLayout::PerCertificate : TableLayout::PerClaim));
@@ -342,6 +364,9 @@ int run(int argc, char** argv) {
     if (check->got_subcommand(c->name()))
       return run_check(check_args[c->name()], claims, variant, json_path, common, command);
     if (sweep->got_subcommand(c->name())) {
+      if (sweep_request.resume && !std::filesystem::is_directory(sweep_request.out_dir))
+        throw UsageError("--resume: --out '" + sweep_request.out_dir +
+                         "' does not exist, so there is no checkpoint to resume (start without --resume)");
       const ParamValues params = ParamValues::parse(c->params(), sweep_args[c->name()].given());
       const Json summary = c->sweep(params, variant_or_default(*c, variant), sweep_request, common.parse());
       fmt::print("{}\n", summary.dump(2));

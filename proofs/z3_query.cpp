@@ -18,6 +18,7 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   QueryOutcome out;
   if (!options.smt2_dir.empty()) {
     out.smt2_path = (std::filesystem::path(options.smt2_dir) / (name + ".smt2")).string();
+    std::filesystem::create_directories(options.smt2_dir);  // throws filesystem_error when it cannot
     std::ofstream file(out.smt2_path);
     file << "; tverify query " << name << ": hypotheses and the negated goal; unsat proves the goal\n"
          << solver.to_smt2("unknown");  // ends with (check-sat)

@@ -38,6 +38,8 @@ Filter parse_filter(const std::string& text, int n) {
 
 TokenEmbedding make_embedding(const ParamValues& params, int vocabulary) {
   const std::string kind = params.choice("embedding");
+  if (kind != "custom" && params.text("vectors") != "none")
+    throw UsageError("--vectors is read only with --embedding custom (got --embedding " + kind + ")");
   if (kind == "onehot") return one_hot_embedding(vocabulary);
   if (kind == "stereo") return stereographic_embedding(vocabulary, params.small_int("dim"));
   const std::string allowed = "V unit vectors with exact coordinates, ';' between vectors and ',' between coordinates "
@@ -202,8 +204,12 @@ CheckReport CatConstruction::check(const ParamValues& params, const std::string&
 
 Json CatConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                             const RunOptions& run) const {
-  reject_copy_fast_options(request, "cat", true);
   if (request.vary != "c" && request.vary != "L") throw UsageError("--vary must be c or L for cat (got '" + request.vary + "')");
+  std::vector<std::string> read{"--fast"};
+  if (request.fast) read.push_back("--resume");
+  if (request.vary == "c") read.push_back("--L-max");
+  reject_unread_sweep_options(request, std::string("sweep cat --vary ") + request.vary + (request.fast ? " --fast" : ""),
+                              read);
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
   const CatSetup setup = make_setup(params, variant);
   return request.vary == "c" ? sweep_length_limit(setup, params, request, run) : sweep_smallest_c(setup, params, request, run);

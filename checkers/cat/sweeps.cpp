@@ -176,7 +176,9 @@ std::optional<fast::Checkpoint> fast_checkpoint(const SweepRequest& request, con
         !std::all_of(texts.begin(), texts.end(), [](const Json& t) { return t.is_string(); }))
       f.fail(at + ".cells", fmt::format("a list of {} strings", cells));
     if (!f.need(row, "row", at + ".row").is_object()) f.fail(at + ".row", "an object");
-    if (row["row"].contains(key) && row["row"][key] != row[key]) f.fail(at + ".row." + key, "the row's own " + key);
+    const std::string key_text = row[key].is_string() ? row[key].get<std::string>() : row[key].dump();
+    if (texts[0] != key_text) f.fail(at + ".cells[0]", "the row's own " + key + ", " + key_text);
+    if (f.need(row["row"], key, at + ".row." + key) != row[key]) f.fail(at + ".row." + key, "the row's own " + key);
     if (key == "c") f.boolean(row, "all_at_cap", at + ".all_at_cap", true);
   };
   return std::make_optional<fast::Checkpoint>(request.out_dir, sweep, std::move(checked), request.resume,
@@ -277,6 +279,9 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
 
 Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
                       const RunOptions& run) {
+  if (setup.length < setup.n + 2)
+    throw UsageError(fmt::format("--L must be at least N + 2 = {} for sweep cat --vary L (the lengths N+2..L; got {})",
+                                 setup.n + 2, setup.length));
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);

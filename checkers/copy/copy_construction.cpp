@@ -155,6 +155,9 @@ Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& 
   if (request.vary.rfind("L=", 0) != 0)
     throw UsageError("--fast sweeps vary L: --vary L=lo:hi:xF or L=lo:hi:+S (got '" + request.vary + "')");
   const fast::LengthGrid grid = fast::parse_length_grid(request.vary);
+  std::vector<std::string> read{"--fast", "--resume", "--samples", "--seed", "--formats", "--min-bits"};
+  if (request.formats.empty() && !request.min_bits) read.push_back("--threshold");  // the error-rate sweep's mark
+  reject_unread_sweep_options(request, "sweep copy --fast", read);
   fast::FastSweepOptions o;
   o.out_dir = request.out_dir;
   o.samples = request.samples.empty() ? 64 : static_cast<std::uint64_t>(parse_integer_option("--samples", request.samples, 1, 1'000'000));
@@ -163,6 +166,7 @@ Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& 
   o.resume = request.resume;
   o.threads = run.threads;
   check_budget(static_cast<std::uint64_t>(grid.values().size()) * o.samples, run, "sampled strings");
+  fast::require_memory(grid, o);
   if (request.min_bits) {
     if (!request.formats.empty()) throw UsageError("--min-bits and --formats are separate sweeps: give one of them");
     return fast::sweep_copy_min_bits(transformer_config(params, variant, params.small_int("L")), grid, o);
@@ -177,9 +181,12 @@ Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& 
 Json CopyConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                              const RunOptions& run) const {
   if (request.fast) return sweep_fast(params, variant, request, run);
-  if (request.resume) throw UsageError("--resume is for --fast sweeps (the others finish in minutes)");
   if (request.vary != "tau" && request.vary != "L" && request.vary != "bits")
     throw UsageError("--vary must be one of tau, L, bits (got '" + request.vary + "')");
+  reject_unread_sweep_options(request, "sweep copy --vary " + request.vary,
+                              request.vary == "tau" ? std::vector<std::string>{"--fast", "--resolution"}
+                              : request.vary == "L" ? std::vector<std::string>{"--fast", "--L-max", "--threshold"}
+                                                    : std::vector<std::string>{"--fast", "--L-max"});
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
   CopySweepOptions sweep;
   sweep.out_dir = request.out_dir;

@@ -133,8 +133,8 @@ CheckReport Count3Construction::prove(const ParamValues& params, const std::stri
 
 Json Count3Construction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                                const RunOptions& run) const {
-  reject_copy_fast_options(request, "count3", false);
   if (request.vary != "values") throw UsageError("--vary must be values for count3 (got '" + request.vary + "')");
+  reject_unread_sweep_options(request, "sweep count3 --vary values", {"--L-max"});
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
   (void)variant;
   return sweep_value_range(params.small_int("n"), params.choice("program"),

@@ -20,10 +20,22 @@ std::vector<std::string> programs_for(const std::string& program) {
 Json sweep_value_range(int length, const std::string& program, rasp::MeanSemantics mean, const SweepRequest& request,
                        const RunOptions& run) {
   const std::vector<std::string> programs = programs_for(program);
-  const long long k_max = request.length_max.empty()
-                              ? 3LL * length
-                              : parse_integer_option("--L-max (largest value K)", request.length_max, 1, 1'000'000);
-  make_sequence_domain(length, 0, 1, run, length);  // the smallest row must fit the budget
+  const bool given = !request.length_max.empty();
+  const long long asked = given ? parse_integer_option("--L-max (largest value K)", request.length_max, 1, 1'000'000)
+                                : 3LL * length;
+  // --max-inputs bounds the whole run: every row's sequences, once per program. A given --L-max beyond it is refused;
+  // the default (3n) stops at the last K within it.
+  long long k_max = 0;
+  BigInt total = 0;
+  for (long long k = 1; k <= asked; ++k) {
+    total += big_pow(static_cast<unsigned long>(k + 1), static_cast<unsigned long>(length)) * programs.size();
+    if (total > BigInt(run.max_inputs) && !run.force) break;
+    k_max = k;
+  }
+  if (k_max < asked && (given || k_max == 0))
+    throw UsageError(fmt::format("--L-max: K up to {} needs more than --max-inputs = {} program runs (K up to {} fits); "
+                                 "lower --L-max, raise --max-inputs or add --force",
+                                 asked, run.max_inputs, k_max));
   require_gnuplot();
   prepare_output_dir(request.out_dir);
   SweepTable table;
@@ -32,8 +44,6 @@ Json sweep_value_range(int length, const std::string& program, rasp::MeanSemanti
   Json rows = Json::array();
   long long last_k = 0;
   for (long long k = 1; k <= k_max; ++k) {
-    const BigInt count = big_pow(static_cast<unsigned long>(k + 1), static_cast<unsigned long>(length));
-    if (count > BigInt(run.max_inputs) && !run.force) break;  // the next rows exceed the budget
     const InputSource inputs = InputSource::exhaustive(make_sequence_domain(length, 0, k, run, length));
     std::vector<std::string> row{std::to_string(k), std::to_string(inputs.size())};
     Json json_row{{"K", k}, {"sequences", inputs.size()}};
@@ -57,7 +67,8 @@ Json sweep_value_range(int length, const std::string& program, rasp::MeanSemanti
   for (const auto& p : programs) plot.series.push_back({p + "_fraction", p});
   plot.marks.push_back({static_cast<double>(length - 1), "K = n - 1"});
   Json summary{{"length", length}, {"largest_K", last_k}, {"programs", programs}, {"rows", rows},
-               {"note", "exact: every sequence of length n over 0..K, K up to --L-max (default 3n) within the budget"}};
+               {"note", "exact: every sequence of length n over 0..K, K up to --L-max (default: 3n, or the largest K whose "
+                        "rows together fit --max-inputs)"}};
   write_sweep(request.out_dir, "count3-values", table, plot, summary);
   return summary;
 }

@@ -31,7 +31,9 @@ Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Jso
     const std::string at = "rows[" + std::to_string(i) + "]";
     if (!row.is_object()) field.fail(at, "an object");
     const Json& k = field.need(row, key_, at + "." + key_);
-    if (std::find(grid.begin(), grid.end(), k) == grid.end()) field.fail(at + "." + key_, "a point of this sweep's grid");
+    // Compared as written: 4.0 is not the grid's 4.
+    if (std::none_of(grid.begin(), grid.end(), [&](const Json& g) { return g.dump() == k.dump(); }))
+      field.fail(at + "." + key_, "a point of this sweep's grid");
     if (find(k) != nullptr) field.fail(at + "." + key_, "a point not already in an earlier row (it is a duplicate)");
     check(row, field, at);
     rows_.push_back(row);

@@ -8,6 +8,7 @@
 #include "core/parallel.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
@@ -140,6 +141,22 @@ std::vector<Json> LengthGrid::keys() const {
   std::vector<Json> out;
   for (const long v : values()) out.emplace_back(v);
   return out;
+}
+
+void require_memory(const LengthGrid& grid, const FastSweepOptions& o) {
+  constexpr double bytes_per_position = 1024;
+  const double active = static_cast<double>(std::min<std::uint64_t>(o.threads, o.samples));
+  const double per_thread = bytes_per_position * (2.0 * static_cast<double>(grid.hi) + 1);
+  const double machine = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  const double usable = 0.8 * machine;
+  if (active * per_thread <= usable) return;
+  const long fits = static_cast<long>(usable / per_thread);
+  throw UsageError(fmt::format("--threads: {} threads at L = {} need about {:.1f} GB ({:.2f} GB each), more than 80% of "
+                               "this machine's {:.1f} GB; {}",
+                               static_cast<long>(active), grid.hi, active * per_thread / 1e9, per_thread / 1e9,
+                               machine / 1e9,
+                               fits >= 1 ? fmt::format("use --threads {} or fewer", fits)
+                                         : std::string("lower the largest L of --vary")));
 }
 
 std::uint64_t sampled_count(const Json& row, const FieldCheck& f, const std::string& at, std::uint64_t samples) {

@@ -44,6 +44,11 @@ struct FastSweepOptions {
 // weights, or integer scores that could exceed the SIMD kernels' 32 bits.
 void require_fast_path(const copy::CopyTransformer& transformer);
 
+// Refuses (UsageError with the estimate) a fast sweep whose largest L would need more memory than this machine has:
+// each thread that evaluates a string holds tables of about 1 KiB per position of its 2L + 1 positions (measured:
+// 4.3 GB peak for two threads at L = 2^20).
+void require_memory(const LengthGrid& grid, const FastSweepOptions& o);
+
 // A checkpoint row's "samples": must be this run's `samples` (UsageError otherwise); returns it.
 std::uint64_t sampled_count(const Json& row, const FieldCheck& f, const std::string& at, std::uint64_t samples);
 

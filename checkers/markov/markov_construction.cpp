@@ -130,6 +130,7 @@ CheckReport MarkovConstruction::prove(const ParamValues& params, const std::stri
                                                    : claim_ids;
   for (const auto& id : ids)
     if (!claim(id).proof_only) throw UsageError("--claim " + id + " is checked by `tverify check markov`");
+  (void)make_setup(params, variant, RunOptions{});  // every parameter validated as check does; the proofs read d, N
   const int d = params.small_int("d"), N = params.small_int("N");
   if (d > 4 || N > 6) throw UsageError(fmt::format("prove markov: --d must be in [1, 4] and --N in [1, 6] (symbolic "
                                                    "queries grow fast; got d = {}, N = {})", d, N));
@@ -148,13 +149,14 @@ CheckReport MarkovConstruction::prove(const ParamValues& params, const std::stri
 
 Json MarkovConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                                const RunOptions& run) const {
-  reject_copy_fast_options(request, "markov", false);
   if (request.vary != "pq") throw UsageError("--vary must be pq for markov (got '" + request.vary + "')");
+  reject_unread_sweep_options(request, "sweep markov --vary pq", {"--resolution"});
   return sweep_pq(make_setup(params, variant, run), request.resolution, request.out_dir);
 }
 
 std::string MarkovConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                                     bool, long) const {
+                                     bool, long mpfr_bits) const {
+  if (mpfr_bits > 0) throw UsageError("--bits: the Markov model is evaluated exactly and in intervals only");
   const MarkovSetup setup = make_setup(params, variant, RunOptions{});
   std::uint64_t bits = 0;
   int n = 0;

@@ -19,14 +19,23 @@ std::string shape_text(const Block& b, const Shapes& s) {
   return fmt::format("a {} x {} matrix ({}, a list of rows)", b.rows, b.cols, dims);
 }
 
+// Weights of a trained or hand-set model are far inside this bound; past it the 128-bit enclosures of the loss lose
+// their meaning (exp of a logit of 10^7 overflows nothing, but no digit of the loss would be certified).
+const Exact max_entry(1'000'000);
+
 Exact number(const Json& j, const std::string& where) {
+  const std::string must = "an exact number with |x| <= 10^6 (a string such as \"1/3\" or an integer; got " +
+                           j.dump().substr(0, 60) + ")";
   try {
-    if (j.is_string()) return parse_exact(j.get<std::string>());
-    if (j.is_number_integer()) return parse_exact(j.dump());  // the integer's digits, exactly (past 2^63 too)
+    Exact x;
+    if (j.is_string()) x = parse_exact(j.get<std::string>());
+    else if (j.is_number_integer()) x = parse_exact(j.dump());  // the integer's digits, exactly (past 2^63 too)
+    else throw UsageError("--point-file: " + where + " must be " + must);
+    if (x > max_entry || x < -max_entry) throw UsageError("--point-file: " + where + " must be " + must);
+    return x;
   } catch (const std::invalid_argument&) {
+    throw UsageError("--point-file: " + where + " must be " + must);
   }
-  throw UsageError("--point-file: " + where + " must be an exact number (a string such as \"1/3\" or an integer; got " +
-                   j.dump() + ")");
 }
 
 }  // namespace
