@@ -54,7 +54,8 @@ FamilyProbe family_probe(bool fast) {
   };
 }
 
-// The largest L <= cap at which no worst-case instance fails (bisection; failures persist as the filler grows).
+// The largest L <= cap at which no worst-case instance fails (bisection, assuming failures persist as the filler
+// grows).
 long family_length_limit(const FamilyProbe& fails, const CatConfig& config, const CatSetup& setup, long cap) {
   auto fails_at = [&](long length) { return fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length)); };
   const long first = 2L * setup.n + 1;  // the shortest b^p g t b^r g
@@ -204,13 +205,18 @@ Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fail
     return exhaustive ? solves_all(CatLayer(config), setup, length, run)
                       : !fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length));
   };
-  BigInt lo = 0, hi = 64;  // c = k/64: hi doubles until it solves
-  while (!solves(Exact(hi, 64)) && hi < 64 * 64) hi *= 2;
-  while (hi - lo > 1) {
+  BigInt lo = 0, hi = 64;  // c = k/64: hi doubles until it solves, up to c = 64
+  bool solved = solves(Exact(hi, 64));
+  while (!solved && hi < 64 * 64) {
+    lo = hi, hi *= 2;
+    solved = solves(Exact(hi, 64));
+  }
+  while (solved && hi - lo > 1) {
     const BigInt mid = (lo + hi) / 2;
     (solves(Exact(mid, 64)) ? hi : lo) = mid;
   }
   const Exact c_min(hi, 64);
+  const std::string c_min_text = solved ? exact_to_string(c_min) : "none <= 64";
   const long others = std::max(1, length - (setup.config.delay == Delay::Key ? 1 : 2));
   std::string c_condition = "-", c_condition_sq = "-";
   if (setup.signatures.distinct() && setup.signatures.max_cosine) {
@@ -218,10 +224,10 @@ Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fail
     c_condition = exact_to_string(cc);
     c_condition_sq = fmt::format("{:.4f}", Exact(cc * cc).convert_to<double>());
   }
-  const std::vector<std::string> cells{std::to_string(length), exact_to_string(c_min),
-                                       fmt::format("{:.4f}", Exact(c_min * c_min).convert_to<double>()),
+  const std::vector<std::string> cells{std::to_string(length), c_min_text,
+                                       solved ? fmt::format("{:.4f}", Exact(c_min * c_min).convert_to<double>()) : "-",
                                        exhaustive ? "exhaustive" : "worst-case family", c_condition, c_condition_sq};
-  const Json row{{"L", length}, {"c_min", exact_to_string(c_min)}, {"probe", exhaustive ? "exhaustive" : "family"},
+  const Json row{{"L", length}, {"c_min", c_min_text}, {"probe", exhaustive ? "exhaustive" : "family"},
                  {"c_condition", c_condition}};
   return {{"L", length}, {"cells", cells}, {"row", row}};
 }

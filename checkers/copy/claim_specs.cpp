@@ -67,12 +67,13 @@ const TransformerClaimSpecs& transformer_claim_specs() {
       {"copy.thm2_3", "Sec. 2.2, Theorem 2.3 (proof in Appendix C.2)",
        "For all n, there exists a depth-2 transformer T of dimension O(n log(D)) s.t. for all 2n <= L <= D^n, and for "
        "any copy distribution D_L, err_D_L(T) < p_n-gram(D_L).",
-       "the construction of the proof generates x exactly (every argmax certified) for every x in [D]^L without a "
-       "repeated n-gram, per reading; also compared with Algorithm 1 on each string",
+       "the construction of the proof generates x exactly (every argmax certified; an exact tie counts as a failure) "
+       "for every x in [D]^L without a repeated n-gram, per reading; also compared with Algorithm 1 on each string",
        {"D", "n", "L", "embedding", "tau"}},
       {"copy.err", "Sec. 2.2, Theorem 2.3 for the uniform distribution",
        "err_D_L(T) < p_n-gram(D_L)",
-       "the exact error rate of the construction over [D]^L against the exact p_n-gram, per reading",
+       "the exact error rate of the construction over [D]^L against the exact p_n-gram, per reading; a string counts "
+       "as an error unless every generated token is certified correct (an exact tie in the argmax counts as an error)",
        {"D", "n", "L", "embedding", "tau"}},
   };
   return specs;

@@ -22,10 +22,10 @@ const MarkovClaimSpecs& markov_claim_specs() {
       {"markov.thm1", "Sec. 3.1, Theorem 1; Appendix B.1-B.2, eqs. (7), (10)",
        "theta_star is a global minimum: f = the Markov kernel, L = the entropy rate, grad L = 0.",
        "weight-tied theta_star as printed (eq. 7 if p + q <= 1, eq. 10 otherwise; W_{K,Q,V}, W_1 per --arbitrary): "
-       "Z3 proves logit_n = log-odds of the kernel for every n and x_n with the logs as symbols (verified: then "
-       "f = kernel exactly, and L = entropy rate and grad L = 0 follow by Lemmas 1-2); every prediction's enclosure "
-       "contains the kernel, L's encloses the entropy rate's, every gradient component's contains 0 (a certified "
-       "miss refutes); the loss at N = 1024 from the large-N evaluator",
+       "Z3 proves logit_n = log-odds of the kernel for every n <= N and x_n (the run's d, r, N) with the logs as "
+       "symbols (verified: then f = kernel exactly, and L = entropy rate and grad L = 0 follow by Lemmas 1-2); every "
+       "prediction's enclosure contains the kernel, L's encloses the entropy rate's, every gradient component's "
+       "contains 0 (a certified miss refutes); the loss at N = 1024 from the large-N evaluator",
        {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
       {"markov.thm2.stationary", "Sec. 3.1, Theorem 2; Appendix B.3, eqs. (11), (12)",
        "For p + q > 1, theta_pi [is a bad local minimum, see markov.thm2.local_minimum]: f = pi_1, L = H(pi) > "
