@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -124,10 +125,14 @@ class HeldSignals {
   std::array<struct sigaction, 3> previous_{};
 };
 
+// Temporary files more than a minute old: left by a killed run (a live writer renames its file within seconds; one
+// that is not a sweep, such as check --json into the same folder, holds no lock).
 void remove_stale_temporaries(const fs::path& dir) {
   std::error_code ec;
+  const auto cutoff = fs::file_time_type::clock::now() - std::chrono::minutes(1);
   for (const auto& entry : fs::directory_iterator(dir, ec))
-    if (entry.path().filename().string().rfind(temp_prefix, 0) == 0 && entry.is_regular_file(ec))
+    if (entry.path().filename().string().rfind(temp_prefix, 0) == 0 && entry.is_regular_file(ec) &&
+        entry.last_write_time(ec) < cutoff)
       fs::remove(entry.path(), ec);
 }
 

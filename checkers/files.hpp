@@ -8,7 +8,8 @@
 // - a set of files (a sweep's csv, gp, png, json) is staged completely before any of them replaces its predecessor,
 //   and the renames run with the termination signals blocked;
 // - an output folder is locked (flock on the folder) for the whole run that writes into it, so a second run into the
-//   same folder is refused instead of racing the first.
+//   same folder is refused instead of racing the first; the lock holder removes temporary files older than a minute
+//   (left by a killed run).
 #pragma once
 
 #include "checkers/verdict.hpp"

@@ -87,8 +87,9 @@ void write_sweep(const std::string& dir, const std::string& name, const SweepTab
   const fs::path staged_png = files.reserve(base.string() + ".png");
   const std::string run_script =
       gnuplot_script(table, plot, staged_csv.filename().string(), staged_png.filename().string());
-  if (!run_program("gnuplot", {}, dir, run_script) || fs::file_size(staged_png) == 0)
-    throw std::runtime_error("gnuplot failed on " + base.string() + ".gp");
+  std::error_code ec;
+  if (!run_program("gnuplot", {}, dir, run_script) || fs::file_size(staged_png, ec) == 0 || ec)
+    throw UsageError("gnuplot could not draw '" + base.string() + ".png' (a full disk?); the previous files are kept");
   files.stage(base.string() + ".json", summary.dump(2) + "\n");
   files.commit();
 }

@@ -16,6 +16,8 @@
 // Building this file alone with -DTVERIFY_CLI_FUZZ_DUMP -DTVERIFY_BINARY='"path"' (no Catch2, no project library)
 // gives a program that prints the corpus, one JSON object per line, or with --run runs it as the test does: for
 // measuring the corpus without building the test binary.
+#include "cli_runner.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
@@ -46,7 +48,6 @@
 #include <iostream>
 #endif
 
-extern char** environ;
 
 namespace {
 
@@ -73,84 +74,14 @@ struct Invocation {
   double timeout = kTimeout;
 };
 
-struct Outcome {
-  int exit_code = -1;  // -1: killed by a signal
-  int signal = 0;
-  bool timed_out = false;
-  std::string out, err;
-  double seconds = 0;
-};
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Outcome = tverify::testing::CliResult;
+using tverify::testing::read_all;
+using tverify::testing::run_tverify;
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
     text.replace(at, from.size(), to);
   return text;
-}
-
-// Runs tverify (no shell) in `cwd`, stdin from /dev/null, stdout and stderr to files in `capture`, CI unset, in its
-// own process group so that a run past the timeout is killed with whatever it started (gnuplot).
-Outcome run_tverify(const Args& args, const fs::path& cwd, const fs::path& capture, double timeout) {
-  const std::string out_path = (capture / "stdout").string(), err_path = (capture / "stderr").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  std::vector<std::string> words{TVERIFY_BINARY};
-  words.insert(words.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_text;
-  for (char** e = environ; *e; ++e)
-    if (std::string(*e).rfind("CI=", 0) != 0) env_text.emplace_back(*e);
-  std::vector<char*> env;
-  for (auto& e : env_text) env.push_back(e.data());
-  env.push_back(nullptr);
-
-  Outcome r;
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, TVERIFY_BINARY, &actions, &attributes, argv.data(), env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (spawned != 0) {
-    r.err = "posix_spawn failed";
-    return r;
-  }
-  int status = 0;
-  auto pause = std::chrono::microseconds(200);
-  for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) break;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > timeout && !r.timed_out) {
-      r.timed_out = true;
-      kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(5000));
-  }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  r.out = read_file(out_path);
-  r.err = read_file(err_path);
-  return r;
 }
 
 // Every entry below `dir`: its kind, and for a regular file its size, modification time and content.
@@ -166,7 +97,7 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
     std::string state = std::to_string(st.st_mode) + " ";
     if (S_ISREG(st.st_mode))
       state += std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
-               std::to_string(st.st_mtim.tv_nsec) + " " + read_file(p);
+               std::to_string(st.st_mtim.tv_nsec) + " " + read_all(p);
     entries[rel] = state;
   }
   return entries;
@@ -652,11 +583,11 @@ Seeds make_seeds(std::vector<std::string>& errors) {
                          "--json", "cert.json"}, dir));
   note(run_seed_command({"prove", "copy", "--D", "2", "--n", "1", "--L", "2", "--claim", "copy.lemma_c3", "--threads",
                          "1", "--json", "prove.json"}, dir));
-  s.cert = read_file(dir / "cert.json");
-  s.prove_cert = read_file(dir / "prove.json");
+  s.cert = read_all(dir / "cert.json");
+  s.prove_cert = read_all(dir / "prove.json");
   for (const auto& sw : checkpoint_sweeps()) {
     note(run_seed_command(concat(sw.args, {"--out", sw.folder}), dir));
-    s.checkpoints[sw.name] = read_file(dir / sw.folder / sw.file);
+    s.checkpoints[sw.name] = read_all(dir / sw.folder / sw.file);
   }
   return s;
 }
@@ -1020,6 +951,23 @@ void add_fixed_corpus(std::vector<Invocation>& corpus) {
   // runs above the budget without --force
   add("known: count3 rows above --max-inputs without --force",
       {"sweep", "count3", "--vary", "values", "--n", "2", "--L-max", "50", "--max-inputs", "100", "--out", "o"});
+  // runs too large for memory or time, refused up front with the estimate
+  add("known: 64 threads at L = 2^20 (about 2 GB of tables each)",
+      {"sweep", "copy", "--fast", "--vary", "L=1048576:1048576:x2", "--samples", "1", "--threads", "64", "--out", "o"});
+  add("known: count3 values up to 10^6", {"sweep", "count3", "--vary", "values", "--n", "2", "--L-max", "1000000",
+                                          "--out", "o"});
+  add("known: 16^4 N-grams compared pairwise", {"check", "cat", "--V", "16", "--N", "4", "--L", "5", "--claim",
+                                               "cat.signatures"});
+  add("known: 10^5 sampled filters x 256 N-grams", {"check", "cat", "--V", "4", "--N", "4", "--L", "5", "--claim",
+                                                    "cat.filters", "--samples", "100000"});
+  add("known: a tau grid of 10^-7", {"sweep", "copy", "--vary", "tau", "--resolution", "1/10000000", "--out", "o"});
+  add("known: the bits sweep to L = 4096", {"sweep", "copy", "--vary", "bits", "--L-max", "4096", "--out", "o"});
+  {
+    std::string long_input = "0";
+    for (int i = 0; i < 1024; ++i) long_input += ",1";
+    add("known: eval count3 on 1,025 values", {"eval", "count3", "--input", long_input});
+    add("known: eval cat on 1,025 tokens", {"eval", "cat", "--input", long_input});
+  }
   // --smt2 and --out folders made before a refusal
   add("known: --smt2 folder made before a bad claim", {"prove", "copy", "--D", "2", "--n", "1", "--L", "2", "--claim",
                                                        "copy.alg1", "--smt2", "d"});

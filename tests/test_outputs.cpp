@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -102,9 +103,11 @@ TEST_CASE("staged files: nothing replaced until commit, no temporary file left e
 TEST_CASE("an output folder is locked while held, and its stale temporary files are removed", "[files]") {
   const fs::path dir = fresh_dir("lock");
   write_text(dir / ".tverify-tmp.a.csv.AbC123", "left by a killed run");
+  fs::last_write_time(dir / ".tverify-tmp.a.csv.AbC123", fs::file_time_type::clock::now() - std::chrono::minutes(5));
+  write_text(dir / ".tverify-tmp.b.json.XyZ789", "being written by a check --json now");
   {
     OutputDirLock held(dir.string(), "--out");
-    CHECK(names_in(dir).empty());
+    CHECK(names_in(dir) == std::vector<std::string>{".tverify-tmp.b.json.XyZ789"});
     CHECK_THROWS_WITH(OutputDirLock(dir.string(), "--out"), Catch::Contains("in use by another tverify run"));
   }
   CHECK_NOTHROW(OutputDirLock(dir.string(), "--out"));
@@ -147,6 +150,8 @@ TEST_CASE("sweep output: a second run into a locked folder is refused; stale tem
   const fs::path cwd = fresh_dir("locked");
   fs::create_directories(cwd / "out");
   write_text(cwd / "out" / ".tverify-tmp.count3-values.csv.Zz9999", "stale");
+  fs::last_write_time(cwd / "out" / ".tverify-tmp.count3-values.csv.Zz9999",
+                      fs::file_time_type::clock::now() - std::chrono::minutes(5));
   const int fd = ::open((cwd / "out").c_str(), O_RDONLY | O_DIRECTORY);
   REQUIRE(fd >= 0);
   REQUIRE(::flock(fd, LOCK_EX) == 0);  // as another run holding the folder would

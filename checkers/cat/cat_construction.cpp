@@ -14,6 +14,14 @@ namespace tverify::cat {
 namespace {
 
 const Exact max_auto_c_squared(big_pow(10, 24));  // keeps choose_c's search and the exponentials in range
+constexpr std::uint64_t max_ngrams = 4096;
+constexpr std::size_t max_eval_length = 1024;  // one evaluation is quadratic in the length
+
+std::uint64_t ngram_count(int vocabulary, int n) {
+  std::uint64_t count = 1;
+  for (int i = 0; i < n; ++i) count *= static_cast<std::uint64_t>(vocabulary);
+  return count;
+}
 
 Exact parse_entry(const std::string& option, const std::string& text, const std::string& allowed) {
   try {
@@ -75,6 +83,10 @@ CatSetup make_setup(const ParamValues& params, const std::string& variant) {
   s.length = params.small_int("L");
   const bool ar = variant == "ar";
   if (ar && s.n != 1) throw UsageError(fmt::format("--N must be 1 for --variant ar (Corollary 1; got {})", s.n));
+  if (ngram_count(s.vocabulary, s.n) > max_ngrams)  // every setup compares the N-gram signatures pairwise
+    throw UsageError(fmt::format("--V and --N: V^N = {} N-grams, more than {} (their signatures are compared "
+                                 "pairwise: about 30 s at 4096 on this machine)",
+                                 ngram_count(s.vocabulary, s.n), max_ngrams));
   if (s.length < s.n + 1)
     throw UsageError(fmt::format("--L must be at least N + 1 = {} to hold an instance (got {})", s.n + 1, s.length));
   s.config.embedding = make_embedding(params, s.vocabulary);
@@ -178,6 +190,11 @@ CheckReport CatConstruction::check(const ParamValues& params, const std::string&
                        (id == "cat.cor1" ? "ar" : id.substr(std::string("cat.thm1.").size())) + " (this run: " +
                        variant + ")");
   }
+  if (std::find(ids.begin(), ids.end(), "cat.filters") != ids.end()) {  // each sampled filter compares every pair
+    const std::uint64_t grams = ngram_count(params.small_int("V"), params.small_int("N"));
+    check_budget(static_cast<std::uint64_t>(params.integer("samples")) * grams * (grams - 1) / 2, options,
+                 "pairs of N-gram signatures over the sampled filters (cat.filters: --samples x V^N (V^N - 1) / 2)");
+  }
   const CatSetup setup = make_setup(params, variant);
   make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1);  // budget, before any work
   CheckReport report =
@@ -220,9 +237,11 @@ std::string CatConstruction::eval(const ParamValues& params, const std::string& 
   if (bits > 0) throw UsageError("--bits: the CAT layer is evaluated exactly and in intervals only");
   const CatSetup setup = make_setup(params, variant);
   Tokens z;
-  const std::string what = fmt::format("a comma-separated list of tokens in [0, {}]", setup.vocabulary - 1);
+  const std::string what =
+      fmt::format("a comma-separated list of at most {} tokens in [0, {}]", max_eval_length, setup.vocabulary - 1);
   for (const auto& item : split_list(input, ',', "--input", what))
     z.push_back(static_cast<int>(parse_integer_option("--input token", item, 0, setup.vocabulary - 1)));
+  if (z.size() > max_eval_length) throw UsageError("--input must be " + what + " (got " + std::to_string(z.size()) + ")");
   const CatLayer layer(setup.config);
   std::string out = fmt::format("CAT layer ({}, filter {}, c = {}, c^2 = {}) on z = {}\n", variant,
                                 setup.numbers["filter"].dump(), setup.numbers["c"].get<std::string>(),

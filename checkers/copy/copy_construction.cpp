@@ -191,12 +191,14 @@ Json CopyConstruction::sweep(const ParamValues& params, const std::string& varia
   CopySweepOptions sweep;
   sweep.out_dir = request.out_dir;
   sweep.resolution = parse_positive("--resolution", request.resolution, Exact(1, 16), Exact(1000));
+  if (sweep.resolution < Exact(1, 1 << 20))  // each halving is one more exhaustive probe
+    throw UsageError("--resolution must be an exact number in [1/1048576, 1000] (got '" + request.resolution + "')");
   sweep.threshold = parse_positive("--threshold", request.threshold, Exact(1, 2), Exact(1));
   const int alphabet = params.small_int("D");
   if (request.vary == "bits") {
     sweep.length_max = request.length_max.empty()
                            ? 2 * params.small_int("n") + 4
-                           : static_cast<int>(parse_integer_option("--L-max", request.length_max, 1, 4096));
+                           : static_cast<int>(parse_integer_option("--L-max", request.length_max, 1, 64));
   } else if (request.vary == "L") {
     int fits = 0;  // the largest L with D^L <= 10^4 (the default), capped by the run budget
     while (fits < 64 && big_pow(static_cast<unsigned long>(alphabet), static_cast<unsigned long>(fits + 1)) <= 10000)

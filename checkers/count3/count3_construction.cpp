@@ -144,9 +144,12 @@ Json Count3Construction::sweep(const ParamValues& params, const std::string& var
 namespace {
 
 Sequence parse_sequence(const std::string& input) {
+  constexpr std::size_t max_length = 1024;  // the RASP-L programs are quadratic in the length
+  const std::string what = "a comma-separated list of at most 1024 integers in [0, 1000000000]";
   Sequence x;
-  for (const auto& item : split_list(input, ',', "--input", "a comma-separated list of integers in [0, 1000000000]"))
+  for (const auto& item : split_list(input, ',', "--input", what))
     x.push_back(parse_integer_option("--input value", item, 0, 1'000'000'000));
+  if (x.size() > max_length) throw UsageError("--input must be " + what + " (got " + std::to_string(x.size()) + " values)");
   return x;
 }
 

@@ -145,7 +145,7 @@ std::vector<Json> LengthGrid::keys() const {
 
 void require_memory(const LengthGrid& grid, const FastSweepOptions& o) {
   constexpr double bytes_per_position = 1024;
-  const double active = static_cast<double>(std::min<std::uint64_t>(o.threads, o.samples));
+  const double active = static_cast<double>(o.threads);  // one long string spreads over every thread too
   const double per_thread = bytes_per_position * (2.0 * static_cast<double>(grid.hi) + 1);
   const double machine = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
   const double usable = 0.8 * machine;

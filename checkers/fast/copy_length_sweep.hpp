@@ -45,8 +45,8 @@ struct FastSweepOptions {
 void require_fast_path(const copy::CopyTransformer& transformer);
 
 // Refuses (UsageError with the estimate) a fast sweep whose largest L would need more memory than this machine has:
-// each thread that evaluates a string holds tables of about 1 KiB per position of its 2L + 1 positions (measured:
-// 4.3 GB peak for two threads at L = 2^20).
+// each thread (a long string spreads over all of them) holds tables of about 1 KiB per position of its 2L + 1
+// positions (measured: 4.3 GB peak for two threads at L = 2^20).
 void require_memory(const LengthGrid& grid, const FastSweepOptions& o);
 
 // A checkpoint row's "samples": must be this run's `samples` (UsageError otherwise); returns it.
