@@ -109,6 +109,14 @@ TEST_CASE("printed construction, one-hot, D=2 n=2 L=4: lemma C.4, the scores and
   CHECK(c4.counterexamples.front().detail == "position 2: key position t=1");  // 1/2 instead of 1
   CHECK(find(rs, "copy.scores").verdict == Verdict::Refuted);
   CHECK(find(rs, "copy.thm2_3").verdict == Verdict::Refuted);
+  // copy.err: 10 of the 16 strings fail, 4 of them (0101, 0110, 1001, 1010) by an exact tie at step 1 (the test
+  // above shows the tie of 0110). err = 10/16 = 5/8 >= p = 1/2 only because a tie counts as an error: 6/16 < 1/2.
+  const auto& err = find(rs, "copy.err");
+  CHECK(err.verdict == Verdict::Refuted);
+  CHECK(err.details["err"] == "5/8");
+  CHECK(err.details["errors_from_exact_ties"] == 4);
+  CHECK(err.details["err_without_exact_ties"] == "3/8");
+  CHECK(err.summary.find("the refutation rests on that convention") != std::string::npos);
 }
 
 TEST_CASE("C.2 embedding: thm2_3 holds (corrected), the two-sided score bound fails, the one-sided one holds",

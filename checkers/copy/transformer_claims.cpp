@@ -98,6 +98,7 @@ struct Tally {
   // Strings failing the printed statement (target score n and |z_j| < n - 1/d), by reading.
   std::array<std::uint64_t, 2> printed_statement_failures{};
   std::uint64_t not_copied = 0, undecided = 0;
+  std::uint64_t tied = 0;  // of not_copied: strings whose run ended in an exact tie (counted as a failure)
   std::array<std::uint64_t, 4> agreement{};  // [alg1 copies][transformer copies]
 
   void merge(Tally&& o, std::size_t limit) {
@@ -110,6 +111,7 @@ struct Tally {
       printed_statement_failures[r] += o.printed_statement_failures[r];
     }
     not_copied += o.not_copied;
+    tied += o.tied;
     undecided += o.undecided;
     for (std::size_t k = 0; k < 4; ++k) agreement[k] += o.agreement[k];
   }
@@ -258,10 +260,20 @@ ClaimResult err_result(const ClaimSpec& spec, const Tally& tally, NgramReading r
   } else {
     const Exact err(BigInt(tally.not_copied), BigInt(c.domain.size));
     r.details["err"] = exact_to_string(err);
+    // An exact tie in the argmax counts as an error; the rate without those strings says whether a verdict rests
+    // on that convention.
+    r.details["errors_from_exact_ties"] = tally.tied;
+    const Exact err_without_ties(BigInt(tally.not_copied - tally.tied), BigInt(c.domain.size));
+    r.details["err_without_exact_ties"] = exact_to_string(err_without_ties);
     const bool holds = err < p;
     r.passed = holds;
     r.failed = !holds;
     r.summary = "err = " + exact_to_string(err) + (holds ? " < " : " >= ") + "p = " + exact_to_string(p);
+    if (tally.tied > 0)
+      r.summary += fmt::format(" ({} of the failing strings end in an exact tie, counted as errors; without them err "
+                               "= {}{})",
+                               tally.tied, exact_to_string(err_without_ties),
+                               !holds && err_without_ties < p ? ": the refutation rests on that convention" : "");
     if (!holds)
       r.counterexamples.push_back({Json{{"D", c.domain.alphabet}, {"n", c.domain.n}, {"L", c.domain.length}},
                                    Json("err < " + exact_to_string(p)), Json(exact_to_string(err)),
@@ -304,7 +316,10 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
     if (want.thm2_3 || want.err) {
       run = tr.copy_string(x, blocks);
       if (!run->decided) ++tally.undecided;
-      else if (!run->copied) ++tally.not_copied;
+      else if (!run->copied) {
+        ++tally.not_copied;
+        tally.tied += run->steps.back().margin == Margin::Tie;
+      }
       const bool alg1 = run_algorithm1(x, d.n, alg1_variant).copied;
       ++tally.agreement[(alg1 ? 2 : 0) + (run->copied ? 1 : 0)];
     }
