@@ -108,7 +108,15 @@ Json validated_certificate(const Json& j, const std::string& what) {
   }
   check.number(j, "elapsed_s", "elapsed_s");
   if (!check.need(j, "claims", "claims").is_array()) check.fail("claims", "a list");
-  for (std::size_t i = 0; i < j["claims"].size(); ++i) check_claim(check, j["claims"][i], i);
+  std::vector<std::string> seen;  // one result per claim id and reading: a second copy could hide the first
+  for (std::size_t i = 0; i < j["claims"].size(); ++i) {
+    const Json& c = j["claims"][i];
+    check_claim(check, c, i);
+    const std::string key = c["id"].get<std::string>() + " (" + c.value("reading", "") + ")";
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      check.fail("claims[" + std::to_string(i) + "]", "a claim result not already in the list (" + key + " twice)");
+    seen.push_back(key);
+  }
   return j;
 }
 

@@ -34,6 +34,12 @@ void check_budget(std::uint64_t count, const RunOptions& options, const std::str
 // The number of chunks of a domain of `count` inputs: a function of `count` alone.
 inline std::uint64_t chunk_count(std::uint64_t count) { return std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, 256)); }
 
+// The first index of chunk c of `chunks` (c = chunks: count): the first count % chunks chunks hold one index more.
+// No product of count and c is formed, so domains up to 2^64 do not overflow.
+inline std::uint64_t chunk_begin(std::uint64_t count, std::uint64_t chunks, std::uint64_t c) {
+  return c * (count / chunks) + std::min(c, count % chunks);
+}
+
 // visit(index, accumulator) for every index in [0, count); merge(into, from) joins the accumulator of the next chunk.
 template <class Acc, class Visit, class Merge>
 Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std::string& label, Visit visit,
@@ -45,7 +51,7 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
   ProgressBar progress(label, count, options.progress);
   auto work = [&] {
     for (std::uint64_t c = next++; c < chunks; c = next++) {
-      const std::uint64_t lo = count * c / chunks, hi = count * (c + 1) / chunks;
+      const std::uint64_t lo = chunk_begin(count, chunks, c), hi = chunk_begin(count, chunks, c + 1);
       try {
         constexpr std::uint64_t step = 1024;
         for (std::uint64_t start = lo; start < hi; start += step) {

@@ -18,6 +18,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 extern char** environ;
 
@@ -251,10 +252,11 @@ void StagedFiles::commit() {
   HeldSignals held;
   for (std::size_t i = 0; i < staged_.size(); ++i) {
     const auto& [temp, target] = staged_[i];
-    if (::rename(temp.c_str(), target.c_str()) != 0) {
+    if (::rename(temp.c_str(), target.c_str()) != 0) {  // a rename within one folder: only a vanished folder fails
       const int err = errno;
       staged_.erase(staged_.begin(), staged_.begin() + static_cast<std::ptrdiff_t>(i));
-      throw cannot_write(target, err);
+      throw UsageError("cannot write '" + target.string() + "': " + error_text(err) + " (the " + std::to_string(i) +
+                       " files before it in the set were already replaced)");
     }
   }
   if (!staged_.empty()) fsync_folder(folder_of(staged_.front().second));
@@ -284,22 +286,24 @@ OutputDirLock::~OutputDirLock() {
   if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the lock
 }
 
-bool program_on_path(const std::string& program) {
+std::optional<std::string> find_program(const std::string& program) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/bin:/bin";
   std::size_t start = 0;
   while (start <= dirs.size()) {
     const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    const fs::path candidate = fs::path(dirs.substr(start, end - start)) / program;
     std::error_code ec;
-    if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return true;
+    const fs::path candidate = fs::absolute(fs::path(dirs.substr(start, end - start)) / program, ec);
+    if (!ec && fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return candidate.string();
     start = end + 1;
   }
-  return false;
+  return std::nullopt;
 }
 
 bool run_program(const std::string& program, const std::vector<std::string>& args, const std::string& cwd,
                  const std::string& input) {
+  const std::optional<std::string> executable = find_program(program);  // resolved here, before the chdir below
+  if (!executable) return false;
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return false;
   posix_spawn_file_actions_t actions;
@@ -314,7 +318,7 @@ bool run_program(const std::string& program, const std::vector<std::string>& arg
   for (auto& a : argv_text) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = ::posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  const int spawned = ::posix_spawn(&pid, executable->c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe_fds[0]);
   if (spawned != 0) {

@@ -15,6 +15,7 @@
 #include "checkers/verdict.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,11 +69,12 @@ class OutputDirLock {
   int fd_ = -1;
 };
 
-// Runs `program` with `args` (no shell) in folder `cwd`, its standard input fed from `input`, its output discarded.
+// Runs `program` (found on PATH before the change of folder) with `args`, no shell, in folder `cwd`, its standard
+// input fed from `input`, its output discarded.
 // Returns whether it ran and exited 0.
 bool run_program(const std::string& program, const std::vector<std::string>& args, const std::string& cwd,
                  const std::string& input);
-// Whether `program` is an executable file on PATH.
-bool program_on_path(const std::string& program);
+// The absolute path of the executable file `program` on PATH, if there is one.
+std::optional<std::string> find_program(const std::string& program);
 
 }  // namespace tverify

@@ -61,7 +61,7 @@ std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::st
 }  // namespace
 
 void require_gnuplot() {
-  if (!program_on_path("gnuplot"))
+  if (!find_program("gnuplot"))
     throw UsageError("gnuplot not found: install the Debian package gnuplot-nox (scripts/setup does)");
 }
 

@@ -355,6 +355,10 @@ int run(int argc, char** argv) {
   }
 
   reject_empty_values(app);
+  std::vector<std::string> unique_claims;  // --claim X --claim X asks for X once
+  for (const auto& id : claims)
+    if (std::find(unique_claims.begin(), unique_claims.end(), id) == unique_claims.end()) unique_claims.push_back(id);
+  claims = unique_claims;
   const std::string command = quoted_command(argc, argv);
   if (list->parsed()) {
     fmt::print("{}", list_name.empty() ? format_construction_list() : format_construction(find_construction(list_name)));

@@ -1,8 +1,9 @@
-// checkers/enumerate: contiguous ranges, deterministic merge order, exceptions carried out of worker threads.
+// checkers/enumerate: a fixed chunk grid, deterministic merge order, exceptions carried out of worker threads.
 #include "checkers/enumerate.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <numeric>
 
 using namespace tverify;
@@ -51,4 +52,19 @@ TEST_CASE("check_budget names the limit and the way out", "[enumerate]") {
   o.max_inputs = 10;
   CHECK_NOTHROW(check_budget(10, o, "domain"));
   CHECK_THROWS_WITH(check_budget(11, o, "domain"), Catch::Contains("--max-inputs 10") && Catch::Contains("--force"));
+}
+
+TEST_CASE("the chunk grid partitions any domain, up to 2^64 - 1 inputs, without overflow", "[enumerate]") {
+  for (const std::uint64_t count : {std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256}, std::uint64_t{1000},
+                                    std::numeric_limits<std::uint64_t>::max()}) {
+    INFO(count);
+    const std::uint64_t chunks = chunk_count(count);
+    CHECK(chunk_begin(count, chunks, 0) == 0);
+    CHECK(chunk_begin(count, chunks, chunks) == count);
+    for (std::uint64_t c = 0; c < chunks; ++c) {
+      const std::uint64_t size = chunk_begin(count, chunks, c + 1) - chunk_begin(count, chunks, c);
+      CHECK(size >= count / chunks);
+      CHECK(size <= count / chunks + 1);
+    }
+  }
 }

@@ -210,6 +210,12 @@ TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and repor
       {"options", "options.max_counterexamples", [](Json& j) { j["options"]["max_counterexamples"] = "ten"; }},
       {"domain", "domain.inputs", [](Json& j) { j["domain"]["inputs"] = 1.5; }},
       {"construction", "construction 'nope' does not exist", [](Json& j) { j["construction"] = "nope"; }},
+      // a forged copy of a claim after the genuine one would otherwise pass recheck and show in report --wide
+      {"duplicate-claim", "copy.alg1 (text) twice", [](Json& j) {
+         Json copy = j["claims"][0];
+         copy["verdict"] = "verified";
+         j["claims"].push_back(copy);
+       }},
   };
   for (const auto& f : forgeries) {
     INFO(f.name);
@@ -232,6 +238,11 @@ TEST_CASE("recheck names every field that differs, top-level fields and deleted 
   const fs::path cwd = fresh_dir("recheck-fields");
   REQUIRE(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
   CHECK(run_in(cwd, {"recheck", "a.json"}).exit_code == 0);
+  // A claim asked for twice is checked and recorded once, and the certificate reproduces.
+  REQUIRE(run_in(cwd, {"check", "copy", "--claim", "copy.alg1", "--claim", "copy.alg1", "--json", "twice.json"})
+              .exit_code == 1);
+  CHECK(Json::parse(read_all(cwd / "twice.json"))["options"]["requested_claims"] == Json::array({"copy.alg1"}));
+  CHECK(run_in(cwd, {"recheck", "twice.json"}).exit_code == 0);
   const Json good = Json::parse(read_all(cwd / "a.json"));
   struct Edit {
     std::string name, must_mention;

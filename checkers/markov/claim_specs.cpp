@@ -39,10 +39,10 @@ const MarkovClaimSpecs& markov_claim_specs() {
        {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
       {"markov.thm2.local_minimum", "Sec. 3.1, Theorem 2; Appendix B.3 (Facts 1-3)",
        "For p + q > 1, theta_pi is a local minimum.",
-       "exact loss changes L(theta_pi + t v + t^2 w) - L(theta_pi), certified, along beta-only, curved and straight "
-       "paths through theta_pi at t = 1/4, 1/16, 1/64: a certified decrease refutes. Otherwise unknown: the Hessian "
-       "vanishes on the beta block, so second-order data decides nothing there, and the paper's argument is not valid "
-       "in general (docs/errata.md M2); probes are evidence, not a proof",
+       "not decided (always unknown): the Hessian vanishes on the beta block, so second-order data decides nothing "
+       "there, and the paper's argument is not valid in general (docs/errata.md M2). Reported as evidence: exact loss "
+       "changes L(theta_pi + t v + t^2 w) - L(theta_pi), certified, along beta-only, curved and straight paths through "
+       "theta_pi at t = 1/4, 1/16, 1/64 (a decrease at a fixed t would not refute a local minimum either)",
        {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
       {"markov.thm3", "Sec. 3.2, Theorem 3; Appendix B.4",
        "Without weight tying, (theta_star, a_star = e_star) is a global minimum with the properties of Thm. 1.",
