@@ -1,5 +1,5 @@
 // cli fuzz: malformed command lines are usage errors. Over a thousand invocations -- a fixed corpus (bad values a
-// campaign found, forged certificates, checkpoints and point files, hostile paths, broken command-line syntax) and a
+// bad-input campaign found, forged certificates, checkpoints and point files, hostile paths, broken command-line syntax) and a
 // seeded generator of mutations of cheap valid command lines (bad values, dropped / repeated / unknown options,
 // garbage tokens) -- each run without a shell in an empty scratch folder, must end with exit code 2, nothing on
 // stdout, exactly one stderr line starting "tverify: error: ", the scratch folder still empty and every input file
@@ -1116,7 +1116,7 @@ std::vector<std::string> check_extreme(const Invocation& inv, std::size_t index,
 // An integer in a point file means its value: 2^64 - 1 as a JSON integer evaluates as the string "18446744073709551615"
 // does (it was read as -1). Empty when it does; else what differs.
 // A point-file integer is read exactly: written as a JSON number or as a string it gives the same output, and one
-// past 2^63 is refused (it once wrapped around to -1).
+// past 2^63 is refused, not wrapped around to -1.
 std::string point_integer_read_exactly() {
   auto run_with = [](const std::string& b, int i) {
     const fs::path base = scratch_root() / ("exact-" + std::to_string(i));

@@ -45,9 +45,9 @@ TEST_CASE("certificates do not depend on the thread count", "[determinism][cli]"
       {"check", "copy", "--variant", "corrected", "--embedding", "c2", "--D", "3", "--n", "2", "--L", "5"},
       {"check", "cat"},
       {"check", "cat", "--variant", "ar", "--N", "1", "--V", "4", "--L", "7", "--embedding", "stereo"},
-      // rasp_mlp keeps the first argument outside Lemma A.6's domain: once a race between threads
+      // rasp_mlp keeps the first argument outside Lemma A.6's domain: the smallest input, whatever thread met it
       {"check", "count3", "--variant", "corrected", "--n", "4", "--values", "0:4"},
-      // interval sums over prefixes: once rounded in a thread-dependent order
+      // interval sums over prefixes, rounded outward: the same only if summed in the same order
       {"check", "markov", "--N", "4"},
       {"check", "markov", "--N", "3", "--tied"},
   };

@@ -153,7 +153,7 @@ TEST_CASE("fast path: a tau far above the proof's is decided in both evaluators,
     CHECK(e.decided);
     expect_same_run(e, fast.copy_string(x).run);
   }
-  // The issue's case: D = 2, n = 1, printed weights, x = 00.
+  // D = 2, n = 1, printed weights, x = 00: undecided at 16,384 bits without the lexicographic comparison.
   const CopyTransformer printed(
       CopyTransformerConfig{2, 1, 2, EmbeddingKind::OneHot, TransformerVariant::Paper, Exact(100000)});
   const CopyRun run = printed.copy_string({0, 0});
