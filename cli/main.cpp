@@ -159,16 +159,22 @@ std::map<std::string, std::string> params_from_certificate(const Json& params) {
   return raw;
 }
 
+// The ids in their first order, each once.
+std::vector<std::string> without_repeats(const std::vector<std::string>& ids) {
+  std::vector<std::string> out;
+  for (const auto& id : ids)
+    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  return out;
+}
+
 // The claims the certificate's command asked for (every claim when it named none); a certificate without the record
 // asks for the claims it holds.
 std::vector<std::string> requested_claims(const Json& cert) {
   std::vector<std::string> ids;
   const bool recorded = cert.contains("options") && cert["options"].contains("requested_claims");
-  for (const auto& claim : recorded ? cert["options"]["requested_claims"] : cert["claims"]) {
-    const std::string id = recorded ? claim.get<std::string>() : claim["id"].get<std::string>();
-    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-  }
-  return ids;
+  for (const auto& claim : recorded ? cert["options"]["requested_claims"] : cert["claims"])
+    ids.push_back(recorded ? claim.get<std::string>() : claim["id"].get<std::string>());
+  return without_repeats(ids);
 }
 
 // What recheck and report read of a certificate beyond its types, checked as a command line would be: a known
@@ -355,10 +361,7 @@ int run(int argc, char** argv) {
   }
 
   reject_empty_values(app);
-  std::vector<std::string> unique_claims;  // --claim X --claim X asks for X once
-  for (const auto& id : claims)
-    if (std::find(unique_claims.begin(), unique_claims.end(), id) == unique_claims.end()) unique_claims.push_back(id);
-  claims = unique_claims;
+  claims = without_repeats(claims);  // --claim X --claim X asks for X once
   const std::string command = quoted_command(argc, argv);
   if (list->parsed()) {
     fmt::print("{}", list_name.empty() ? format_construction_list() : format_construction(find_construction(list_name)));
