@@ -3,6 +3,7 @@
 // --fast`), so every one of the 3 * 4^4 = 768 instances is checked for validity and decoded at its last position), by the fast path (keys grouped by window) for L from 2^10
 // to 2^20, and by the exact evaluator (every instance materialised) for L from 2^6 to 2^10, in the same run.
 #include "checkers/cat/cat_construction.hpp"
+#include "checkers/registry.hpp"
 
 #include <benchmark/benchmark.h>
 

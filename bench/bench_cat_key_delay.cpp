@@ -2,6 +2,7 @@
 // (88,560 sequences), the valid NAR instances among them decoded by the CAT layer (exact convolutions and inner
 // products, interval softmax and certified nearest-neighbour decoding).
 #include "checkers/cat/cat_construction.hpp"
+#include "checkers/registry.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -1,55 +1,162 @@
 #include "checkers/construction.hpp"
 
-#include "checkers/cat/cat_construction.hpp"
-#include "checkers/copy/copy_construction.hpp"
-#include "checkers/count3/count3_construction.hpp"
-#include "checkers/markov/markov_construction.hpp"
-
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 
 namespace tverify {
 
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The key of a --vary value: the name before '=' ("L=1:8:x2" -> "L").
+std::string vary_key(const std::string& vary) { return vary.substr(0, vary.find('=')); }
+
+std::string sweep_label(const std::string& construction, const SweepSpec& s) {
+  return "sweep " + construction + " --vary " + s.vary + (s.fast ? " --fast" : "");
+}
+
+}  // namespace
+
 const ClaimSpec& Construction::claim(const std::string& id) const {
-  std::string known;
+  std::vector<std::string> known;
   for (const auto& c : claims()) {
     if (c.id == id) return c;
-    known += (known.empty() ? "" : ", ") + c.id;
+    known.push_back(c.id);
   }
-  throw UsageError("--claim '" + id + "' is not a claim of " + name() + " (claims: " + known + ")");
+  throw UsageError("--claim '" + id + "' is not a claim of " + name() + " (claims: " + joined(known) + ")");
 }
 
-CheckReport Construction::prove(const ParamValues&, const std::string&, const std::vector<std::string>&,
-                                const ProofOptions&, const RunOptions&) const {
-  throw UsageError("construction '" + name() + "' has no Z3 proofs yet");
+bool Construction::has_proofs() const {
+  const auto& all = claims();
+  return std::any_of(all.begin(), all.end(), [](const ClaimSpec& c) { return c.checked_by_prove(); });
 }
 
-Json Construction::sweep(const ParamValues&, const std::string&, const SweepRequest&, const RunOptions&) const {
-  throw UsageError("construction '" + name() + "' has no sweeps yet");
+std::string Construction::variant_or_default(const std::string& variant) const {
+  const auto all = variants();
+  if (variant.empty()) return all.front().name;
+  std::vector<std::string> known;
+  for (const auto& v : all) {
+    if (v.name == variant) return v.name;
+    known.push_back(v.name);
+  }
+  throw UsageError("--variant must be one of " + joined(known) + " (got '" + variant + "')");
 }
 
-void reject_unread_sweep_options(const SweepRequest& request, const std::string& sweep, const std::vector<std::string>& read) {
-  const std::vector<std::pair<std::string, bool>> given{
-      {"--fast", request.fast},          {"--resume", request.resume},           {"--resolution", !request.resolution.empty()},
-      {"--L-max", !request.length_max.empty()}, {"--threshold", !request.threshold.empty()},
-      {"--samples", !request.samples.empty()}, {"--seed", !request.seed.empty()}, {"--formats", !request.formats.empty()},
-      {"--min-bits", request.min_bits}};
-  std::string list;
-  for (const auto& r : read) list += (list.empty() ? "" : ", ") + r;
-  for (const auto& [option, is_given] : given)
-    if (is_given && std::find(read.begin(), read.end(), option) == read.end())
-      throw UsageError(option + " is not an option of " + sweep + " (its options: " + (list.empty() ? "none" : list) +
-                       ")");
+std::vector<std::string> Construction::default_claims(const std::string& verb, const ParamValues& params,
+                                                      const std::string& variant) const {
+  std::vector<std::string> ids;
+  for (const auto& c : claims()) {
+    const bool decided = verb == "prove" ? c.checked_by_prove() : c.checked_by_check();
+    if (decided && (!c.outside_run || c.outside_run(params, variant).empty())) ids.push_back(c.id);
+  }
+  return ids;
 }
 
-CheckReport Construction::new_report(const std::string& verb, const ParamValues& params, const std::string& variant,
-                                     Json options) const {
+// Unknown ids, ids the verb does not decide and ids outside this run fail before any work.
+std::vector<std::string> Construction::requested_claims(const std::string& verb, const ParamValues& params,
+                                                        const std::string& variant,
+                                                        const std::vector<std::string>& claim_ids) const {
+  if (claim_ids.empty()) return default_claims(verb, params, variant);
+  std::vector<std::string> provable;
+  for (const auto& c : claims())
+    if (c.checked_by_prove()) provable.push_back(c.id);
+  for (const auto& id : claim_ids) {
+    const ClaimSpec& c = claim(id);
+    if (verb == "check" && !c.checked_by_check())
+      throw UsageError("--claim " + id + " is proved with `tverify prove " + name() + "`, not checked");
+    if (verb == "prove" && !c.checked_by_prove())
+      throw UsageError("--claim " + id + " has no Z3 proof (provable: " + joined(provable) + "); it is checked with " +
+                       "`tverify check " + name() + "`");
+    if (c.outside_run) {
+      const std::string why = c.outside_run(params, variant);
+      if (!why.empty()) throw UsageError("--claim " + id + " " + why);
+    }
+  }
+  return claim_ids;
+}
+
+CheckReport Construction::check(const ParamValues& params, const std::string& variant,
+                                const std::vector<std::string>& claim_ids, const RunOptions& options) const {
+  const auto start = std::chrono::steady_clock::now();
+  const auto ids = requested_claims("check", params, variant, claim_ids);
   CheckReport report;
-  report.verb = verb;
+  report.verb = "check";
   report.construction = name();
   report.variant = variant;
   report.params = params.to_json();
-  report.options = std::move(options);
+  report.options = check_report_options(options);
+  check_claims(params, variant, ids, options, report);
+  report.elapsed_s = seconds_since(start);
   return report;
+}
+
+CheckReport Construction::prove(const ParamValues& params, const std::string& variant,
+                                const std::vector<std::string>& claim_ids, const ProofOptions& options,
+                                const RunOptions& run) const {
+  const auto start = std::chrono::steady_clock::now();
+  if (!has_proofs())
+    throw UsageError("construction '" + name() + "' has no Z3 proofs (its claims are checked with `tverify check " +
+                     name() + "`)");
+  const auto ids = requested_claims("prove", params, variant, claim_ids);
+  CheckReport report;
+  report.verb = "prove";
+  report.construction = name();
+  report.variant = variant;
+  report.params = params.to_json();
+  report.options = Json{{"timeout_ms", options.timeout_ms}};
+  prove_claims(params, variant, ids, options, run, report);
+  report.elapsed_s = seconds_since(start);
+  return report;
+}
+
+Json Construction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+                         const RunOptions& run) const {
+  const auto all = sweeps();
+  if (all.empty()) throw UsageError("construction '" + name() + "' has no sweeps");
+  std::vector<std::string> known;
+  const SweepSpec* spec = nullptr;
+  for (const auto& s : all) {
+    known.push_back(s.vary + (s.fast ? " (with --fast)" : ""));
+    if (s.vary == vary_key(request.vary) && s.fast == request.fast) spec = &s;
+  }
+  if (!spec) throw UsageError("--vary must be one of " + joined(known) + " for " + name() + " (got '" + request.vary +
+                              "'" + (request.fast ? " with --fast" : "") + ")");
+  std::vector<std::string> own;
+  for (const auto& o : spec->options) own.push_back("--" + o.name);
+  for (const auto& [option, text] : request.options)
+    if (std::none_of(spec->options.begin(), spec->options.end(), [&](const ParamSpec& o) { return o.name == option; }))
+      throw UsageError("--" + option + " is not an option of " + sweep_label(name(), *spec) + " (its options: " +
+                       (own.empty() ? "none" : joined(own)) + ")");
+  if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
+  SweepRun sweep_run{*spec, request.vary, request.out_dir, ParamValues::parse(spec->options, request.options)};
+  if (sweep_run.options.has("resume") && sweep_run.options.flag("resume") &&
+      !std::filesystem::is_directory(request.out_dir))
+    throw UsageError("--resume: --out '" + request.out_dir +
+                     "' does not exist, so there is no checkpoint to resume (start without --resume)");
+  return run_sweep(params, variant, sweep_run, run);
+}
+
+void Construction::prove_claims(const ParamValues&, const std::string&, const std::vector<std::string>&,
+                                const ProofOptions&, const RunOptions&, CheckReport&) const {
+  throw UsageError("construction '" + name() + "' has no Z3 proofs");
+}
+
+Json Construction::run_sweep(const ParamValues&, const std::string&, const SweepRun&, const RunOptions&) const {
+  throw UsageError("construction '" + name() + "' has no sweeps");
+}
+
+Json Construction::check_report_options(const RunOptions& options) const {
+  return Json{{"max_counterexamples", options.max_counterexamples}};
 }
 
 ClaimResult result_for(const ClaimSpec& spec) {
@@ -57,27 +164,6 @@ ClaimResult result_for(const ClaimSpec& spec) {
   r.id = spec.id;
   r.statement = spec.statement;
   return r;
-}
-
-const std::vector<std::unique_ptr<Construction>>& all_constructions() {
-  static const auto registry = [] {
-    std::vector<std::unique_ptr<Construction>> r;
-    r.push_back(std::make_unique<copy::CopyConstruction>());
-    r.push_back(std::make_unique<count3::Count3Construction>());
-    r.push_back(std::make_unique<cat::CatConstruction>());
-    r.push_back(std::make_unique<markov::MarkovConstruction>());
-    return r;
-  }();
-  return registry;
-}
-
-const Construction& find_construction(const std::string& name) {
-  std::string known;
-  for (const auto& c : all_constructions()) {
-    if (c->name() == name) return *c;
-    known += (known.empty() ? "" : ", ") + c->name();
-  }
-  throw UsageError("construction '" + name + "' does not exist (available: " + known + ")");
 }
 
 }  // namespace tverify

@@ -1,12 +1,15 @@
-// What the CLI knows of a construction: its parameters, variants and claims, and how to check or evaluate it.
-// Each paper's folder under checkers/ implements one; the registry lists them. A construction here never prints.
+// What the CLI knows of a construction, as data: its parameters, variants, claims and sweeps, and how to check,
+// prove, sweep or evaluate it. The interface knows no construction; checkers/registry.* lists them. The base class
+// does what every construction shares: claim-id expansion and validation, timing, the report header, the refusal of
+// claims the verb does not decide, and the lookup and validation of a sweep's options. A construction never prints.
 #pragma once
 
 #include "checkers/enumerate.hpp"
 #include "checkers/params.hpp"
 #include "checkers/verdict.hpp"
 
-#include <memory>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,21 +20,13 @@ struct ProofOptions {
   std::string smt2_dir;  // empty: no SMT-LIB2 dump
 };
 
-struct SweepRequest {
-  std::string vary;     // which parameter varies ("tau", "L", ...)
-  std::string out_dir;  // where the CSV, PNG and JSON go
-  std::string resolution, length_max, threshold;  // as given on the command line (empty: defaults)
-  bool fast = false;    // --fast: the fast exact path (checkers/fast/), for sweeps at large L
-  bool resume = false;  // --resume: continue an interrupted sweep from its checkpoint in out_dir
-  std::string samples, seed;  // --samples, --seed of sampled sweeps (empty: defaults)
-  std::string formats;        // --formats: floating-point formats to measure (fast copy sweep)
-  bool min_bits = false;      // --min-bits: the fewest significand bits that copy (fast copy sweep)
+struct VariantSpec {
+  std::string name;  // "paper", "corrected", "key_delay", ...
+  std::string help;  // what differs from the other variants
 };
 
-// Throws UsageError naming the first sweep option that was given but that the sweep does not read (`read`: its
-// options, e.g. {"--resolution"}; `sweep` names it, e.g. "sweep count3 --vary values"), so that no option is
-// silently ignored.
-void reject_unread_sweep_options(const SweepRequest& request, const std::string& sweep, const std::vector<std::string>& read);
+// Which verbs decide a claim.
+enum class DecidedBy { Check, Prove, CheckAndProve };
 
 struct ClaimSpec {
   std::string id;          // stable: "copy.alg1"
@@ -39,7 +34,37 @@ struct ClaimSpec {
   std::string statement;   // the paper's wording
   std::string checked;     // what tverify checks, precisely, and on which domain
   std::vector<std::string> params;
-  bool proof_only = false;  // established by `tverify prove` (Z3), not by enumeration
+  DecidedBy decided_by = DecidedBy::Check;
+  // Empty when the claim is about the run's parameters and variant; otherwise why it is not (e.g. "checked with
+  // --variant ar"). Unset: always about them.
+  std::function<std::string(const ParamValues&, const std::string& variant)> outside_run;
+
+  bool checked_by_check() const { return decided_by != DecidedBy::Prove; }
+  bool checked_by_prove() const { return decided_by != DecidedBy::Check; }
+};
+
+// One sweep of a construction: selected by the name before '=' in --vary (and --fast when `fast`), with its own options.
+struct SweepSpec {
+  std::string vary;  // "tau", "L", ...
+  bool fast = false;  // selected by --fast
+  std::string help;   // what it varies and what it writes
+  std::vector<ParamSpec> options;  // without the dashes; "--out" and "--vary" are every sweep's
+};
+
+// What `tverify sweep` was asked, after the CLI parsed it: the sweep's options are still raw text.
+struct SweepRequest {
+  std::string vary;     // as given ("tau", "L=1024:1048576:x2")
+  bool fast = false;
+  std::string out_dir;  // where the CSV, PNG and JSON go
+  std::map<std::string, std::string> options;  // name (no dashes) -> text; flags as "true"
+};
+
+// A sweep request matched with its spec and its options validated.
+struct SweepRun {
+  const SweepSpec& spec;
+  std::string vary;
+  std::string out_dir;
+  ParamValues options;
 };
 
 class Construction {
@@ -48,40 +73,51 @@ class Construction {
   virtual std::string name() const = 0;
   virtual std::string paper() const = 0;
   virtual std::vector<ParamSpec> params() const = 0;
-  virtual std::vector<std::string> variants() const = 0;  // the first is the default ("paper")
+  virtual std::vector<VariantSpec> variants() const = 0;  // the first is the default
   virtual const std::vector<ClaimSpec>& claims() const = 0;
+  virtual std::vector<SweepSpec> sweeps() const { return {}; }
+  virtual bool evaluates_in_floating_point() const { return false; }  // eval --bits
 
-  // Checks the given claims (all when empty) on the construction's domain for these parameters.
-  virtual CheckReport check(const ParamValues& params, const std::string& variant,
-                            const std::vector<std::string>& claim_ids, const RunOptions& options) const = 0;
-
-  // Proves the given claims (all proof claims when empty) with Z3. Default: the construction has none.
-  virtual CheckReport prove(const ParamValues& params, const std::string& variant,
-                            const std::vector<std::string>& claim_ids, const ProofOptions& options,
-                            const RunOptions& run) const;
-
-  // Runs a sweep and writes its files; returns the summary. Default: the construction has none.
-  virtual Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
-                     const RunOptions& run) const;
+  // Checks the given claims (every claim check decides for this run when empty) on the construction's domain.
+  CheckReport check(const ParamValues& params, const std::string& variant, const std::vector<std::string>& claim_ids,
+                    const RunOptions& options) const;
+  // Proves the given claims (every claim prove decides for this run when empty) with Z3.
+  CheckReport prove(const ParamValues& params, const std::string& variant, const std::vector<std::string>& claim_ids,
+                    const ProofOptions& options, const RunOptions& run) const;
+  // Runs a sweep and writes its files; returns the summary.
+  Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+             const RunOptions& run) const;
 
   // Evaluates one input (tokens, comma-separated) and returns the text to print; with trace, every intermediate block;
-  // with bits > 0, also in floating point of that many bits (a measurement).
+  // with bits > 0 (only when evaluates_in_floating_point()), also in floating point of that many bits (a measurement).
   virtual std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,
                            bool trace, long bits) const = 0;
 
   const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
+  bool has_proofs() const;
+  // The variant's name, the default when empty; throws UsageError naming the variants.
+  std::string variant_or_default(const std::string& variant) const;
+  // The claims `verb` ("check" or "prove") decides in this run, in declaration order.
+  std::vector<std::string> default_claims(const std::string& verb, const ParamValues& params,
+                                          const std::string& variant) const;
 
  protected:
-  // A report of this construction with its verb ("check" or "prove"), variant, parameters and options filled in.
-  CheckReport new_report(const std::string& verb, const ParamValues& params, const std::string& variant,
-                         Json options) const;
+  // Fills in the report's arithmetic, domain and claim results for `ids` (validated, in the order asked).
+  virtual void check_claims(const ParamValues& params, const std::string& variant, const std::vector<std::string>& ids,
+                            const RunOptions& options, CheckReport& report) const = 0;
+  virtual void prove_claims(const ParamValues& params, const std::string& variant, const std::vector<std::string>& ids,
+                            const ProofOptions& options, const RunOptions& run, CheckReport& report) const;
+  virtual Json run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
+                         const RunOptions& run) const;
+  // The options recorded in a check report (default: the counterexample limit).
+  virtual Json check_report_options(const RunOptions& options) const;
+
+ private:
+  std::vector<std::string> requested_claims(const std::string& verb, const ParamValues& params,
+                                            const std::string& variant, const std::vector<std::string>& claim_ids) const;
 };
 
 // A claim result with the spec's id and statement filled in.
 ClaimResult result_for(const ClaimSpec& spec);
-
-const std::vector<std::unique_ptr<Construction>>& all_constructions();
-// Throws UsageError naming the available constructions.
-const Construction& find_construction(const std::string& name);
 
 }  // namespace tverify

@@ -14,6 +14,9 @@ std::string ParamSpec::range_text() const {
   if (kind == Kind::PositiveRational) {
     std::string words;
     for (const auto& c : choices) words += " or '" + c + "'";
+    if (!rational_max.empty())
+      return "an exact number in " + (rational_min.empty() ? "(0" : "[" + rational_min) + ", " + rational_max + "]" +
+             words;
     return "an exact number > 0 (e.g. 12, 7/2, 3.5)" + words;
   }
   std::string out = "one of ";
@@ -65,6 +68,7 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
   ParamValues values;
   for (const auto& spec : specs) {
     auto given = raw.find(spec.name);
+    if (given == raw.end() && spec.default_value.empty()) continue;  // an optional parameter left out
     const std::string text = given != raw.end() ? given->second : spec.default_value;
     values.order_.push_back(spec.name);
     if (spec.kind == ParamSpec::Kind::Integer) {
@@ -83,6 +87,8 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
       try {
         const Exact q = parse_exact(text);
         if (q <= 0) throw std::invalid_argument("not positive");
+        if (!spec.rational_min.empty() && q < parse_exact(spec.rational_min)) throw std::invalid_argument("below");
+        if (!spec.rational_max.empty() && q > parse_exact(spec.rational_max)) throw std::invalid_argument("above");
         values.rationals_[spec.name] = q;
       } catch (const std::invalid_argument&) {
         throw UsageError("--" + spec.name + " must be " + spec.range_text() + " (got '" + text + "')");
@@ -104,6 +110,10 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
     if (!known) throw UsageError("--" + name + " is not a parameter of this construction");
   }
   return values;
+}
+
+bool ParamValues::has(const std::string& name) const {
+  return std::find(order_.begin(), order_.end(), name) != order_.end();
 }
 
 long long ParamValues::integer(const std::string& name) const { return integers_.at(name); }

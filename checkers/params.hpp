@@ -22,7 +22,8 @@ struct ParamSpec {
   Kind kind = Kind::Integer;
   long long min = 1, max = 1;            // Integer: inclusive range; IntegerRange: the bounds of both ends
   std::vector<std::string> choices;      // Choice; PositiveRational: words that stand for "no number" (a default)
-  std::string default_value;
+  std::string default_value;             // empty: optional, absent unless given (ParamValues::has)
+  std::string rational_min, rational_max;  // PositiveRational: inclusive exact bounds ("1/1048576"); empty: none
 
   std::string range_text() const;        // "an integer in [1, 64]" / "one of paper, corrected"
 };
@@ -32,6 +33,7 @@ class ParamValues {
   // Validates every given raw value against its spec and fills in defaults. Throws UsageError on the first bad one.
   static ParamValues parse(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& raw);
 
+  bool has(const std::string& name) const;  // false only for an optional parameter that was not given
   long long integer(const std::string& name) const;
   int small_int(const std::string& name) const { return static_cast<int>(integer(name)); }
   const std::string& choice(const std::string& name) const;

@@ -2,7 +2,8 @@
 // line on stderr and exit code 2, with nothing written.
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
-#include "checkers/construction.hpp"
+#include "checkers/recheck.hpp"
+#include "checkers/registry.hpp"
 #include "checkers/report.hpp"
 #include "cli/print.hpp"
 
@@ -45,16 +46,6 @@ struct CommonRunArgs {
   }
 };
 
-std::string variant_or_default(const Construction& c, const std::string& variant) {
-  if (variant.empty()) return c.variants().front();
-  std::string known;
-  for (const auto& v : c.variants()) {
-    if (v == variant) return v;
-    known += (known.empty() ? "" : ", ") + v;
-  }
-  throw UsageError("--variant must be one of " + known + " (got '" + variant + "')");
-}
-
 std::string quoted_command(int argc, char** argv) {
   std::string out = "tverify";
   for (int i = 1; i < argc; ++i) {
@@ -65,23 +56,23 @@ std::string quoted_command(int argc, char** argv) {
   return out;
 }
 
-// A construction's parameters as string options of one subcommand (validated later, with ranges in the message).
-struct ConstructionArgs {
-  const Construction* construction = nullptr;
+// Options declared as ParamSpecs (a construction's parameters, a sweep's options) as string options of one
+// subcommand, validated later against their specs so that every message names the range.
+struct DeclaredOptions {
   std::map<std::string, std::string> values;
   std::map<std::string, CLI::Option*> options;
+  std::vector<std::string> flags;
 
-  void add_to(CLI::App* app, const Construction& c) {
-    construction = &c;
-    for (const auto& p : c.params()) {
-      if (p.kind == ParamSpec::Kind::Flag) {
-        options[p.name] = app->add_flag("--" + p.name, p.help);
-        flags.push_back(p.name);
-        continue;
-      }
-      options[p.name] = app->add_option("--" + p.name, values[p.name],
-                                        p.help + " (" + p.range_text() + "; default " + p.default_value + ")");
+  void add(CLI::App* app, const ParamSpec& p, const std::string& note = "") {
+    if (options.count(p.name)) return;
+    if (p.kind == ParamSpec::Kind::Flag) {
+      const std::string description = p.help + note;
+      options[p.name] = app->add_flag("--" + p.name, description);
+      flags.push_back(p.name);
+      return;
     }
+    const std::string default_text = p.default_value.empty() ? "" : "; default " + p.default_value;
+    options[p.name] = app->add_option("--" + p.name, values[p.name], p.help + " (" + p.range_text() + default_text + ")" + note);
   }
   std::map<std::string, std::string> given() const {
     std::map<std::string, std::string> out;
@@ -91,7 +82,61 @@ struct ConstructionArgs {
     }
     return out;
   }
-  std::vector<std::string> flags;
+};
+
+struct ConstructionArgs {
+  const Construction* construction = nullptr;
+  DeclaredOptions params;
+
+  void add_to(CLI::App* app, const Construction& c) {
+    construction = &c;
+    for (const auto& p : c.params()) params.add(app, p);
+  }
+  std::map<std::string, std::string> given() const { return params.given(); }
+};
+
+std::string variant_help(const Construction& c) {
+  std::string out = "one of:";
+  const auto all = c.variants();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    out += fmt::format(" {} ({}{}){}", all[i].name, all[i].help, i == 0 ? "; default" : "", i + 1 < all.size() ? ";" : "");
+  return out;
+}
+
+std::string claim_help(const Construction& c, const char* verb) {
+  std::string ids;
+  for (const auto& claim : c.claims())
+    if (std::string(verb) == "prove" ? claim.checked_by_prove() : claim.checked_by_check())
+      ids += (ids.empty() ? "" : ", ") + claim.id;
+  return fmt::format("a claim id (repeatable; default: every claim {} decides for this run): {}", verb, ids);
+}
+
+// A construction's sweeps as options of `sweep NAME`: --vary names them, and each option says which sweeps read it.
+struct SweepArgs {
+  std::string vary, out_dir;
+  bool fast = false;
+  DeclaredOptions options;
+
+  void add_to(CLI::App* app, const Construction& c) {
+    std::string kinds;
+    bool any_fast = false;
+    for (const auto& s : c.sweeps()) {
+      kinds += fmt::format("; {}{}: {}", s.vary, s.fast ? " with --fast" : "", s.help);
+      any_fast = any_fast || s.fast;
+    }
+    app->add_option("--vary", vary, "what varies" + kinds)->required();
+    app->add_option("--out", out_dir, "output directory for the CSV, PNG and JSON (created if missing)")->required();
+    if (any_fast) app->add_flag("--fast", fast, "the fast exact path (the sweeps marked 'with --fast')");
+    for (const auto& s : c.sweeps())
+      for (const auto& o : s.options) {
+        std::string readers;
+        for (const auto& t : c.sweeps())
+          for (const auto& u : t.options)
+            if (u.name == o.name) readers += (readers.empty() ? "" : ", ") + t.vary + (t.fast ? " --fast" : "");
+        options.add(app, o, " [--vary " + readers + "]");
+      }
+  }
+  SweepRequest request() const { return {vary, fast, out_dir, options.given()}; }
 };
 
 // --smt2 DIR: an existing writable directory, or one whose parent is (the first query dump creates it, so a run
@@ -114,7 +159,7 @@ int run_claims_verb(const ConstructionArgs& args, const std::string& variant, co
                     const CommonRunArgs& common, const std::string& command, Run run) {
   const Construction& c = *args.construction;
   const ParamValues params = ParamValues::parse(c.params(), args.given());
-  const std::string v = variant_or_default(c, variant);
+  const std::string v = c.variant_or_default(variant);
   const RunOptions options = common.parse();
   if (!json_path.empty()) ensure_writable(json_path);
   const CheckReport report = run(c, params, v, options);
@@ -146,85 +191,23 @@ int run_check(const ConstructionArgs& args, const std::vector<std::string>& clai
   return run_claims_verb(
       args, variant, json_path, common, command,
       [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
-        for (const auto& id : claims) c.claim(id);
         CheckReport report = c.check(params, v, claims, options);
         report.options["requested_claims"] = claims;
         return report;
       });
 }
 
-std::map<std::string, std::string> params_from_certificate(const Json& params) {
-  std::map<std::string, std::string> raw;
-  for (const auto& [k, v] : params.items()) raw[k] = v.is_string() ? v.get<std::string>() : v.dump();
-  return raw;
-}
-
-// The ids in their first order, each once.
-std::vector<std::string> without_repeats(const std::vector<std::string>& ids) {
-  std::vector<std::string> out;
-  for (const auto& id : ids)
-    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
-  return out;
-}
-
-// The claims the certificate's command asked for (every claim when it named none); a certificate without the record
-// asks for the claims it holds.
-std::vector<std::string> requested_claims(const Json& cert) {
-  std::vector<std::string> ids;
-  const bool recorded = cert.contains("options") && cert["options"].contains("requested_claims");
-  for (const auto& claim : recorded ? cert["options"]["requested_claims"] : cert["claims"])
-    ids.push_back(recorded ? claim.get<std::string>() : claim["id"].get<std::string>());
-  return without_repeats(ids);
-}
-
-// What recheck and report read of a certificate beyond its types, checked as a command line would be: a known
-// construction and variant, parameters in range, known claim ids. Throws UsageError naming the certificate.
-struct CertificateCommand {
-  const Construction& construction;
-  ParamValues params;
-  std::string variant;
-};
-
-CertificateCommand certificate_command(const Json& cert, const std::string& path) {
-  try {
-    const Construction& c = find_construction(cert["construction"].get<std::string>());
-    CertificateCommand out{c, ParamValues::parse(c.params(), params_from_certificate(cert["params"])),
-                           variant_or_default(c, cert["variant"].get<std::string>())};
-    for (const auto& claim : cert["claims"]) c.claim(claim["id"].get<std::string>());
-    for (const auto& id : requested_claims(cert)) c.claim(id);
-    return out;
-  } catch (const UsageError& e) {
-    throw UsageError("certificate '" + path + "': " + e.what());
-  }
-}
-
 // Re-runs the certificate's command and compares every field it can reproduce, naming each that differs.
 int run_recheck(const std::string& path, const CommonRunArgs& common) {
   const Json cert = load_certificate(path);
-  const auto [c, params, variant] = certificate_command(cert, path);
-  RunOptions options = common.parse();
-  if (cert.contains("options") && cert["options"].contains("max_counterexamples"))
-    options.max_counterexamples = cert["options"]["max_counterexamples"].get<std::size_t>();
-  const std::vector<std::string> ids = requested_claims(cert);
-  for (const auto& id : ids) c.claim(id);
-  CheckReport fresh;
-  if (cert.value("verb", "check") == "prove") {
-    ProofOptions proof;
-    if (cert.contains("options") && cert["options"].contains("timeout_ms"))
-      proof.timeout_ms = cert["options"]["timeout_ms"].get<unsigned>();
-    fresh = c.prove(params, variant, ids, proof, options);
-  } else {
-    fresh = c.check(params, variant, ids, options);
-  }
-  if (cert.contains("options") && cert["options"].contains("requested_claims")) fresh.options["requested_claims"] = ids;
-  const auto differences = compare_certificates(cert, certificate_json(fresh, cert.value("command", "")));
-  for (const auto& d : differences) fmt::print("  DIFFERS {}: stored {}, now {}\n", d.field, d.stored, d.now);
+  const RecheckResult result = recheck_certificate(cert, path, common.parse());
+  for (const auto& d : result.differences) fmt::print("  DIFFERS {}: stored {}, now {}\n", d.field, d.stored, d.now);
   if (cert.value("commit", "") != tool_commit())
     fmt::print("note: certificate made at commit {}, rechecked at {}\n", cert.value("commit", "?"), tool_commit());
   fmt::print("{}: {}\n", path,
-             differences.empty() ? fmt::format("reproduced ({} claim results)", fresh.claims.size())
-                                 : fmt::format("{} field(s) differ", differences.size()));
-  return differences.empty() ? 0 : 1;
+             result.differences.empty() ? fmt::format("reproduced ({} claim results)", result.claim_results)
+                                        : fmt::format("{} field(s) differ", result.differences.size()));
+  return result.differences.empty() ? 0 : 1;
 }
 
 int run_report(const std::vector<std::string>& paths, bool latex, bool wide) {
@@ -256,8 +239,13 @@ void reject_unknown_words(int argc, char** argv) {
     throw UsageError("'" + verb + "' is not a verb (verbs: list, check, prove, sweep, eval, report, recheck)");
   if (argc < 3) return;
   const std::string name = argv[2];
-  if ((verb == "check" || verb == "prove" || verb == "sweep" || verb == "eval") && !name.empty() && name[0] != '-')
-    find_construction(name);
+  if ((verb != "check" && verb != "prove" && verb != "sweep" && verb != "eval") || name.empty() || name[0] == '-')
+    return;
+  const Construction& c = find_construction(name);
+  if (verb == "prove" && !c.has_proofs())
+    throw UsageError("construction '" + name + "' has no Z3 proofs (its claims are checked with `tverify check " +
+                     name + "`)");
+  if (verb == "sweep" && c.sweeps().empty()) throw UsageError("construction '" + name + "' has no sweeps");
 }
 
 int run(int argc, char** argv) {
@@ -276,60 +264,47 @@ int run(int argc, char** argv) {
   auto* prove = app.add_subcommand("prove", "prove claims of a construction with Z3 (all inputs symbolically)");
   prove->require_subcommand(1);
   std::string smt2_dir, timeout_s = "60";
-  std::map<std::string, ConstructionArgs> prove_args;
   auto* sweep = app.add_subcommand("sweep", "sweep a parameter; write CSV, a PNG plot and JSON with the threshold");
   sweep->require_subcommand(1);
-  SweepRequest sweep_request;
-  std::map<std::string, ConstructionArgs> sweep_args;
   auto* eval = app.add_subcommand("eval", "evaluate a construction on one input");
   eval->require_subcommand(1);
   std::vector<std::string> claims;
   std::string variant, json_path, input, bits_text;
   bool trace = false;
-  std::map<std::string, ConstructionArgs> check_args, eval_args;
+  std::map<std::string, ConstructionArgs> check_args, prove_args, sweep_args, eval_args;
+  std::map<std::string, SweepArgs> sweep_options;
   for (const auto& c : all_constructions()) {
     // check and prove take the same claim options
-    auto add_claim_options = [&](CLI::App* sub, const char* claim_help) {
-      sub->add_option("--claim", claims, claim_help);
-      sub->add_option("--variant", variant, "paper (as printed, default) or corrected");
+    auto add_claim_options = [&](CLI::App* sub, const char* verb) {
+      sub->add_option("--claim", claims, claim_help(*c, verb));
+      sub->add_option("--variant", variant, variant_help(*c));
       sub->add_option("--json", json_path, "write a certificate to this file");
       common.add_to(sub);
     };
     auto* sub = check->add_subcommand(c->name(), c->paper());
     check_args[c->name()].add_to(sub, *c);
-    add_claim_options(sub, "a claim id (repeatable; default: every claim)");
-    auto* pr = prove->add_subcommand(c->name(), c->paper());
-    prove_args[c->name()].add_to(pr, *c);
-    add_claim_options(pr, "a claim id (repeatable; default: every claim with a proof)");
-    pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory");
-    pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)");
-    auto* sw = sweep->add_subcommand(c->name(), c->paper());
-    sweep_args[c->name()].add_to(sw, *c);
-    sw->add_option("--vary", sweep_request.vary, "what varies: tau, L or bits")->required();
-    sw->add_option("--out", sweep_request.out_dir, "output directory (created if missing)")->required();
-    sw->add_option("--resolution", sweep_request.resolution, "tau: grid step of the bisection (default 1/16)");
-    sw->add_option("--L-max", sweep_request.length_max,
-                   "L, bits: the largest L (defaults: largest with D^L <= 10^4; 2n + 4)");
-    sw->add_option("--threshold", sweep_request.threshold, "L: mark the first L with err >= this (default 1/2)");
-    sw->add_option("--variant", variant, "paper (as printed, default) or corrected");
-    sw->add_flag("--fast", sweep_request.fast, "the fast exact path at large L (copy: --vary L=lo:hi:xF)");
-    sw->add_flag("--resume", sweep_request.resume, "continue an interrupted sweep from the checkpoint in --out");
-    sw->add_option("--formats", sweep_request.formats,
-                   "copy --fast: measure these formats instead (float64,float32,bfloat16,float16)");
-    sw->add_flag("--min-bits", sweep_request.min_bits, "copy --fast: the fewest MPFR bits (2..25) that copy every sampled string, per L");
-    const auto own = c->params();
-    auto has = [&](const char* name) {
-      return std::any_of(own.begin(), own.end(), [&](const ParamSpec& p) { return p.name == name; });
-    };
-    if (!has("samples")) sw->add_option("--samples", sweep_request.samples, "random strings per point (fast sweeps)");
-    if (!has("seed")) sw->add_option("--seed", sweep_request.seed, "seed of the random strings (fast sweeps)");
-    common.add_to(sw);
+    add_claim_options(sub, "check");
+    if (c->has_proofs()) {
+      auto* pr = prove->add_subcommand(c->name(), c->paper());
+      prove_args[c->name()].add_to(pr, *c);
+      add_claim_options(pr, "prove");
+      pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory");
+      pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)");
+    }
+    if (!c->sweeps().empty()) {
+      auto* sw = sweep->add_subcommand(c->name(), c->paper());
+      sweep_args[c->name()].add_to(sw, *c);
+      sweep_options[c->name()].add_to(sw, *c);
+      sw->add_option("--variant", variant, variant_help(*c));
+      common.add_to(sw);
+    }
     auto* ev = eval->add_subcommand(c->name(), c->paper());
     eval_args[c->name()].add_to(ev, *c);
     ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required();
-    ev->add_option("--variant", variant, "paper (as printed, default) or corrected");
+    ev->add_option("--variant", variant, variant_help(*c));
     ev->add_flag("--trace", trace, "print every intermediate block");
-    ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)");
+    if (c->evaluates_in_floating_point())
+      ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)");
   }
 
   auto* report = app.add_subcommand("report", "tabulate certificates for a write-up");
@@ -370,21 +345,19 @@ int run(int argc, char** argv) {
   for (const auto& c : all_constructions()) {
     if (check->got_subcommand(c->name()))
       return run_check(check_args[c->name()], claims, variant, json_path, common, command);
-    if (sweep->got_subcommand(c->name())) {
-      if (sweep_request.resume && !std::filesystem::is_directory(sweep_request.out_dir))
-        throw UsageError("--resume: --out '" + sweep_request.out_dir +
-                         "' does not exist, so there is no checkpoint to resume (start without --resume)");
+    if (!c->sweeps().empty() && sweep->got_subcommand(c->name())) {
       const ParamValues params = ParamValues::parse(c->params(), sweep_args[c->name()].given());
-      const Json summary = c->sweep(params, variant_or_default(*c, variant), sweep_request, common.parse());
+      const Json summary =
+          c->sweep(params, c->variant_or_default(variant), sweep_options[c->name()].request(), common.parse());
       fmt::print("{}\n", summary.dump(2));
       return 0;
     }
-    if (prove->got_subcommand(c->name()))
+    if (c->has_proofs() && prove->got_subcommand(c->name()))
       return run_prove(prove_args[c->name()], claims, variant, json_path, smt2_dir, timeout_s, common, command);
     if (eval->got_subcommand(c->name())) {
       const ParamValues params = ParamValues::parse(c->params(), eval_args[c->name()].given());
       const long bits = bits_text.empty() ? 0 : parse_integer_option("--bits", bits_text, 2, 65536);
-      fmt::print("{}", c->eval(params, variant_or_default(*c, variant), input, trace, bits));
+      fmt::print("{}", c->eval(params, c->variant_or_default(variant), input, trace, bits));
       return 0;
     }
   }

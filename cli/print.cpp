@@ -55,9 +55,9 @@ std::string format_construction(const Construction& c) {
   std::string out = fmt::format("{}: {}\nparameters:\n", c.name(), c.paper());
   for (const auto& p : c.params())
     out += fmt::format("  --{:<10} {} ({}; default {})\n", p.name, p.help, p.range_text(), p.default_value);
-  std::string variants;
-  for (const auto& v : c.variants()) variants += (variants.empty() ? "" : ", ") + v;
-  out += fmt::format("variants: {} (default {})\nclaims:\n", variants, c.variants().front());
+  out += "variants:\n";
+  for (const auto& v : c.variants()) out += fmt::format("  {:<17} {}\n", v.name, v.help);
+  out += fmt::format("(default {})\nclaims:\n", c.variants().front().name);
   for (const auto& claim : c.claims())
     out += fmt::format("  {}  [{}]\n    paper:   {}\n    checked: {}\n", claim.id, claim.section, claim.statement,
                        claim.checked);

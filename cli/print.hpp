@@ -1,7 +1,7 @@
 // Text output of the CLI: what a researcher reads on the terminal. Certificates carry the full record.
 #pragma once
 
-#include "checkers/construction.hpp"
+#include "checkers/registry.hpp"
 
 #include <string>
 

@@ -1,6 +1,7 @@
 // cat: the one-layer CAT construction. Expected values are worked by hand from the definitions in docs/cat.md
 // (one-hot embeddings make every inner product a count); each claim is shown verified and refuted.
 #include "checkers/cat/cat_construction.hpp"
+#include "checkers/registry.hpp"
 #include "constructions/cat/tasks.hpp"
 #include "constructions/cat/temperature.hpp"
 

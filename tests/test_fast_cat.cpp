@@ -3,6 +3,7 @@
 // sequences per configuration, every variant and embedding; and its NAR matching must equal tasks.hpp's. At large L,
 // where the exact evaluator is out of reach, the expected length limits are derived by hand below.
 #include "checkers/cat/cat_construction.hpp"
+#include "checkers/registry.hpp"
 #include "checkers/fast/cat_fast.hpp"
 #include "constructions/cat/tasks.hpp"
 

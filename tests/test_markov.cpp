@@ -2,6 +2,7 @@
 // predictor's loss, eq. (12) for d = N = 1, the C.2 arithmetic) or computed independently (finite differences of the
 // loss); each theorem is shown verified at the printed point and caught on a deliberately broken one.
 #include "checkers/markov/markov_construction.hpp"
+#include "checkers/registry.hpp"
 #include "core/autodiff.hpp"
 #include "proofs/markov_proofs.hpp"
 

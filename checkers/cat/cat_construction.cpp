@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
 namespace tverify::cat {
 
@@ -136,8 +135,26 @@ std::string CatConstruction::paper() const {
   return "Li, Zhang, Huang, Oymak: On the Power of Convolution Augmented Transformer (arXiv 2407.05591)";
 }
 
-std::vector<std::string> CatConstruction::variants() const {
-  return {"key_delay", "value_delay", "ar", "key_delay_full", "value_delay_full"};
+std::vector<VariantSpec> CatConstruction::variants() const {
+  return {{"key_delay", "Theorem 1 with the key convolved (keys delayed by one position)"},
+          {"value_delay", "Theorem 1 with the value convolved"},
+          {"ar", "Corollary 1: associative recall, N = 1"},
+          {"key_delay_full", "key_delay with zero-padded partial windows left out (errata C1)"},
+          {"value_delay_full", "value_delay with zero-padded partial windows left out (errata C1)"}};
+}
+
+std::vector<SweepSpec> CatConstruction::sweeps() const {
+  using K = ParamSpec::Kind;
+  const ParamSpec resume{"resume", "continue an interrupted sweep from the checkpoint in --out", K::Flag, 0, 0, {},
+                         "false"};
+  const ParamSpec length_max{"L-max", "the largest L probed (default 64, at most 4096; with --fast 2^20)", K::Integer,
+                             3, 1L << 20, {}, ""};
+  const std::string c_help = "for each c on a grid, the largest L at which every worst-case NAR instance decodes";
+  const std::string l_help = "for each L from N + 2 to --L, the smallest c (a multiple of 1/64) solving every instance";
+  return {{"c", false, c_help, {length_max}},
+          {"L", false, l_help, {}},
+          {"c", true, c_help + ", on the fast path, with a checkpoint", {length_max, resume}},
+          {"L", true, l_help + ", on the fast path, with a checkpoint", {resume}}};
 }
 
 std::vector<ParamSpec> CatConstruction::params() const {
@@ -176,33 +193,21 @@ std::string recall_claim_for(const std::string& variant) {
 
 }  // namespace
 
-CheckReport CatConstruction::check(const ParamValues& params, const std::string& variant,
-                                   const std::vector<std::string>& claim_ids, const RunOptions& options) const {
-  const auto start = std::chrono::steady_clock::now();
-  const std::string recall = recall_claim_for(variant);
-  std::vector<std::string> ids = claim_ids;
-  if (ids.empty()) ids = {"cat.signatures", recall, "cat.mqnar", "cat.filters"};
-  for (const auto& id : ids) {
-    claim(id);
-    const bool other_recall = (id == "cat.thm1.key_delay" || id == "cat.thm1.value_delay" || id == "cat.cor1");
-    if (other_recall && id != recall)
-      throw UsageError("--claim " + id + " is checked with --variant " +
-                       (id == "cat.cor1" ? "ar" : id.substr(std::string("cat.thm1.").size())) + " (this run: " +
-                       variant + ")");
-  }
+void CatConstruction::check_claims(const ParamValues& params, const std::string& variant,
+                                   const std::vector<std::string>& ids, const RunOptions& options,
+                                   CheckReport& report) const {
   if (std::find(ids.begin(), ids.end(), "cat.filters") != ids.end()) {  // each sampled filter compares every pair
     const std::uint64_t grams = ngram_count(params.small_int("V"), params.small_int("N"));
     check_budget(static_cast<std::uint64_t>(params.integer("samples")) * grams * (grams - 1) / 2, options,
                  "pairs of N-gram signatures over the sampled filters (cat.filters: --samples x V^N (V^N - 1) / 2)");
   }
   const CatSetup setup = make_setup(params, variant);
-  make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1);  // budget, before any work
-  CheckReport report =
-      new_report("check", params, variant, Json{{"max_counterexamples", options.max_counterexamples}});
+  const auto domain = make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1);  // budget
   report.arithmetic = "exact (convolutions, inner products, cos^2, Delta^2); interval (cosines, softmax, decoding)";
   report.domain_description = fmt::format("every sequence over [V] of length {}..{}; the valid instances of each task",
                                           setup.n + 1, setup.length);
-  report.domain_inputs = make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1).size;
+  report.domain_inputs = domain.size;
+  const std::string recall = recall_claim_for(variant);
   for (const auto& id : ids) {
     if (id == "cat.signatures") report.claims.push_back(check_signatures(setup));
     if (id == recall) {
@@ -215,21 +220,19 @@ CheckReport CatConstruction::check(const ParamValues& params, const std::string&
       report.claims.push_back(check_filters(setup, static_cast<std::uint64_t>(params.integer("samples")),
                                             static_cast<std::uint64_t>(params.integer("seed"))));
   }
-  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
 }
 
-Json CatConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
-                            const RunOptions& run) const {
-  if (request.vary != "c" && request.vary != "L") throw UsageError("--vary must be c or L for cat (got '" + request.vary + "')");
-  std::vector<std::string> read{"--fast"};
-  if (request.fast) read.push_back("--resume");
-  if (request.vary == "c") read.push_back("--L-max");
-  reject_unread_sweep_options(request, std::string("sweep cat --vary ") + request.vary + (request.fast ? " --fast" : ""),
-                              read);
-  if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
+Json CatConstruction::run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
+                                const RunOptions& run) const {
+  if (sweep.vary != sweep.spec.vary) throw UsageError("--vary " + sweep.spec.vary + " takes no value (got '" + sweep.vary + "')");
+  CatSweepOptions options;
+  options.out_dir = sweep.out_dir;
+  options.fast = sweep.spec.fast;
+  options.resume = sweep.options.has("resume") && sweep.options.flag("resume");
+  if (sweep.options.has("L-max")) options.length_max = static_cast<long>(sweep.options.integer("L-max"));
   const CatSetup setup = make_setup(params, variant);
-  return request.vary == "c" ? sweep_length_limit(setup, params, request, run) : sweep_smallest_c(setup, params, request, run);
+  return sweep.spec.vary == "c" ? sweep_length_limit(setup, params, options, run)
+                                : sweep_smallest_c(setup, params, options, run);
 }
 
 std::string CatConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,

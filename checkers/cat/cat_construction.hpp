@@ -12,14 +12,17 @@ class CatConstruction : public Construction {
   std::string name() const override { return "cat"; }
   std::string paper() const override;
   std::vector<ParamSpec> params() const override;
-  std::vector<std::string> variants() const override;
+  std::vector<VariantSpec> variants() const override;
   const std::vector<ClaimSpec>& claims() const override;
-  CheckReport check(const ParamValues& params, const std::string& variant, const std::vector<std::string>& claim_ids,
-                    const RunOptions& options) const override;
-  Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
-             const RunOptions& run) const override;
+  std::vector<SweepSpec> sweeps() const override;
   std::string eval(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
                    long bits) const override;
+
+ protected:
+  void check_claims(const ParamValues& params, const std::string& variant, const std::vector<std::string>& ids,
+                    const RunOptions& options, CheckReport& report) const override;
+  Json run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
+                 const RunOptions& run) const override;
 };
 
 // Validates the parameters (UsageError naming the parameter and its range) and builds the layer and its numbers.

@@ -4,6 +4,18 @@
 
 namespace tverify::cat {
 
+namespace {
+
+// A recall claim is about the variants whose name starts with `prefix` ("ar" for Corollary 1).
+std::function<std::string(const ParamValues&, const std::string&)> recall_claim_of(std::string prefix) {
+  return [prefix](const ParamValues&, const std::string& variant) -> std::string {
+    if (variant.rfind(prefix, 0) == 0) return "";
+    return "is checked with --variant " + prefix + " (this run: " + variant + ")";
+  };
+}
+
+}  // namespace
+
 const CatClaimSpecs& cat_claim_specs() {
   static const CatClaimSpecs specs{
       {"cat.signatures", "Appendix C.1, proof of Theorem 1",
@@ -18,16 +30,16 @@ const CatClaimSpecs& cat_claim_specs() {
        "the layer with F_q = F, F_k = F delayed one step, v = x, and c from the sufficient condition of docs/cat.md "
        "(or --c), decodes the target on every valid NAR instance of length N+1..L, each decision certified "
        "[reconstruction]",
-       {"V", "N", "L", "filter", "c", "embedding"}},
+       {"V", "N", "L", "filter", "c", "embedding"}, DecidedBy::Check, recall_claim_of("key_delay")},
       {"cat.thm1.value_delay", "Sec. 4, Theorem 1 (value delay)",
        "The same with value delay: queries and keys use the same filter, values are delayed.",
        "the layer with F_q = F_k = F, v_t = x_{t+1} (v = 0 past the end), c as above, decodes the target on every "
        "valid NAR instance of length N+1..L [reconstruction]",
-       {"V", "N", "L", "filter", "c", "embedding"}},
+       {"V", "N", "L", "filter", "c", "embedding"}, DecidedBy::Check, recall_claim_of("value_delay")},
       {"cat.cor1", "Sec. 4, Corollary 1",
        "A CAT layer employing 1-D convolution on key embeddings with the delay filter solves AR.",
        "N = 1, F = (1), keys delayed one step: the target on every valid AR instance of length 2..L [reconstruction]",
-       {"V", "L", "c", "embedding"}},
+       {"V", "L", "c", "embedding"}, DecidedBy::Check, recall_claim_of("ar")},
       {"cat.mqnar", "Sec. 3.2.1, Definition 5 (MQNAR) with the layer of Theorem 1",
        "Multi-query N-gram AR: every N-gram query with an earlier occurrence is answered by the value after it.",
        "every valid MQNAR instance of length <= L (each query has at most one earlier occurrence): at every query "

@@ -164,7 +164,7 @@ Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, con
 // finished point); the sweeps of the exact evaluator stay within the exhaustive budget and keep none. The parameters
 // it must match: the construction's, the sweep, and the budget of the exhaustive probes. Each row holds the key, the
 // table's `cells` (one text per column) and the summary's `row` (an object).
-std::optional<fast::Checkpoint> fast_checkpoint(const SweepRequest& request, const CatSetup& setup,
+std::optional<fast::Checkpoint> fast_checkpoint(const CatSweepOptions& request, const CatSetup& setup,
                                                 const ParamValues& params, const std::string& sweep,
                                                 const RunOptions& run, const std::string& key, std::vector<Json> grid,
                                                 std::size_t cells, const Json& extra = Json::object()) {
@@ -234,12 +234,12 @@ Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fail
 
 }  // namespace
 
-Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
+Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const CatSweepOptions& request,
                         const RunOptions& run) {
   const long cap_max = request.fast ? length_cap_fast_max : length_cap_max;
-  const long cap = request.length_max.empty()
-                       ? (request.fast ? cap_max : length_cap_default)
-                       : static_cast<long>(parse_integer_option("--L-max", request.length_max, setup.n + 2, cap_max));
+  const long cap = request.length_max.value_or(request.fast ? cap_max : length_cap_default);
+  if (cap < setup.n + 2 || cap > cap_max)
+    throw UsageError(fmt::format("--L-max must be an integer in [{}, {}] (got '{}')", setup.n + 2, cap_max, cap));
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);
@@ -283,7 +283,7 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
   return summary;
 }
 
-Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
+Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const CatSweepOptions& request,
                       const RunOptions& run) {
   if (setup.length < setup.n + 2)
     throw UsageError(fmt::format("--L must be at least N + 2 = {} for sweep cat --vary L (the lengths N+2..L; got {})",

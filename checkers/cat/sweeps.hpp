@@ -16,11 +16,20 @@
 
 #include "checkers/cat/cat_claims.hpp"
 
+#include <optional>
+
 namespace tverify::cat {
 
-Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
+struct CatSweepOptions {
+  std::string out_dir;
+  bool fast = false;    // the fast path and a checkpoint
+  bool resume = false;  // continue from the checkpoint in out_dir
+  std::optional<long> length_max;  // --vary c: --L-max as given
+};
+
+Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const CatSweepOptions& request,
                         const RunOptions& run);
-Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const SweepRequest& request,
+Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const CatSweepOptions& request,
                       const RunOptions& run);
 
 }  // namespace tverify::cat

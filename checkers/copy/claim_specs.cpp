@@ -63,7 +63,7 @@ const TransformerClaimSpecs& transformer_claim_specs() {
        "Fix some i > L, denote z = T^key . T^query_i. Then, z_{i-L+1} = n and |z_j| < n - 1/d for all j != i-L+1.",
        "exactly, at every query position L+2..2L+1 of the copy sequence, for every x without a repeated n-gram "
        "(per reading); the proof assumes 2L + 2 <= K = D^n",
-       {"D", "n", "L", "embedding"}},
+       {"D", "n", "L", "embedding"}, DecidedBy::CheckAndProve},
       {"copy.thm2_3", "Sec. 2.2, Theorem 2.3 (proof in Appendix C.2)",
        "For all n, there exists a depth-2 transformer T of dimension O(n log(D)) s.t. for all 2n <= L <= D^n, and for "
        "any copy distribution D_L, err_D_L(T) < p_n-gram(D_L).",
@@ -87,28 +87,28 @@ const ProofClaimSpecs& proof_claim_specs() {
        "for all j != i.",
        "with Z3, for every K >= 1: exp(a), exp(b) and exp(z_j) replaced by positive variables with exp(z_j) <= exp(b) "
        "(monotonicity, the only property of exp the proof uses)",
-       {}, true},
+       {}, DecidedBy::Prove},
       {"copy.gadget_ghat", "Appendix C.2, proof of Lemma C.4 (claim on ghat)",
        "ghat_t(Psi(x_1), ..., Psi(x_i)) = 1{i > n} Psi(x_{i-t})",
        "the gadget's case analysis only: Z3 proves, for all n, i and every coordinate value u in [-1, 1], that the "
        "printed ReLU formula gives the claimed output when Psi(<BOS>).g_n takes the values the proof derives by hand "
        "(1/i for i <= n, 1 at i = n + 1, 0 after), taken as hypotheses, not computed from the construction's weights "
        "(copy.lemma_c4 checks the built layer exactly on its domain); corrected: 1{i > n + 1} (errata E6)",
-       {}, true},
+       {}, DecidedBy::Prove},
       {"copy.gadget_gtilde", "Appendix C.2, proof of Lemma C.4 (claim on gtilde)",
        "gtilde_t(Psi(x_1), ..., Psi(x_i)) = 1{i = t + 1}",
        "the gadget's case analysis only: Z3 proves, for all t and i, that the printed formula (paper: "
        "1/2 relu(2c - 1), corrected: relu(2c - 1), errata E4) gives the claimed output when c = Psi(<BOS>).(g_t - h_1) "
        "takes the values the proof derives by hand, taken as hypotheses, not computed from the construction's weights "
        "(copy.lemma_c4 checks the built layer exactly on its domain)",
-       {}, true},
+       {}, DecidedBy::Prove},
       {"copy.gadget_gstar", "Appendix C.2, proof of Lemma C.4 (claim on gstar)",
        "g*_t(Psi(x_1), ..., Psi(x_i)) = 1{i = L + t}",
        "the gadget's case analysis only, which is immediate: given the values the proof derives by hand for "
        "c = Psi(<COPY>).g_{t-1} (1 at i = L_C + t, else 0), taken as hypotheses, relu(c) = 1{i = L_C + t} because "
        "relu(1) = 1 and relu(0) = 0 (Z3 confirms, for all t, i and L_C); the derived values themselves are checked "
        "only by copy.lemma_c4, exactly on its domain",
-       {}, true},
+       {}, DecidedBy::Prove},
   };
   return specs;
 }

@@ -14,7 +14,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
 namespace tverify::copy {
 
@@ -65,24 +64,44 @@ const std::vector<ClaimSpec>& CopyConstruction::claims() const {
   return list;
 }
 
-CheckReport CopyConstruction::check(const ParamValues& params, const std::string& variant,
-                                    const std::vector<std::string>& claim_ids, const RunOptions& options) const {
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<std::string> ids = claim_ids;
-  if (ids.empty())
-    for (const auto& c : claims())
-      if (!c.proof_only) ids.push_back(c.id);
-  for (const auto& id : ids)  // unknown ids fail before any work
-    if (claim(id).proof_only) throw UsageError("--claim " + id + " is proved with `tverify prove copy`, not enumerated");
-  auto wanted = [&](const std::string& id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
+std::vector<VariantSpec> CopyConstruction::variants() const {
+  return {{"paper", "the construction as printed (Algorithm 1's loop bounds, the gadgets of Appendix C)"},
+          {"corrected", "with the minimal fixes written up in docs/errata.md (E-entries)"}};
+}
 
+std::vector<SweepSpec> CopyConstruction::sweeps() const {
+  using K = ParamSpec::Kind;
+  const ParamSpec length_max{"L-max", "the largest L (default: the largest with D^L <= 10^4 for --vary L, 2n + 4 for "
+                                      "--vary bits)",
+                             K::Integer, 1, 64, {}, ""};
+  const ParamSpec threshold{"threshold", "mark the first L whose error rate reaches this (default 1/2)",
+                            K::PositiveRational, 0, 0, {}, "", "", "1"};
+  return {
+      {"tau", false, "bisect the smallest tau at which the transformer copies every string of [D]^L (exhaustive)",
+       {{"resolution", "grid step of the bisection", K::PositiveRational, 0, 0, {}, "1/16", "1/1048576", "1000"}}},
+      {"L", false, "the exact error rate and p_n-gram for L = 1..L-max (exhaustive)", {length_max, threshold}},
+      {"bits", false, "the fewest MPFR bits that copy every string, for L = 1..L-max (exhaustive; a measurement)",
+       {length_max}},
+      {"L", true,
+       "--vary L=lo:hi:xF or L=lo:hi:+S: the error rate of sampled strings at large L on the fast exact path; with "
+       "--formats, the same in floating-point formats; with --min-bits, the fewest MPFR bits (measurements)",
+       {{"samples", "random strings per L", K::Integer, 1, 1'000'000, {}, "64"},
+        {"seed", "seed of the random strings", K::Integer, 0, 1'000'000'000'000, {}, "1"},
+        threshold,
+        {"formats", "measure these formats instead (float64,float32,bfloat16,float16)", K::Text, 0, 0, {}, ""},
+        {"min-bits", "the fewest MPFR bits (2..25) that copy every sampled string, per L", K::Flag, 0, 0, {}, "false"},
+        {"resume", "continue an interrupted sweep from the checkpoint in --out", K::Flag, 0, 0, {}, "false"}}},
+  };
+}
+
+void CopyConstruction::check_claims(const ParamValues& params, const std::string& variant,
+                                    const std::vector<std::string>& ids, const RunOptions& options,
+                                    CheckReport& report) const {
+  auto wanted = [&](const std::string& id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
   const StringDomain domain =
       make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), options);
   const auto states = static_cast<std::uint64_t>(params.integer("S"));
   const Alg1Variant alg1_variant = variant == "paper" ? Alg1Variant::Paper : Alg1Variant::Corrected;
-
-  CheckReport report =
-      new_report("check", params, variant, Json{{"max_counterexamples", options.max_counterexamples}});
   const CopyTransformerConfig transformer = transformer_config(params, variant, domain.length);
   const TransformerClaimSelection selection{wanted("copy.lemma_c1"), wanted("copy.lemma_c4"), wanted("copy.scores"),
                                             wanted("copy.thm2_3"), wanted("copy.err")};
@@ -100,26 +119,12 @@ CheckReport CopyConstruction::check(const ParamValues& params, const std::string
   if (selection.any()) append(check_transformer_claims(domain, transformer, readings, selection, options));
   if (wanted("copy.thm2_7")) report.claims.push_back(check_thm2_7(domain, states, variant == "paper", options));
   if (wanted("copy.cor2_8")) report.claims.push_back(check_cor2_8(domain, states, options));
-  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
 }
 
-
-CheckReport CopyConstruction::prove(const ParamValues& params, const std::string& variant,
-                                    const std::vector<std::string>& claim_ids, const ProofOptions& options,
-                                    const RunOptions& run) const {
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<std::string> provable{"copy.lemma_c3", "copy.gadget_ghat", "copy.gadget_gtilde",
-                                          "copy.gadget_gstar", "copy.scores"};
-  std::vector<std::string> ids = claim_ids.empty() ? provable : claim_ids;
-  for (const auto& id : ids) {
-    claim(id);
-    if (std::find(provable.begin(), provable.end(), id) == provable.end())
-      throw UsageError("--claim " + id + " has no Z3 proof (provable: copy.lemma_c3, copy.gadget_ghat, "
-                       "copy.gadget_gtilde, copy.gadget_gstar, copy.scores)");
-  }
+void CopyConstruction::prove_claims(const ParamValues& params, const std::string& variant,
+                                    const std::vector<std::string>& ids, const ProofOptions& options,
+                                    const RunOptions& run, CheckReport& report) const {
   const StringDomain domain = make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), run);
-  CheckReport report = new_report("prove", params, variant, Json{{"timeout_ms", options.timeout_ms}});
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: lemma and gadget statements for all values; copy.scores for every x in "
                               "[D]^L without a repeated n-gram as one query";
@@ -131,92 +136,67 @@ CheckReport CopyConstruction::prove(const ParamValues& params, const std::string
     for (auto& r : report.claims)
       if (r.id == "copy.scores") r.details["enumeration_verdict"] = to_string(enumerated.front().verdict);
   }
-  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
 }
-
-namespace {
-
-Exact parse_positive(const std::string& option, const std::string& text, const Exact& fallback, const Exact& max) {
-  if (text.empty()) return fallback;
-  try {
-    const Exact q = parse_exact(text);
-    if (q > 0 && q <= max) return q;
-  } catch (const std::invalid_argument&) {
-  }
-  throw UsageError(option + " must be an exact number in (0, " + exact_to_string(max) + "] (got '" + text + "')");
-}
-
-}  // namespace
 
 // --fast: the error rate vs L at scale (checkers/fast/copy_length_sweep.hpp).
-Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& variant, const SweepRequest& request,
+Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
                                   const RunOptions& run) const {
-  if (request.vary.rfind("L=", 0) != 0)
-    throw UsageError("--fast sweeps vary L: --vary L=lo:hi:xF or L=lo:hi:+S (got '" + request.vary + "')");
-  const fast::LengthGrid grid = fast::parse_length_grid(request.vary);
-  std::vector<std::string> read{"--fast", "--resume", "--samples", "--seed", "--formats", "--min-bits"};
-  if (request.formats.empty() && !request.min_bits) read.push_back("--threshold");  // the error-rate sweep's mark
-  reject_unread_sweep_options(request, "sweep copy --fast", read);
+  if (sweep.vary.rfind("L=", 0) != 0)
+    throw UsageError("--fast sweeps vary L: --vary L=lo:hi:xF or L=lo:hi:+S (got '" + sweep.vary + "')");
+  const fast::LengthGrid grid = fast::parse_length_grid(sweep.vary);
+  const ParamValues& given = sweep.options;
+  const bool min_bits = given.flag("min-bits"), formats = given.has("formats");
+  if ((min_bits || formats) && given.has("threshold"))
+    throw UsageError("--threshold is not an option of sweep copy --fast with --formats or --min-bits (it marks the "
+                     "error-rate sweep)");
   fast::FastSweepOptions o;
-  o.out_dir = request.out_dir;
-  o.samples = request.samples.empty() ? 64 : static_cast<std::uint64_t>(parse_integer_option("--samples", request.samples, 1, 1'000'000));
-  o.seed = request.seed.empty() ? 1 : static_cast<std::uint64_t>(parse_integer_option("--seed", request.seed, 0, 1'000'000'000'000));
-  o.threshold = parse_positive("--threshold", request.threshold, Exact(1, 2), Exact(1));
-  o.resume = request.resume;
+  o.out_dir = sweep.out_dir;
+  o.samples = static_cast<std::uint64_t>(given.integer("samples"));
+  o.seed = static_cast<std::uint64_t>(given.integer("seed"));
+  o.threshold = given.has("threshold") ? *given.rational("threshold") : Exact(1, 2);
+  o.resume = given.flag("resume");
   o.threads = run.threads;
   check_budget(static_cast<std::uint64_t>(grid.values().size()) * o.samples, run, "sampled strings");
   fast::require_memory(grid, o);
-  if (request.min_bits) {
-    if (!request.formats.empty()) throw UsageError("--min-bits and --formats are separate sweeps: give one of them");
-    return fast::sweep_copy_min_bits(transformer_config(params, variant, params.small_int("L")), grid, o);
+  const CopyTransformerConfig config = transformer_config(params, variant, params.small_int("L"));
+  if (min_bits) {
+    if (formats) throw UsageError("--min-bits and --formats are separate sweeps: give one of them");
+    return fast::sweep_copy_min_bits(config, grid, o);
   }
-  if (!request.formats.empty()) {
-    return fast::sweep_copy_formats(transformer_config(params, variant, params.small_int("L")), grid,
-                                    fast::parse_formats(request.formats), o);
-  }
-  return fast::sweep_copy_length_fast(transformer_config(params, variant, params.small_int("L")), grid, o);
+  if (formats) return fast::sweep_copy_formats(config, grid, fast::parse_formats(given.text("formats")), o);
+  return fast::sweep_copy_length_fast(config, grid, o);
 }
 
-Json CopyConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
-                             const RunOptions& run) const {
-  if (request.fast) return sweep_fast(params, variant, request, run);
-  if (request.vary != "tau" && request.vary != "L" && request.vary != "bits")
-    throw UsageError("--vary must be one of tau, L, bits (got '" + request.vary + "')");
-  reject_unread_sweep_options(request, "sweep copy --vary " + request.vary,
-                              request.vary == "tau" ? std::vector<std::string>{"--fast", "--resolution"}
-                              : request.vary == "L" ? std::vector<std::string>{"--fast", "--L-max", "--threshold"}
-                                                    : std::vector<std::string>{"--fast", "--L-max"});
-  if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
-  CopySweepOptions sweep;
-  sweep.out_dir = request.out_dir;
-  sweep.resolution = parse_positive("--resolution", request.resolution, Exact(1, 16), Exact(1000));
-  if (sweep.resolution < Exact(1, 1 << 20))  // each halving is one more exhaustive probe
-    throw UsageError("--resolution must be an exact number in [1/1048576, 1000] (got '" + request.resolution + "')");
-  sweep.threshold = parse_positive("--threshold", request.threshold, Exact(1, 2), Exact(1));
+Json CopyConstruction::run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
+                                 const RunOptions& run) const {
+  if (sweep.spec.fast) return sweep_fast(params, variant, sweep, run);
+  if (sweep.vary != sweep.spec.vary)
+    throw UsageError("--vary " + sweep.spec.vary + " takes no range (got '" + sweep.vary + "'; ranges are for --fast)");
+  const std::string& vary = sweep.spec.vary;
+  CopySweepOptions options;
+  options.out_dir = sweep.out_dir;
+  options.resolution = sweep.options.has("resolution") ? *sweep.options.rational("resolution") : Exact(1, 16);
+  options.threshold = sweep.options.has("threshold") ? *sweep.options.rational("threshold") : Exact(1, 2);
   const int alphabet = params.small_int("D");
-  if (request.vary == "bits") {
-    sweep.length_max = request.length_max.empty()
-                           ? 2 * params.small_int("n") + 4
-                           : static_cast<int>(parse_integer_option("--L-max", request.length_max, 1, 64));
-  } else if (request.vary == "L") {
+  const bool length_given = sweep.options.has("L-max");
+  if (vary == "bits") {
+    options.length_max = length_given ? sweep.options.small_int("L-max") : 2 * params.small_int("n") + 4;
+  } else if (vary == "L") {
     int fits = 0;  // the largest L with D^L <= 10^4 (the default), capped by the run budget
     while (fits < 64 && big_pow(static_cast<unsigned long>(alphabet), static_cast<unsigned long>(fits + 1)) <= 10000)
       ++fits;
-    sweep.length_max = request.length_max.empty()
-                           ? std::max(1, fits)
-                           : static_cast<int>(parse_integer_option("--L-max", request.length_max, 1, 64));
-    make_string_domain(alphabet, params.small_int("n"), sweep.length_max, run);  // the largest run fits the budget
+    options.length_max = length_given ? sweep.options.small_int("L-max") : std::max(1, fits);
+    make_string_domain(alphabet, params.small_int("n"), options.length_max, run);  // the largest run fits the budget
   } else {
     make_string_domain(alphabet, params.small_int("n"), params.small_int("L"), run);
   }
   if (params.choice("reading") != "both")
     throw UsageError("--reading: sweeps report both readings; leave --reading at its default");
   require_gnuplot();
-  prepare_output_dir(request.out_dir);
+  prepare_output_dir(sweep.out_dir);
   const CopyTransformerConfig config = transformer_config(params, variant, params.small_int("L"));
-  if (request.vary == "bits") return sweep_precision(config, sweep, run);
-  return request.vary == "tau" ? sweep_tau(config, sweep, run) : sweep_length(config, sweep, run);
+  if (vary == "bits") return sweep_precision(config, options, run);
+  return vary == "tau" ? sweep_tau(config, options, run) : sweep_length(config, options, run);
 }
 
 namespace {

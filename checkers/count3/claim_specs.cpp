@@ -37,7 +37,7 @@ const Count3ClaimSpecs& count3_claim_specs() {
        "exactly on every integer pair 0 <= a <= 2n - 1, 1 <= b <= n for n = 1..64, at eps = 1/2, 1/10, 9/10 with "
        "M = 2n/eps; also the largest eps and the smallest M that work; `tverify prove count3` proves it for all n with "
        "Z3",
-       {}},
+       {}, DecidedBy::CheckAndProve},
       {"count3.rasp_mlp", "Appendix A.6",
        "All linear element-wise operations in Algorithm 4 can be implemented trivially; g is the only nonlinear "
        "element-wise function, and it is implemented by the ReLU gadget on [2n - 1] x [n].",

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
 namespace tverify::count3 {
 
@@ -69,20 +68,25 @@ const std::vector<ClaimSpec>& Count3Construction::claims() const {
   return list;
 }
 
-CheckReport Count3Construction::check(const ParamValues& params, const std::string& variant,
-                                      const std::vector<std::string>& claim_ids, const RunOptions& options) const {
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<std::string> ids = claim_ids;
-  if (ids.empty())
-    for (const auto& c : claims()) ids.push_back(c.id);
-  for (const auto& id : ids) claim(id);  // unknown ids fail before any work
+std::vector<VariantSpec> Count3Construction::variants() const {
+  return {{"paper", "Algorithm 4 as printed"}, {"corrected", "Algorithm 4 with the fix of docs/errata.md (N1)"}};
+}
+
+std::vector<SweepSpec> Count3Construction::sweeps() const {
+  return {{"values", false,
+           "for sequences of length exactly n, the fraction on which each program agrees with eq. (4) as the value "
+           "range 0..K grows",
+           {{"L-max", "the largest value K (default 3n, stopping within --max-inputs)", ParamSpec::Kind::Integer, 1,
+             1'000'000, {}, ""}}}};
+}
+
+void Count3Construction::check_claims(const ParamValues& params, const std::string& variant,
+                                      const std::vector<std::string>& ids, const RunOptions& options,
+                                      CheckReport& report) const {
   const bool needs_inputs = std::any_of(ids.begin(), ids.end(), uses_inputs);
   const InputSource inputs = needs_inputs ? inputs_from(params, options) : InputSource::experiment(0, 0);
   const ProgramSemantics semantics = semantics_from(params, variant);
   const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
-
-  CheckReport report =
-      new_report("check", params, variant, Json{{"max_counterexamples", options.max_counterexamples}});
   report.arithmetic = "exact (RASP interpreter over rationals; transformers with equal scores); interval (alpha, "
                       "beta of eq. 5); z3 (entp.a2/a3: free positive exponentials)";
   report.domain_description = needs_inputs ? inputs.describe() : "fixed instances (see each claim)";
@@ -100,22 +104,12 @@ CheckReport Count3Construction::check(const ParamValues& params, const std::stri
     if (id == "entp.thm4_1") report.claims.push_back(check_thm4_1(seed));
     if (id == "entp.thm4_2") report.claims.push_back(check_thm4_2(seed));
   }
-  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
 }
 
-CheckReport Count3Construction::prove(const ParamValues& params, const std::string& variant,
-                                      const std::vector<std::string>& claim_ids, const ProofOptions& options,
-                                      const RunOptions&) const {
-  const auto start = std::chrono::steady_clock::now();
-  for (const auto& id : claim_ids) {
-    claim(id);
-    if (id != "count3.lemma_a6")
-      throw UsageError("--claim " + id + " has no Z3 proof of its own (provable: count3.lemma_a6; entp.a2 and "
-                       "entp.a3 use Z3 inside `tverify check count3`)");
-  }
+// count3.lemma_a6 is the only claim with a proof of its own (entp.a2 and entp.a3 use Z3 inside check).
+void Count3Construction::prove_claims(const ParamValues&, const std::string&, const std::vector<std::string>&,
+                                      const ProofOptions& options, const RunOptions&, CheckReport& report) const {
   const proofs::QueryOptions query{options.timeout_ms, options.smt2_dir};
-  CheckReport report = new_report("prove", params, variant, Json{{"timeout_ms", options.timeout_ms}});
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: every n >= 1, every (a, b) of the lemma's domain, every eps and M allowed";
   ClaimResult printed = claim_from_proof(claim("count3.lemma_a6"),
@@ -127,18 +121,15 @@ CheckReport Count3Construction::prove(const ParamValues& params, const std::stri
                                         {"seconds", tight.details.value("seconds", 0.0)}};
   printed.summary += std::string("; tight constants (eps <= 1, M eps >= n): ") + to_string(tight.verdict);
   report.claims.push_back(std::move(printed));
-  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
 }
 
-Json Count3Construction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
-                               const RunOptions& run) const {
-  if (request.vary != "values") throw UsageError("--vary must be values for count3 (got '" + request.vary + "')");
-  reject_unread_sweep_options(request, "sweep count3 --vary values", {"--L-max"});
-  if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
-  (void)variant;
-  return sweep_value_range(params.small_int("n"), params.choice("program"),
-                           semantics_from(params, "paper").mean, request, run);
+Json Count3Construction::run_sweep(const ParamValues& params, const std::string&, const SweepRun& sweep,
+                                   const RunOptions& run) const {
+  if (sweep.vary != sweep.spec.vary) throw UsageError("--vary values takes no range (got '" + sweep.vary + "')");
+  const std::optional<long long> value_max =
+      sweep.options.has("L-max") ? std::optional<long long>(sweep.options.integer("L-max")) : std::nullopt;
+  return sweep_value_range(params.small_int("n"), params.choice("program"), semantics_from(params, "paper").mean,
+                           value_max, sweep.out_dir, run);
 }
 
 namespace {

@@ -17,12 +17,11 @@ std::vector<std::string> programs_for(const std::string& program) {
 
 }  // namespace
 
-Json sweep_value_range(int length, const std::string& program, rasp::MeanSemantics mean, const SweepRequest& request,
-                       const RunOptions& run) {
+Json sweep_value_range(int length, const std::string& program, rasp::MeanSemantics mean,
+                       std::optional<long long> value_max, const std::string& out_dir, const RunOptions& run) {
   const std::vector<std::string> programs = programs_for(program);
-  const bool given = !request.length_max.empty();
-  const long long asked = given ? parse_integer_option("--L-max (largest value K)", request.length_max, 1, 1'000'000)
-                                : 3LL * length;
+  const bool given = value_max.has_value();
+  const long long asked = value_max.value_or(3LL * length);
   // --max-inputs bounds the whole run: every row's sequences, once per program. A given --L-max beyond it is refused;
   // the default (3n) stops at the last K within it.
   long long k_max = 0;
@@ -37,7 +36,7 @@ Json sweep_value_range(int length, const std::string& program, rasp::MeanSemanti
                                  "lower --L-max, raise --max-inputs or add --force",
                                  asked, run.max_inputs, k_max));
   require_gnuplot();
-  prepare_output_dir(request.out_dir);
+  prepare_output_dir(out_dir);
   SweepTable table;
   table.columns = {"K", "sequences"};
   for (const auto& p : programs) table.columns.insert(table.columns.end(), {p + "_agree", p + "_fraction"});
@@ -69,7 +68,7 @@ Json sweep_value_range(int length, const std::string& program, rasp::MeanSemanti
   Json summary{{"length", length}, {"largest_K", last_k}, {"programs", programs}, {"rows", rows},
                {"note", "exact: every sequence of length n over 0..K, K up to --L-max (default: 3n, or the largest K whose "
                         "rows together fit --max-inputs)"}};
-  write_sweep(request.out_dir, "count3-values", table, plot, summary);
+  write_sweep(out_dir, "count3-values", table, plot, summary);
   return summary;
 }
 

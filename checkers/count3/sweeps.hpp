@@ -5,10 +5,13 @@
 #include "checkers/construction.hpp"
 #include "constructions/rasp/rasp.hpp"
 
+#include <optional>
+
 namespace tverify::count3 {
 
-// program: "all" (Algorithm 4 as printed, Algorithm 4 corrected, Algorithm 6) or one of alg4, alg6.
-Json sweep_value_range(int length, const std::string& program, rasp::MeanSemantics mean, const SweepRequest& request,
-                       const RunOptions& run);
+// program: "all" (Algorithm 4 as printed, Algorithm 4 corrected, Algorithm 6) or one of alg4, alg6. value_max: the
+// largest K asked (default 3n, stopping within --max-inputs); the files go to out_dir.
+Json sweep_value_range(int length, const std::string& program, rasp::MeanSemantics mean,
+                       std::optional<long long> value_max, const std::string& out_dir, const RunOptions& run);
 
 }  // namespace tverify::count3

@@ -11,7 +11,8 @@
 
 #include "checkers/json_fields.hpp"
 
-#include "checkers/construction.hpp"
+#include "checkers/errors.hpp"
+#include "checkers/verdict.hpp"
 #include "constructions/copy/transformer.hpp"
 
 namespace tverify::fast {

@@ -3,6 +3,18 @@
 
 namespace tverify::markov {
 
+namespace {
+
+std::string about_tied_model(const ParamValues& params, const std::string&) {
+  return params.flag("tied") ? "" : "is about the weight-tied model: add --tied";
+}
+
+std::string about_untied_model(const ParamValues& params, const std::string&) {
+  return params.flag("tied") ? "is about the untied model: drop --tied" : "";
+}
+
+}  // namespace
+
 const MarkovClaimSpecs& markov_claim_specs() {
   static const MarkovClaimSpecs specs{
       {"markov.lemma1", "Appendix B, Lemma 1, eq. (4)",
@@ -26,7 +38,7 @@ const MarkovClaimSpecs& markov_claim_specs() {
        "symbols (verified: then f = kernel exactly, and L = entropy rate and grad L = 0 follow by Lemmas 1-2); every "
        "prediction's enclosure contains the kernel, L's encloses the entropy rate's, every gradient component's "
        "contains 0 (a certified miss refutes); the loss at N = 1024 from the large-N evaluator",
-       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
+       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}, DecidedBy::Check, about_tied_model},
       {"markov.thm2.stationary", "Sec. 3.1, Theorem 2; Appendix B.3, eqs. (11), (12)",
        "For p + q > 1, theta_pi [is a bad local minimum, see markov.thm2.local_minimum]: f = pi_1, L = H(pi) > "
        "L_star, grad L = 0, and the Hessian is diag(H_alpha, 0) with H_alpha = pi0 pi1 [[1, u^T], [u, V]] positive "
@@ -36,25 +48,25 @@ const MarkovClaimSpecs& markov_claim_specs() {
        "full autodiff Hessian over all parameters against eq. (12) entry by entry (a certified miss refutes); eq. "
        "(12)'s H_alpha with the exact rational p_n by exact LDL^T (positive definite when p + q > 1, else refuted) and "
        "the autodiff block by certified LDL^T. Not local minimality: markov.thm2.local_minimum",
-       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
+       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}, DecidedBy::Check, about_tied_model},
       {"markov.thm2.local_minimum", "Sec. 3.1, Theorem 2; Appendix B.3 (Facts 1-3)",
        "For p + q > 1, theta_pi is a local minimum.",
        "not decided (always unknown): the Hessian vanishes on the beta block, so second-order data decides nothing "
        "there, and the paper's argument is not valid in general (docs/errata.md M2). Reported as evidence: exact loss "
        "changes L(theta_pi + t v + t^2 w) - L(theta_pi), certified, along beta-only, curved and straight paths through "
        "theta_pi at t = 1/4, 1/16, 1/64 (a decrease at a fixed t would not refute a local minimum either)",
-       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
+       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}, DecidedBy::Check, about_tied_model},
       {"markov.thm3", "Sec. 3.2, Theorem 3; Appendix B.4",
        "Without weight tying, (theta_star, a_star = e_star) is a global minimum with the properties of Thm. 1.",
        "as markov.thm1 on the untied model (a a separate parameter, set to e_star)",
-       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
+       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}, DecidedBy::Check, about_untied_model},
       {"markov.thm4", "Sec. 3.2, Theorem 4; Appendix B.5",
        "Without weight tying and p + q > 1, (theta_pi, a_pi = 0) is a saddle point with f = pi_1, L = H(pi), "
        "grad L = 0.",
        "untied theta_pi: f = pi_1 (Z3), enclosures of L and grad L as for thm2; the closed-form Hessian block over "
        "(b, a, e) of Appendix B.5 by exact LDL^T, whose negative witness v is replayed on the autodiff Hessian "
        "(certified v^T H v < 0: not a local minimum) beside the certified H_bb > 0 (not a local maximum)",
-       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}},
+       {"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"}, DecidedBy::Check, about_untied_model},
       {"markov.c2", "Appendix C.2, eqs. (14)-(29)",
        "Plugging the averaged learned values (27) into eq. (26) gives logits 0.8191 / -1.3897 and probabilities "
        "0.694 / 0.199 (eqs. 28-29), close to 1 - q = 0.7 and p = 0.2.",
@@ -65,12 +77,12 @@ const MarkovClaimSpecs& markov_claim_specs() {
       {"markov.schur", "Appendix B.3, positive-definiteness of H_alpha",
        "V - u u^T = 2(p+q-1) I + Cov({p_n}).",
        "Z3: the polynomial identity in p, q and every entry of p_1..p_N, for the given d and N",
-       {"d", "N"}, true},
+       {"d", "N"}, DecidedBy::Prove},
       {"markov.h_alpha_pd", "Appendix B.3, eq. (12)",
        "H_alpha is positive definite when p + q > 1, for any p_n.",
        "Z3: v^T [[1, u^T], [u, V]] v > 0 for all p, q in (0,1) with p + q > 1, all real p_n and all v != 0, for the "
        "given d and N (nonlinear real arithmetic; may time out: unknown)",
-       {"d", "N"}, true},
+       {"d", "N"}, DecidedBy::Prove},
   };
   return specs;
 }

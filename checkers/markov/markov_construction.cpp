@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 
 namespace tverify::markov {
 
@@ -29,9 +28,6 @@ Arbitrary::Fill parse_fill(const std::string& text) {
   if (text == "constant") return Arbitrary::Fill::Constant;
   return Arbitrary::Fill::Random;
 }
-
-const std::vector<std::string> tied_claims{"markov.thm1", "markov.thm2.stationary",
-                                                                     "markov.thm2.local_minimum"}, untied_claims{"markov.thm3", "markov.thm4"};
 
 bool contains(const std::vector<std::string>& list, const std::string& id) {
   return std::find(list.begin(), list.end(), id) != list.end();
@@ -83,59 +79,49 @@ const std::vector<ClaimSpec>& MarkovConstruction::claims() const {
   return list;
 }
 
-CheckReport MarkovConstruction::check(const ParamValues& params, const std::string& variant,
-                                      const std::vector<std::string>& claim_ids, const RunOptions& options) const {
-  const auto start = std::chrono::steady_clock::now();
-  const bool tied = params.flag("tied");
-  std::vector<std::string> ids = claim_ids;
-  if (ids.empty()) {
-    ids = {"markov.lemma1", "markov.lemma2"};
-    for (const auto& id : tied ? tied_claims : untied_claims) ids.push_back(id);
-    ids.push_back("markov.c2");
-  }
-  for (const auto& id : ids) {
-    if (claim(id).proof_only) throw UsageError("--claim " + id + " is proved by `tverify prove markov`");
-    if (contains(tied_claims, id) && !tied) throw UsageError("--claim " + id + " is about the weight-tied model: add --tied");
-    if (contains(untied_claims, id) && tied) throw UsageError("--claim " + id + " is about the untied model: drop --tied");
-  }
+std::vector<VariantSpec> MarkovConstruction::variants() const {
+  return {{"paper", "the points and formulas as printed"},
+          {"corrected", "with the fix of docs/errata.md (M1: w* of eq. (10) for any r)"}};
+}
+
+std::vector<SweepSpec> MarkovConstruction::sweeps() const {
+  return {{"pq", false, "the (p, q) grid: where theta_pi's Hessian block H_alpha is positive definite, singular or neither",
+           {{"resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)",
+             ParamSpec::Kind::Text, 0, 0, {}, ""}}}};
+}
+
+void MarkovConstruction::check_claims(const ParamValues& params, const std::string& variant,
+                                      const std::vector<std::string>& ids, const RunOptions& options,
+                                      CheckReport& report) const {
   const MarkovSetup setup = make_setup(params, variant, options);
   const Layout layout(setup.shapes);
   const std::uint64_t work = prefix_count(setup.shapes.N) * static_cast<std::uint64_t>(layout.size());
   check_budget(work, options, "prefix-parameter pairs (Hessian columns)");
-  CheckReport report = new_report("check", params, variant, Json::object());
   report.arithmetic = "exact (probabilities, closed-form Hessians, LDL^T); interval (logs, exponentials, sigmoids, "
                       "losses, autodiff gradients and Hessians); Z3 (the printed algebra with the logs as symbols)";
   report.domain_description = fmt::format("every prefix x_1..x_n, n = 1..{}, with its exact probability; {} parameters",
                                           setup.shapes.N, layout.size());
   report.domain_inputs = prefix_count(setup.shapes.N);
+  const bool stationary = contains(ids, "markov.thm2.stationary"), local = contains(ids, "markov.thm2.local_minimum");
   for (const auto& id : ids) {
     if (id == "markov.lemma1") report.claims.push_back(check_lemma1(setup));
     if (id == "markov.lemma2") report.claims.push_back(check_lemma2(setup));
     if (id == "markov.thm1" || id == "markov.thm3") report.claims.push_back(check_global_minimum(claim(id), setup));
-    const bool stationary = contains(ids, "markov.thm2.stationary"), local = contains(ids, "markov.thm2.local_minimum");
     if (id == "markov.thm2.stationary" || (id == "markov.thm2.local_minimum" && !stationary))  // one pass for both
       for (auto& r : check_theta_pi_tied(setup, stationary, local)) report.claims.push_back(std::move(r));
     if (id == "markov.thm4") report.claims.push_back(check_saddle(setup));
     if (id == "markov.c2") report.claims.push_back(check_c2());
   }
-  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
 }
 
-CheckReport MarkovConstruction::prove(const ParamValues& params, const std::string& variant,
-                                      const std::vector<std::string>& claim_ids, const ProofOptions& options,
-                                      const RunOptions&) const {
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<std::string> ids = claim_ids.empty() ? std::vector<std::string>{"markov.schur", "markov.h_alpha_pd"}
-                                                   : claim_ids;
-  for (const auto& id : ids)
-    if (!claim(id).proof_only) throw UsageError("--claim " + id + " is checked by `tverify check markov`");
+void MarkovConstruction::prove_claims(const ParamValues& params, const std::string& variant,
+                                      const std::vector<std::string>& ids, const ProofOptions& options,
+                                      const RunOptions&, CheckReport& report) const {
   (void)make_setup(params, variant, RunOptions{});  // every parameter validated as check does; the proofs read d, N
   const int d = params.small_int("d"), N = params.small_int("N");
   if (d > 4 || N > 6) throw UsageError(fmt::format("prove markov: --d must be in [1, 4] and --N in [1, 6] (symbolic "
                                                    "queries grow fast; got d = {}, N = {})", d, N));
   proofs::QueryOptions query{options.timeout_ms, options.smt2_dir, false};
-  CheckReport report = new_report("prove", params, variant, Json{{"timeout_ms", options.timeout_ms}});
   report.arithmetic = "Z3 (nonlinear real arithmetic)";
   report.domain_description = fmt::format("all reals p, q and p_n in R^{} for n <= {}", d, N);
   for (const auto& id : ids) {
@@ -143,15 +129,13 @@ CheckReport MarkovConstruction::prove(const ParamValues& params, const std::stri
                                             : proofs::prove_markov_h_alpha_pd(d, N, query);
     report.claims.push_back(claim_from_proof(claim(id), proof));
   }
-  report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return report;
 }
 
-Json MarkovConstruction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
-                               const RunOptions& run) const {
-  if (request.vary != "pq") throw UsageError("--vary must be pq for markov (got '" + request.vary + "')");
-  reject_unread_sweep_options(request, "sweep markov --vary pq", {"--resolution"});
-  return sweep_pq(make_setup(params, variant, run), request.resolution, request.out_dir);
+Json MarkovConstruction::run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
+                                   const RunOptions& run) const {
+  if (sweep.vary != sweep.spec.vary) throw UsageError("--vary pq takes no range (got '" + sweep.vary + "')");
+  return sweep_pq(make_setup(params, variant, run), sweep.options.has("resolution") ? sweep.options.text("resolution") : "",
+                  sweep.out_dir);
 }
 
 std::string MarkovConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,

@@ -1,0 +1,31 @@
+#include "checkers/registry.hpp"
+
+#include "checkers/cat/cat_construction.hpp"
+#include "checkers/copy/copy_construction.hpp"
+#include "checkers/count3/count3_construction.hpp"
+#include "checkers/markov/markov_construction.hpp"
+
+namespace tverify {
+
+const std::vector<std::unique_ptr<Construction>>& all_constructions() {
+  static const auto registry = [] {
+    std::vector<std::unique_ptr<Construction>> r;
+    r.push_back(std::make_unique<copy::CopyConstruction>());
+    r.push_back(std::make_unique<count3::Count3Construction>());
+    r.push_back(std::make_unique<cat::CatConstruction>());
+    r.push_back(std::make_unique<markov::MarkovConstruction>());
+    return r;
+  }();
+  return registry;
+}
+
+const Construction& find_construction(const std::string& name) {
+  std::string known;
+  for (const auto& c : all_constructions()) {
+    if (c->name() == name) return *c;
+    known += (known.empty() ? "" : ", ") + c->name();
+  }
+  throw UsageError("construction '" + name + "' does not exist (available: " + known + ")");
+}
+
+}  // namespace tverify
