@@ -27,6 +27,13 @@ std::string sweep_label(const std::string& construction, const SweepSpec& s) {
 
 }  // namespace
 
+bool ClaimSelection::has(const ClaimSpec& claim) const {
+  return std::find(ids_.begin(), ids_.end(), claim.id) != ids_.end();
+}
+
+Construction::Construction(ConstructionDeclaration declaration, ConstructionActions actions)
+    : declaration_(std::move(declaration)), actions_(std::move(actions)) {}
+
 const ClaimSpec& Construction::claim(const std::string& id) const {
   std::vector<std::string> known;
   for (const auto& c : claims()) {
@@ -42,7 +49,7 @@ bool Construction::has_proofs() const {
 }
 
 std::string Construction::variant_or_default(const std::string& variant) const {
-  const auto all = variants();
+  const auto& all = variants();
   if (variant.empty()) return all.front().name;
   std::vector<std::string> known;
   for (const auto& v : all) {
@@ -62,11 +69,12 @@ std::vector<std::string> Construction::default_claims(const std::string& verb, c
   return ids;
 }
 
-// Unknown ids, ids the verb does not decide and ids outside this run fail before any work.
-std::vector<std::string> Construction::requested_claims(const std::string& verb, const ParamValues& params,
-                                                        const std::string& variant,
-                                                        const std::vector<std::string>& claim_ids) const {
-  if (claim_ids.empty()) return default_claims(verb, params, variant);
+// Unknown ids, ids the verb does not decide and ids outside this run fail before any work. The selection is in
+// declaration order, each claim once.
+ClaimSelection Construction::requested_claims(const std::string& verb, const ParamValues& params,
+                                              const std::string& variant,
+                                              const std::vector<std::string>& claim_ids) const {
+  if (claim_ids.empty()) return ClaimSelection(default_claims(verb, params, variant));
   std::vector<std::string> provable;
   for (const auto& c : claims())
     if (c.checked_by_prove()) provable.push_back(c.id);
@@ -82,20 +90,31 @@ std::vector<std::string> Construction::requested_claims(const std::string& verb,
       if (!why.empty()) throw UsageError("--claim " + id + " " + why);
     }
   }
-  return claim_ids;
+  std::vector<std::string> ordered;
+  for (const auto& c : claims())
+    if (std::find(claim_ids.begin(), claim_ids.end(), c.id) != claim_ids.end()) ordered.push_back(c.id);
+  return ClaimSelection(std::move(ordered));
+}
+
+CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,
+                                     const std::string& variant) const {
+  CheckReport report;
+  report.verb = verb;
+  report.construction = name();
+  report.variant = variant;
+  report.params = params.to_json();
+  return report;
 }
 
 CheckReport Construction::check(const ParamValues& params, const std::string& variant,
                                 const std::vector<std::string>& claim_ids, const RunOptions& options) const {
   const auto start = std::chrono::steady_clock::now();
-  const auto ids = requested_claims("check", params, variant, claim_ids);
-  CheckReport report;
-  report.verb = "check";
-  report.construction = name();
-  report.variant = variant;
-  report.params = params.to_json();
-  report.options = check_report_options(options);
-  check_claims(params, variant, ids, options, report);
+  const ClaimSelection asked = requested_claims("check", params, variant, claim_ids);
+  CheckReport report = new_report("check", params, variant);
+  report.options = declaration_.records_counterexample_limit
+                       ? Json{{"max_counterexamples", options.max_counterexamples}}
+                       : Json::object();
+  actions_.check(params, variant, asked, options, report);
   report.elapsed_s = seconds_since(start);
   return report;
 }
@@ -104,25 +123,21 @@ CheckReport Construction::prove(const ParamValues& params, const std::string& va
                                 const std::vector<std::string>& claim_ids, const ProofOptions& options,
                                 const RunOptions& run) const {
   const auto start = std::chrono::steady_clock::now();
-  if (!has_proofs())
+  if (!has_proofs() || !actions_.prove)
     throw UsageError("construction '" + name() + "' has no Z3 proofs (its claims are checked with `tverify check " +
                      name() + "`)");
-  const auto ids = requested_claims("prove", params, variant, claim_ids);
-  CheckReport report;
-  report.verb = "prove";
-  report.construction = name();
-  report.variant = variant;
-  report.params = params.to_json();
+  const ClaimSelection asked = requested_claims("prove", params, variant, claim_ids);
+  CheckReport report = new_report("prove", params, variant);
   report.options = Json{{"timeout_ms", options.timeout_ms}};
-  prove_claims(params, variant, ids, options, run, report);
+  actions_.prove(params, variant, asked, options, run, report);
   report.elapsed_s = seconds_since(start);
   return report;
 }
 
 Json Construction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                          const RunOptions& run) const {
-  const auto all = sweeps();
-  if (all.empty()) throw UsageError("construction '" + name() + "' has no sweeps");
+  const auto& all = sweeps();
+  if (all.empty() || !actions_.sweep) throw UsageError("construction '" + name() + "' has no sweeps");
   std::vector<std::string> known;
   const SweepSpec* spec = nullptr;
   for (const auto& s : all) {
@@ -143,20 +158,14 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
       !std::filesystem::is_directory(request.out_dir))
     throw UsageError("--resume: --out '" + request.out_dir +
                      "' does not exist, so there is no checkpoint to resume (start without --resume)");
-  return run_sweep(params, variant, sweep_run, run);
+  return actions_.sweep(params, variant, sweep_run, run);
 }
 
-void Construction::prove_claims(const ParamValues&, const std::string&, const std::vector<std::string>&,
-                                const ProofOptions&, const RunOptions&, CheckReport&) const {
-  throw UsageError("construction '" + name() + "' has no Z3 proofs");
-}
-
-Json Construction::run_sweep(const ParamValues&, const std::string&, const SweepRun&, const RunOptions&) const {
-  throw UsageError("construction '" + name() + "' has no sweeps");
-}
-
-Json Construction::check_report_options(const RunOptions& options) const {
-  return Json{{"max_counterexamples", options.max_counterexamples}};
+std::string Construction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
+                               bool trace, long bits) const {
+  if (bits > 0 && !evaluates_in_floating_point())
+    throw UsageError("--bits: " + name() + " is evaluated exactly and in intervals only");
+  return actions_.eval(params, variant, input, trace, bits);
 }
 
 ClaimResult result_for(const ClaimSpec& spec) {

@@ -67,16 +67,57 @@ struct SweepRun {
   ParamValues options;
 };
 
+// The claims of a run's request, in declaration order (all of them, or those of one group).
+class ClaimSelection {
+ public:
+  explicit ClaimSelection(std::vector<std::string> ids) : ids_(std::move(ids)) {}
+  bool has(const ClaimSpec& claim) const;
+  const std::vector<std::string>& ids() const { return ids_; }
+
+ private:
+  std::vector<std::string> ids_;
+};
+
+// What a construction is, as data.
+struct ConstructionDeclaration {
+  std::string name;   // the CLI word: "copy"
+  std::string paper;  // authors, title, arXiv id
+  std::vector<ParamSpec> params;
+  std::vector<VariantSpec> variants;  // the first is the default
+  std::vector<ClaimSpec> claims;      // in the order `tverify list` shows them and runs report them
+  std::vector<SweepSpec> sweeps;
+  bool evaluates_in_floating_point = false;  // eval --bits
+  bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
+};
+
+// What a construction does, given validated parameters, variant and claims. `check` fills the report's arithmetic,
+// domain and claim results; `prove` (empty: no Z3 proofs) the same; `sweep` (empty: none) writes its files and
+// returns the summary; `eval` returns the text to print for one input (tokens, comma-separated), with every
+// intermediate block when tracing and, with bits > 0, also in floating point of that many bits (a measurement).
+struct ConstructionActions {
+  std::function<void(const ParamValues&, const std::string& variant, const ClaimSelection&, const RunOptions&,
+                     CheckReport&)>
+      check;
+  std::function<void(const ParamValues&, const std::string& variant, const ClaimSelection&, const ProofOptions&,
+                     const RunOptions&, CheckReport&)>
+      prove;
+  std::function<Json(const ParamValues&, const std::string& variant, const SweepRun&, const RunOptions&)> sweep;
+  std::function<std::string(const ParamValues&, const std::string& variant, const std::string& input, bool trace,
+                            long bits)>
+      eval;
+};
+
 class Construction {
  public:
-  virtual ~Construction() = default;
-  virtual std::string name() const = 0;
-  virtual std::string paper() const = 0;
-  virtual std::vector<ParamSpec> params() const = 0;
-  virtual std::vector<VariantSpec> variants() const = 0;  // the first is the default
-  virtual const std::vector<ClaimSpec>& claims() const = 0;
-  virtual std::vector<SweepSpec> sweeps() const { return {}; }
-  virtual bool evaluates_in_floating_point() const { return false; }  // eval --bits
+  Construction(ConstructionDeclaration declaration, ConstructionActions actions);
+
+  const std::string& name() const { return declaration_.name; }
+  const std::string& paper() const { return declaration_.paper; }
+  const std::vector<ParamSpec>& params() const { return declaration_.params; }
+  const std::vector<VariantSpec>& variants() const { return declaration_.variants; }
+  const std::vector<ClaimSpec>& claims() const { return declaration_.claims; }
+  const std::vector<SweepSpec>& sweeps() const { return declaration_.sweeps; }
+  bool evaluates_in_floating_point() const { return declaration_.evaluates_in_floating_point; }
 
   // Checks the given claims (every claim check decides for this run when empty) on the construction's domain.
   CheckReport check(const ParamValues& params, const std::string& variant, const std::vector<std::string>& claim_ids,
@@ -87,11 +128,8 @@ class Construction {
   // Runs a sweep and writes its files; returns the summary.
   Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
              const RunOptions& run) const;
-
-  // Evaluates one input (tokens, comma-separated) and returns the text to print; with trace, every intermediate block;
-  // with bits > 0 (only when evaluates_in_floating_point()), also in floating point of that many bits (a measurement).
-  virtual std::string eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                           bool trace, long bits) const = 0;
+  std::string eval(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                   long bits) const;
 
   const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
   bool has_proofs() const;
@@ -101,21 +139,40 @@ class Construction {
   std::vector<std::string> default_claims(const std::string& verb, const ParamValues& params,
                                           const std::string& variant) const;
 
- protected:
-  // Fills in the report's arithmetic, domain and claim results for `ids` (validated, in the order asked).
-  virtual void check_claims(const ParamValues& params, const std::string& variant, const std::vector<std::string>& ids,
-                            const RunOptions& options, CheckReport& report) const = 0;
-  virtual void prove_claims(const ParamValues& params, const std::string& variant, const std::vector<std::string>& ids,
-                            const ProofOptions& options, const RunOptions& run, CheckReport& report) const;
-  virtual Json run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
-                         const RunOptions& run) const;
-  // The options recorded in a check report (default: the counterexample limit).
-  virtual Json check_report_options(const RunOptions& options) const;
-
  private:
-  std::vector<std::string> requested_claims(const std::string& verb, const ParamValues& params,
-                                            const std::string& variant, const std::vector<std::string>& claim_ids) const;
+  ClaimSelection requested_claims(const std::string& verb, const ParamValues& params, const std::string& variant,
+                                  const std::vector<std::string>& claim_ids) const;
+  CheckReport new_report(const std::string& verb, const ParamValues& params, const std::string& variant) const;
+
+  ConstructionDeclaration declaration_;
+  ConstructionActions actions_;
 };
+
+// Claims checked together in one pass, and the function that checks those of them a run asks for (in declaration
+// order) from the run's context.
+template <class Context>
+struct ClaimGroup {
+  std::vector<const ClaimSpec*> claims;
+  std::function<std::vector<ClaimResult>(const Context&, const ClaimSelection&)> check;
+};
+
+// A `check` action from a preparation and claim groups: prepare(params, variant, asked, options, report) makes the
+// context every group reads, once per run (and fills the report's arithmetic and domain); then each group with a
+// claim asked checks them, in group order.
+template <class Context, class Prepare>
+auto check_in_groups(Prepare prepare, std::vector<ClaimGroup<Context>> groups) {
+  return [prepare, groups](const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
+                           const RunOptions& options, CheckReport& report) {
+    const Context context = prepare(params, variant, asked, options, report);
+    for (const auto& group : groups) {
+      std::vector<std::string> ids;
+      for (const ClaimSpec* c : group.claims)
+        if (asked.has(*c)) ids.push_back(c->id);
+      if (ids.empty()) continue;
+      for (auto& r : group.check(context, ClaimSelection(std::move(ids)))) report.claims.push_back(std::move(r));
+    }
+  };
+}
 
 // A claim result with the spec's id and statement filled in.
 ClaimResult result_for(const ClaimSpec& spec);

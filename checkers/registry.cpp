@@ -10,10 +10,9 @@ namespace tverify {
 const std::vector<std::unique_ptr<Construction>>& all_constructions() {
   static const auto registry = [] {
     std::vector<std::unique_ptr<Construction>> r;
-    r.push_back(std::make_unique<copy::CopyConstruction>());
-    r.push_back(std::make_unique<count3::Count3Construction>());
-    r.push_back(std::make_unique<cat::CatConstruction>());
-    r.push_back(std::make_unique<markov::MarkovConstruction>());
+    for (auto make : {copy::copy_construction, count3::count3_construction, cat::cat_construction,
+                      markov::markov_construction})
+      r.push_back(std::make_unique<Construction>(make()));
     return r;
   }();
   return registry;

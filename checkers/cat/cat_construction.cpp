@@ -131,11 +131,9 @@ CatSetup make_setup(const ParamValues& params, const std::string& variant) {
   return s;
 }
 
-std::string CatConstruction::paper() const {
-  return "Li, Zhang, Huang, Oymak: On the Power of Convolution Augmented Transformer (arXiv 2407.05591)";
-}
+namespace {
 
-std::vector<VariantSpec> CatConstruction::variants() const {
+std::vector<VariantSpec> cat_variants() {
   return {{"key_delay", "Theorem 1 with the key convolved (keys delayed by one position)"},
           {"value_delay", "Theorem 1 with the value convolved"},
           {"ar", "Corollary 1: associative recall, N = 1"},
@@ -143,7 +141,7 @@ std::vector<VariantSpec> CatConstruction::variants() const {
           {"value_delay_full", "value_delay with zero-padded partial windows left out (errata C1)"}};
 }
 
-std::vector<SweepSpec> CatConstruction::sweeps() const {
+std::vector<SweepSpec> cat_sweeps() {
   using K = ParamSpec::Kind;
   const ParamSpec resume{"resume", "continue an interrupted sweep from the checkpoint in --out", K::Flag, 0, 0, {},
                          "false"};
@@ -157,7 +155,7 @@ std::vector<SweepSpec> CatConstruction::sweeps() const {
           {"L", true, l_help + ", on the fast path, with a checkpoint", {resume}}};
 }
 
-std::vector<ParamSpec> CatConstruction::params() const {
+std::vector<ParamSpec> cat_params() {
   using K = ParamSpec::Kind;
   return {
       {"V", "vocabulary size", K::Integer, 2, 16, {}, "3"},
@@ -176,54 +174,61 @@ std::vector<ParamSpec> CatConstruction::params() const {
   };
 }
 
-const std::vector<ClaimSpec>& CatConstruction::claims() const {
-  static const std::vector<ClaimSpec> list = [] {
-    const auto& s = cat_claim_specs();
-    return std::vector<ClaimSpec>{s.signatures, s.thm1_key_delay, s.thm1_value_delay, s.cor1, s.mqnar, s.filters};
-  }();
-  return list;
+std::vector<ClaimSpec> cat_claims() {
+  const auto& s = cat_claim_specs();
+  return {s.signatures, s.thm1_key_delay, s.thm1_value_delay, s.cor1, s.mqnar, s.filters};
 }
 
-namespace {
+// What every claim group of a CAT check reads, made once per run.
+struct CatCheckContext {
+  CatSetup setup;
+  std::uint64_t samples, seed;  // cat.filters
+  RunOptions options;
+};
 
-std::string recall_claim_for(const std::string& variant) {
-  if (variant == "ar") return "cat.cor1";
-  return variant.rfind("value_delay", 0) == 0 ? "cat.thm1.value_delay" : "cat.thm1.key_delay";
-}
-
-}  // namespace
-
-void CatConstruction::check_claims(const ParamValues& params, const std::string& variant,
-                                   const std::vector<std::string>& ids, const RunOptions& options,
-                                   CheckReport& report) const {
-  if (std::find(ids.begin(), ids.end(), "cat.filters") != ids.end()) {  // each sampled filter compares every pair
+CatCheckContext prepare_cat_run(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
+                       const RunOptions& options, CheckReport& report) {
+  const auto samples = static_cast<std::uint64_t>(params.integer("samples"));
+  if (asked.has(cat_claim_specs().filters)) {  // each sampled filter compares every pair
     const std::uint64_t grams = ngram_count(params.small_int("V"), params.small_int("N"));
-    check_budget(static_cast<std::uint64_t>(params.integer("samples")) * grams * (grams - 1) / 2, options,
+    check_budget(samples * grams * (grams - 1) / 2, options,
                  "pairs of N-gram signatures over the sampled filters (cat.filters: --samples x V^N (V^N - 1) / 2)");
   }
-  const CatSetup setup = make_setup(params, variant);
+  CatSetup setup = make_setup(params, variant);
   const auto domain = make_sequence_domain(setup.length, 0, setup.vocabulary - 1, options, setup.n + 1);  // budget
   report.arithmetic = "exact (convolutions, inner products, cos^2, Delta^2); interval (cosines, softmax, decoding)";
   report.domain_description = fmt::format("every sequence over [V] of length {}..{}; the valid instances of each task",
                                           setup.n + 1, setup.length);
   report.domain_inputs = domain.size;
-  const std::string recall = recall_claim_for(variant);
-  for (const auto& id : ids) {
-    if (id == "cat.signatures") report.claims.push_back(check_signatures(setup));
-    if (id == recall) {
-      ClaimResult r = check_recall(claim(id), setup, options);
-      r.outside_hypotheses = !setup.signatures.distinct();
-      report.claims.push_back(std::move(r));
-    }
-    if (id == "cat.mqnar") report.claims.push_back(check_mqnar(setup, options));
-    if (id == "cat.filters")
-      report.claims.push_back(check_filters(setup, static_cast<std::uint64_t>(params.integer("samples")),
-                                            static_cast<std::uint64_t>(params.integer("seed"))));
-  }
+  return {std::move(setup), samples, static_cast<std::uint64_t>(params.integer("seed")), options};
 }
 
-Json CatConstruction::run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
-                                const RunOptions& run) const {
+std::vector<ClaimGroup<CatCheckContext>> cat_claim_groups() {
+  const auto& s = cat_claim_specs();
+  auto one = [](auto check) {
+    return [check](const CatCheckContext& run, const ClaimSelection&) { return std::vector<ClaimResult>{check(run)}; };
+  };
+  return {
+      {{&s.signatures}, one([](const CatCheckContext& run) { return check_signatures(run.setup); })},
+      {{&s.thm1_key_delay, &s.thm1_value_delay, &s.cor1},  // one of them per variant (outside_run)
+       [](const CatCheckContext& run, const ClaimSelection& asked) {
+         std::vector<ClaimResult> out;
+         for (const auto& id : asked.ids()) {
+           const auto& s = cat_claim_specs();
+           const ClaimSpec& spec = id == s.cor1.id ? s.cor1 : id == s.thm1_value_delay.id ? s.thm1_value_delay
+                                                                                          : s.thm1_key_delay;
+           ClaimResult r = check_recall(spec, run.setup, run.options);
+           r.outside_hypotheses = !run.setup.signatures.distinct();
+           out.push_back(std::move(r));
+         }
+         return out;
+       }},
+      {{&s.mqnar}, one([](const CatCheckContext& run) { return check_mqnar(run.setup, run.options); })},
+      {{&s.filters}, one([](const CatCheckContext& run) { return check_filters(run.setup, run.samples, run.seed); })},
+  };
+}
+
+Json sweep_cat(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != sweep.spec.vary) throw UsageError("--vary " + sweep.spec.vary + " takes no value (got '" + sweep.vary + "')");
   CatSweepOptions options;
   options.out_dir = sweep.out_dir;
@@ -235,9 +240,8 @@ Json CatConstruction::run_sweep(const ParamValues& params, const std::string& va
                                 : sweep_smallest_c(setup, params, options, run);
 }
 
-std::string CatConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                                  bool trace, long bits) const {
-  if (bits > 0) throw UsageError("--bits: the CAT layer is evaluated exactly and in intervals only");
+std::string eval_cat(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                     long) {
   const CatSetup setup = make_setup(params, variant);
   Tokens z;
   const std::string what =
@@ -268,6 +272,14 @@ std::string CatConstruction::eval(const ParamValues& params, const std::string& 
                        decoded[t].token ? std::to_string(*decoded[t].token) : std::string("-"),
                        to_string(decoded[t].margin), decoded[t].bits);
   return out;
+}
+
+}  // namespace
+
+Construction cat_construction() {
+  return {{"cat", "Li, Zhang, Huang, Oymak: On the Power of Convolution Augmented Transformer (arXiv 2407.05591)",
+           cat_params(), cat_variants(), cat_claims(), cat_sweeps()},
+          {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()), {}, sweep_cat, eval_cat}};
 }
 
 }  // namespace tverify::cat

@@ -28,13 +28,7 @@ CopyTransformerConfig transformer_config(const ParamValues& params, const std::s
           params.rational("tau")};
 }
 
-}  // namespace
-
-std::string CopyConstruction::paper() const {
-  return "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)";
-}
-
-std::vector<ParamSpec> CopyConstruction::params() const {
+std::vector<ParamSpec> copy_params() {
   using K = ParamSpec::Kind;
   return {
       {"D", "alphabet size (non-special tokens)", K::Integer, 1, 64, {}, "2"},
@@ -51,25 +45,20 @@ std::vector<ParamSpec> CopyConstruction::params() const {
   };
 }
 
-const std::vector<ClaimSpec>& CopyConstruction::claims() const {
-  static const std::vector<ClaimSpec> list = [] {
-    const auto& s = copy_claim_specs();
-    const auto& t = transformer_claim_specs();
-    const auto& p = proof_claim_specs();
-    return std::vector<ClaimSpec>{s.alg1,          t.lemma_c1,        t.lemma_c2,         p.lemma_c3,
-                                  t.lemma_c4,      p.gadget_ghat,     p.gadget_gtilde,    p.gadget_gstar,
-                                  t.scores,        t.thm2_3,          t.err,              s.lemma2_4,
-                                  s.thm2_7,        s.cor2_8};
-  }();
-  return list;
+std::vector<ClaimSpec> copy_claims() {
+  const auto& s = copy_claim_specs();
+  const auto& t = transformer_claim_specs();
+  const auto& p = proof_claim_specs();
+  return {s.alg1,          t.lemma_c1,     t.lemma_c2, p.lemma_c3, t.lemma_c4, p.gadget_ghat, p.gadget_gtilde,
+          p.gadget_gstar, t.scores,       t.thm2_3,   t.err,      s.lemma2_4, s.thm2_7,      s.cor2_8};
 }
 
-std::vector<VariantSpec> CopyConstruction::variants() const {
+std::vector<VariantSpec> copy_variants() {
   return {{"paper", "the construction as printed (Algorithm 1's loop bounds, the gadgets of Appendix C)"},
           {"corrected", "with the minimal fixes written up in docs/errata.md (E-entries)"}};
 }
 
-std::vector<SweepSpec> CopyConstruction::sweeps() const {
+std::vector<SweepSpec> copy_sweeps() {
   using K = ParamSpec::Kind;
   const ParamSpec length_max{"L-max", "the largest L (default: the largest with D^L <= 10^4 for --vary L, 2n + 4 for "
                                       "--vary bits)",
@@ -94,53 +83,87 @@ std::vector<SweepSpec> CopyConstruction::sweeps() const {
   };
 }
 
-void CopyConstruction::check_claims(const ParamValues& params, const std::string& variant,
-                                    const std::vector<std::string>& ids, const RunOptions& options,
-                                    CheckReport& report) const {
-  auto wanted = [&](const std::string& id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
+// What every claim group of a copy check reads, made once per run.
+struct CopyCheckContext {
+  StringDomain domain;
+  CopyTransformerConfig transformer;
+  std::vector<NgramReading> readings;
+  Alg1Variant alg1_variant;
+  std::uint64_t states;
+  bool paper;
+  RunOptions options;
+};
+
+CopyCheckContext prepare_copy_run(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
+                         const RunOptions& options, CheckReport& report) {
   const StringDomain domain =
       make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), options);
-  const auto states = static_cast<std::uint64_t>(params.integer("S"));
-  const Alg1Variant alg1_variant = variant == "paper" ? Alg1Variant::Paper : Alg1Variant::Corrected;
-  const CopyTransformerConfig transformer = transformer_config(params, variant, domain.length);
-  const TransformerClaimSelection selection{wanted("copy.lemma_c1"), wanted("copy.lemma_c4"), wanted("copy.scores"),
-                                            wanted("copy.thm2_3"), wanted("copy.err")};
-  const auto readings = readings_from(params.choice("reading"));
-  report.arithmetic = selection.any() ? "exact (layer 1 and scores, in Q(sqrt r)); interval (softmax and readout)"
-                                      : "exact";
+  const auto& t = transformer_claim_specs();
+  const bool transformer = asked.has(t.lemma_c1) || asked.has(t.lemma_c4) || asked.has(t.scores) ||
+                           asked.has(t.thm2_3) || asked.has(t.err);
+  report.arithmetic = transformer ? "exact (layer 1 and scores, in Q(sqrt r)); interval (softmax and readout)" : "exact";
   report.domain_description = "every string of [D]^L in lexicographic order (x_1 most significant)";
   report.domain_inputs = domain.size;
-  auto append = [&](std::vector<ClaimResult> more) {
-    for (auto& r : more) report.claims.push_back(std::move(r));
-  };
-  if (wanted("copy.alg1") || wanted("copy.lemma2_4"))
-    append(check_string_claims(domain, alg1_variant, readings, wanted("copy.alg1"), wanted("copy.lemma2_4"), options));
-  if (wanted("copy.lemma_c2")) report.claims.push_back(check_lemma_c2(domain.alphabet, transformer.variant));
-  if (selection.any()) append(check_transformer_claims(domain, transformer, readings, selection, options));
-  if (wanted("copy.thm2_7")) report.claims.push_back(check_thm2_7(domain, states, variant == "paper", options));
-  if (wanted("copy.cor2_8")) report.claims.push_back(check_cor2_8(domain, states, options));
+  return {domain,
+          transformer_config(params, variant, domain.length),
+          readings_from(params.choice("reading")),
+          variant == "paper" ? Alg1Variant::Paper : Alg1Variant::Corrected,
+          static_cast<std::uint64_t>(params.integer("S")),
+          variant == "paper",
+          options};
 }
 
-void CopyConstruction::prove_claims(const ParamValues& params, const std::string& variant,
-                                    const std::vector<std::string>& ids, const ProofOptions& options,
-                                    const RunOptions& run, CheckReport& report) const {
+std::vector<ClaimGroup<CopyCheckContext>> copy_claim_groups() {
+  const auto& s = copy_claim_specs();
+  const auto& t = transformer_claim_specs();
+  return {
+      {{&s.alg1, &s.lemma2_4},
+       [](const CopyCheckContext& run, const ClaimSelection& asked) {
+         const auto& s = copy_claim_specs();
+         return check_string_claims(run.domain, run.alg1_variant, run.readings, asked.has(s.alg1),
+                                    asked.has(s.lemma2_4), run.options);
+       }},
+      {{&t.lemma_c2},
+       [](const CopyCheckContext& run, const ClaimSelection&) {
+         return std::vector<ClaimResult>{check_lemma_c2(run.domain.alphabet, run.transformer.variant)};
+       }},
+      {{&t.lemma_c1, &t.lemma_c4, &t.scores, &t.thm2_3, &t.err},
+       [](const CopyCheckContext& run, const ClaimSelection& asked) {
+         const auto& t = transformer_claim_specs();
+         const TransformerClaimSelection selection{asked.has(t.lemma_c1), asked.has(t.lemma_c4), asked.has(t.scores),
+                                                   asked.has(t.thm2_3), asked.has(t.err)};
+         return check_transformer_claims(run.domain, run.transformer, run.readings, selection, run.options);
+       }},
+      {{&s.thm2_7},
+       [](const CopyCheckContext& run, const ClaimSelection&) {
+         return std::vector<ClaimResult>{check_thm2_7(run.domain, run.states, run.paper, run.options)};
+       }},
+      {{&s.cor2_8},
+       [](const CopyCheckContext& run, const ClaimSelection&) {
+         return std::vector<ClaimResult>{check_cor2_8(run.domain, run.states, run.options)};
+       }},
+  };
+}
+
+void prove_copy(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
+                const ProofOptions& options, const RunOptions& run, CheckReport& report) {
   const StringDomain domain = make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), run);
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: lemma and gadget statements for all values; copy.scores for every x in "
                               "[D]^L without a repeated n-gram as one query";
   report.domain_inputs = domain.size;
-  report.claims = prove_copy_claims(transformer_config(params, variant, domain.length), ids, options);
-  if (std::find(ids.begin(), ids.end(), "copy.scores") != ids.end()) {  // agreement with the enumeration
+  report.claims = prove_copy_claims(transformer_config(params, variant, domain.length), asked.ids(), options);
+  const ClaimSpec& scores = transformer_claim_specs().scores;
+  if (asked.has(scores)) {  // agreement with the enumeration
     const auto enumerated = check_transformer_claims(domain, transformer_config(params, variant, domain.length),
                                                      {NgramReading::Text}, {false, false, true, false, false}, run);
     for (auto& r : report.claims)
-      if (r.id == "copy.scores") r.details["enumeration_verdict"] = to_string(enumerated.front().verdict);
+      if (r.id == scores.id) r.details["enumeration_verdict"] = to_string(enumerated.front().verdict);
   }
 }
 
 // --fast: the error rate vs L at scale (checkers/fast/copy_length_sweep.hpp).
-Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
-                                  const RunOptions& run) const {
+Json sweep_fast(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary.rfind("L=", 0) != 0)
     throw UsageError("--fast sweeps vary L: --vary L=lo:hi:xF or L=lo:hi:+S (got '" + sweep.vary + "')");
   const fast::LengthGrid grid = fast::parse_length_grid(sweep.vary);
@@ -167,8 +190,7 @@ Json CopyConstruction::sweep_fast(const ParamValues& params, const std::string& 
   return fast::sweep_copy_length_fast(config, grid, o);
 }
 
-Json CopyConstruction::run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
-                                 const RunOptions& run) const {
+Json sweep_copy(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.spec.fast) return sweep_fast(params, variant, sweep, run);
   if (sweep.vary != sweep.spec.vary)
     throw UsageError("--vary " + sweep.spec.vary + " takes no range (got '" + sweep.vary + "'; ranges are for --fast)");
@@ -199,18 +221,12 @@ Json CopyConstruction::run_sweep(const ParamValues& params, const std::string& v
   return vary == "tau" ? sweep_tau(config, options, run) : sweep_length(config, options, run);
 }
 
-namespace {
-
 TokenString parse_tokens(const std::string& input, int alphabet) {
   TokenString x;
   for (const auto& item : split_list(input, ',', "--input", "a comma-separated list of tokens in [0, D-1]"))
     x.push_back(static_cast<Token>(parse_integer_option("--input token", item, 0, alphabet - 1)));
   return x;
 }
-
-}  // namespace
-
-namespace {
 
 std::string vector_text(const Vector<QuadraticSurd>& v) {
   std::string out;
@@ -244,10 +260,8 @@ std::string eval_transformer(const ParamValues& params, const std::string& varia
   return out;
 }
 
-}  // namespace
-
-std::string CopyConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                                   bool trace, long bits) const {
+std::string eval_copy(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                      long bits) {
   const int n = params.small_int("n");
   const TokenString x = parse_tokens(input, params.small_int("D"));
   const Alg1Variant v = variant == "paper" ? Alg1Variant::Paper : Alg1Variant::Corrected;
@@ -284,6 +298,14 @@ std::string CopyConstruction::eval(const ParamValues& params, const std::string&
                        bits, finite.copies(x) ? "copies x" : "does not copy x");
   }
   return out;
+}
+
+}  // namespace
+
+Construction copy_construction() {
+  return {{"copy", "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)", copy_params(),
+           copy_variants(), copy_claims(), copy_sweeps(), true},
+          {check_in_groups<CopyCheckContext>(prepare_copy_run, copy_claim_groups()), prove_copy, sweep_copy, eval_copy}};
 }
 
 }  // namespace tverify::copy

@@ -30,18 +30,7 @@ InputSource inputs_from(const ParamValues& params, const RunOptions& options) {
   return InputSource::exhaustive(make_sequence_domain(params.small_int("n"), lo, hi, options));
 }
 
-bool uses_inputs(const std::string& id) {
-  return id == "count3.alg2_alg3" || id == "count3.alg4" || id == "match3.alg5" || id == "count3.alg6" ||
-         id == "count3.rasp_mlp";
-}
-
-}  // namespace
-
-std::string Count3Construction::paper() const {
-  return "Ewer, Chae, Zeng, Kim, Lee: ENTP: Encoder-only Next Token Prediction (arXiv 2410.01600 v3)";
-}
-
-std::vector<ParamSpec> Count3Construction::params() const {
+std::vector<ParamSpec> count3_params() {
   using K = ParamSpec::Kind;
   return {
       {"n", "largest sequence length m (every length 1..n is checked)", K::Integer, 1, 64, {}, "5"},
@@ -59,20 +48,69 @@ std::vector<ParamSpec> Count3Construction::params() const {
   };
 }
 
-const std::vector<ClaimSpec>& Count3Construction::claims() const {
-  static const std::vector<ClaimSpec> list = [] {
-    const auto& s = count3_claim_specs();
-    return std::vector<ClaimSpec>{s.alg2_alg3, s.alg4, s.table5, s.alg5,  s.alg6,  s.lemma_a6,
-                                  s.rasp_mlp,  s.a2,   s.a3,     s.thm4_1, s.thm4_2};
-  }();
-  return list;
+std::vector<ClaimSpec> count3_claims() {
+  const auto& s = count3_claim_specs();
+  return {s.alg2_alg3, s.alg4, s.table5, s.alg5, s.alg6, s.lemma_a6, s.rasp_mlp, s.a2, s.a3, s.thm4_1, s.thm4_2};
 }
 
-std::vector<VariantSpec> Count3Construction::variants() const {
+// The claims checked on the run's input sequences (the others have fixed instances).
+std::vector<const ClaimSpec*> claims_on_inputs() {
+  const auto& s = count3_claim_specs();
+  return {&s.alg2_alg3, &s.alg4, &s.alg5, &s.alg6, &s.rasp_mlp};
+}
+
+// What every claim of a count3 check reads, made once per run.
+struct Count3CheckContext {
+  InputSource inputs;
+  ProgramSemantics semantics;
+  std::uint64_t seed;
+  RunOptions options;
+};
+
+Count3CheckContext prepare_count3_run(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
+                             const RunOptions& options, CheckReport& report) {
+  const auto on_inputs = claims_on_inputs();
+  const bool needs_inputs =
+      std::any_of(on_inputs.begin(), on_inputs.end(), [&](const ClaimSpec* c) { return asked.has(*c); });
+  Count3CheckContext run{needs_inputs ? inputs_from(params, options) : InputSource::experiment(0, 0),
+                semantics_from(params, variant), static_cast<std::uint64_t>(params.integer("seed")), options};
+  report.arithmetic = "exact (RASP interpreter over rationals; transformers with equal scores); interval (alpha, "
+                      "beta of eq. 5); z3 (entp.a2/a3: free positive exponentials)";
+  report.domain_description = needs_inputs ? run.inputs.describe() : "fixed instances (see each claim)";
+  report.domain_inputs = needs_inputs ? run.inputs.size() : 0;
+  return run;
+}
+
+// Each claim of ENTP is checked on its own.
+std::vector<ClaimGroup<Count3CheckContext>> count3_claim_groups() {
+  const auto& s = count3_claim_specs();
+  using Check = std::function<ClaimResult(const Count3CheckContext&)>;
+  const std::vector<std::pair<const ClaimSpec*, Check>> checks{
+      {&s.alg2_alg3, [](const Count3CheckContext& r) { return check_alg2_alg3(r.inputs, r.options); }},
+      {&s.alg4, [](const Count3CheckContext& r) { return check_alg4(r.inputs, r.semantics, r.options); }},
+      {&s.table5, [](const Count3CheckContext&) { return check_table5(); }},
+      {&s.alg5, [](const Count3CheckContext& r) { return check_alg5(r.inputs, r.semantics, r.options); }},
+      {&s.alg6, [](const Count3CheckContext& r) { return check_alg6(r.inputs, r.semantics, r.options); }},
+      {&s.lemma_a6, [](const Count3CheckContext&) { return check_lemma_a6(64); }},
+      {&s.rasp_mlp, [](const Count3CheckContext& r) { return check_rasp_mlp(r.inputs, r.semantics, r.options); }},
+      {&s.a2, [](const Count3CheckContext& r) { return check_a2(r.seed, entp_timeout_ms); }},
+      {&s.a3, [](const Count3CheckContext& r) { return check_a3(r.seed, entp_timeout_ms); }},
+      {&s.thm4_1, [](const Count3CheckContext& r) { return check_thm4_1(r.seed); }},
+      {&s.thm4_2, [](const Count3CheckContext& r) { return check_thm4_2(r.seed); }},
+  };
+  std::vector<ClaimGroup<Count3CheckContext>> groups;
+  for (const auto& [spec, check] : checks)
+    groups.push_back({{spec}, [check = check](const Count3CheckContext& run, const ClaimSelection&) {
+                        return std::vector<ClaimResult>{check(run)};
+                      }});
+  return groups;
+}
+
+std::vector<VariantSpec> count3_variants() {
   return {{"paper", "Algorithm 4 as printed"}, {"corrected", "Algorithm 4 with the fix of docs/errata.md (N1)"}};
 }
 
-std::vector<SweepSpec> Count3Construction::sweeps() const {
+std::vector<SweepSpec> count3_sweeps() {
   return {{"values", false,
            "for sequences of length exactly n, the fraction on which each program agrees with eq. (4) as the value "
            "range 0..K grows",
@@ -80,41 +118,16 @@ std::vector<SweepSpec> Count3Construction::sweeps() const {
              1'000'000, {}, ""}}}};
 }
 
-void Count3Construction::check_claims(const ParamValues& params, const std::string& variant,
-                                      const std::vector<std::string>& ids, const RunOptions& options,
-                                      CheckReport& report) const {
-  const bool needs_inputs = std::any_of(ids.begin(), ids.end(), uses_inputs);
-  const InputSource inputs = needs_inputs ? inputs_from(params, options) : InputSource::experiment(0, 0);
-  const ProgramSemantics semantics = semantics_from(params, variant);
-  const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
-  report.arithmetic = "exact (RASP interpreter over rationals; transformers with equal scores); interval (alpha, "
-                      "beta of eq. 5); z3 (entp.a2/a3: free positive exponentials)";
-  report.domain_description = needs_inputs ? inputs.describe() : "fixed instances (see each claim)";
-  report.domain_inputs = needs_inputs ? inputs.size() : 0;
-  for (const auto& id : ids) {
-    if (id == "count3.alg2_alg3") report.claims.push_back(check_alg2_alg3(inputs, options));
-    if (id == "count3.alg4") report.claims.push_back(check_alg4(inputs, semantics, options));
-    if (id == "count3.table5") report.claims.push_back(check_table5());
-    if (id == "match3.alg5") report.claims.push_back(check_alg5(inputs, semantics, options));
-    if (id == "count3.alg6") report.claims.push_back(check_alg6(inputs, semantics, options));
-    if (id == "count3.lemma_a6") report.claims.push_back(check_lemma_a6(64));
-    if (id == "count3.rasp_mlp") report.claims.push_back(check_rasp_mlp(inputs, semantics, options));
-    if (id == "entp.a2") report.claims.push_back(check_a2(seed, entp_timeout_ms));
-    if (id == "entp.a3") report.claims.push_back(check_a3(seed, entp_timeout_ms));
-    if (id == "entp.thm4_1") report.claims.push_back(check_thm4_1(seed));
-    if (id == "entp.thm4_2") report.claims.push_back(check_thm4_2(seed));
-  }
-}
-
 // count3.lemma_a6 is the only claim with a proof of its own (entp.a2 and entp.a3 use Z3 inside check).
-void Count3Construction::prove_claims(const ParamValues&, const std::string&, const std::vector<std::string>&,
-                                      const ProofOptions& options, const RunOptions&, CheckReport& report) const {
+void prove_count3(const ParamValues&, const std::string&, const ClaimSelection&, const ProofOptions& options,
+                  const RunOptions&, CheckReport& report) {
+  const ClaimSpec& lemma_a6 = count3_claim_specs().lemma_a6;
   const proofs::QueryOptions query{options.timeout_ms, options.smt2_dir};
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: every n >= 1, every (a, b) of the lemma's domain, every eps and M allowed";
-  ClaimResult printed = claim_from_proof(claim("count3.lemma_a6"),
+  ClaimResult printed = claim_from_proof(lemma_a6,
                                          proofs::prove_lemma_a6(proofs::GadgetConstants::printed(), query));
-  const ClaimResult tight = claim_from_proof(claim("count3.lemma_a6"),
+  const ClaimResult tight = claim_from_proof(lemma_a6,
                                              proofs::prove_lemma_a6(proofs::GadgetConstants::tight(), query));
   printed.details["tight_constants"] = {{"statement", tight.details.value("proved_statement", "")},
                                         {"verdict", to_string(tight.verdict)},
@@ -123,16 +136,13 @@ void Count3Construction::prove_claims(const ParamValues&, const std::string&, co
   report.claims.push_back(std::move(printed));
 }
 
-Json Count3Construction::run_sweep(const ParamValues& params, const std::string&, const SweepRun& sweep,
-                                   const RunOptions& run) const {
+Json sweep_count3(const ParamValues& params, const std::string&, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != sweep.spec.vary) throw UsageError("--vary values takes no range (got '" + sweep.vary + "')");
   const std::optional<long long> value_max =
       sweep.options.has("L-max") ? std::optional<long long>(sweep.options.integer("L-max")) : std::nullopt;
   return sweep_value_range(params.small_int("n"), params.choice("program"), semantics_from(params, "paper").mean,
                            value_max, sweep.out_dir, run);
 }
-
-namespace {
 
 Sequence parse_sequence(const std::string& input) {
   constexpr std::size_t max_length = 1024;  // the RASP-L programs are quadratic in the length
@@ -150,11 +160,8 @@ std::string seq_text(const rasp::Seq& s) {
   return "(" + out + ")";
 }
 
-}  // namespace
-
-std::string Count3Construction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                                     bool trace, long bits) const {
-  if (bits > 0) throw UsageError("--bits: count3 is evaluated exactly; there is no finite-precision mode");
+std::string eval_count3(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                        long) {
   const Sequence x = parse_sequence(input);
   const ProgramSemantics s = semantics_from(params, variant);
   const std::string program = params.choice("program");
@@ -189,6 +196,15 @@ std::string Count3Construction::eval(const ParamValues& params, const std::strin
     report_means(run);
   }
   return out;
+}
+
+}  // namespace
+
+Construction count3_construction() {
+  return {{"count3", "Ewer, Chae, Zeng, Kim, Lee: ENTP: Encoder-only Next Token Prediction (arXiv 2410.01600 v3)",
+           count3_params(), count3_variants(), count3_claims(), count3_sweeps()},
+          {check_in_groups<Count3CheckContext>(prepare_count3_run, count3_claim_groups()), prove_count3, sweep_count3,
+           eval_count3}};
 }
 
 }  // namespace tverify::count3

@@ -29,10 +29,6 @@ Arbitrary::Fill parse_fill(const std::string& text) {
   return Arbitrary::Fill::Random;
 }
 
-bool contains(const std::vector<std::string>& list, const std::string& id) {
-  return std::find(list.begin(), list.end(), id) != list.end();
-}
-
 }  // namespace
 
 MarkovSetup make_setup(const ParamValues& params, const std::string& variant, const RunOptions& run) {
@@ -48,11 +44,9 @@ MarkovSetup make_setup(const ParamValues& params, const std::string& variant, co
   return s;
 }
 
-std::string MarkovConstruction::paper() const {
-  return "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)";
-}
+namespace {
 
-std::vector<ParamSpec> MarkovConstruction::params() const {
+std::vector<ParamSpec> markov_params() {
   using K = ParamSpec::Kind;
   return {
       {"p", "P(x' = 1 | x = 0), an exact number in (0, 1)", K::Text, 0, 0, {}, "1/2"},
@@ -71,29 +65,16 @@ std::vector<ParamSpec> MarkovConstruction::params() const {
   };
 }
 
-const std::vector<ClaimSpec>& MarkovConstruction::claims() const {
-  static const std::vector<ClaimSpec> list = [] {
-    const auto& s = markov_claim_specs();
-    return std::vector<ClaimSpec>{s.lemma1, s.lemma2, s.thm1, s.thm2_stationary, s.thm2_local_minimum, s.thm3, s.thm4, s.c2, s.schur, s.h_alpha_pd};
-  }();
-  return list;
+std::vector<ClaimSpec> markov_claims() {
+  const auto& s = markov_claim_specs();
+  return {s.lemma1, s.lemma2, s.thm1, s.thm2_stationary, s.thm2_local_minimum, s.thm3, s.thm4, s.c2, s.schur,
+          s.h_alpha_pd};
 }
 
-std::vector<VariantSpec> MarkovConstruction::variants() const {
-  return {{"paper", "the points and formulas as printed"},
-          {"corrected", "with the fix of docs/errata.md (M1: w* of eq. (10) for any r)"}};
-}
-
-std::vector<SweepSpec> MarkovConstruction::sweeps() const {
-  return {{"pq", false, "the (p, q) grid: where theta_pi's Hessian block H_alpha is positive definite, singular or neither",
-           {{"resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)",
-             ParamSpec::Kind::Text, 0, 0, {}, ""}}}};
-}
-
-void MarkovConstruction::check_claims(const ParamValues& params, const std::string& variant,
-                                      const std::vector<std::string>& ids, const RunOptions& options,
-                                      CheckReport& report) const {
-  const MarkovSetup setup = make_setup(params, variant, options);
+// What every claim group of a Markov check reads, made once per run.
+MarkovSetup prepare_markov_run(const ParamValues& params, const std::string& variant, const ClaimSelection&,
+                               const RunOptions& options, CheckReport& report) {
+  MarkovSetup setup = make_setup(params, variant, options);
   const Layout layout(setup.shapes);
   const std::uint64_t work = prefix_count(setup.shapes.N) * static_cast<std::uint64_t>(layout.size());
   check_budget(work, options, "prefix-parameter pairs (Hessian columns)");
@@ -102,21 +83,43 @@ void MarkovConstruction::check_claims(const ParamValues& params, const std::stri
   report.domain_description = fmt::format("every prefix x_1..x_n, n = 1..{}, with its exact probability; {} parameters",
                                           setup.shapes.N, layout.size());
   report.domain_inputs = prefix_count(setup.shapes.N);
-  const bool stationary = contains(ids, "markov.thm2.stationary"), local = contains(ids, "markov.thm2.local_minimum");
-  for (const auto& id : ids) {
-    if (id == "markov.lemma1") report.claims.push_back(check_lemma1(setup));
-    if (id == "markov.lemma2") report.claims.push_back(check_lemma2(setup));
-    if (id == "markov.thm1" || id == "markov.thm3") report.claims.push_back(check_global_minimum(claim(id), setup));
-    if (id == "markov.thm2.stationary" || (id == "markov.thm2.local_minimum" && !stationary))  // one pass for both
-      for (auto& r : check_theta_pi_tied(setup, stationary, local)) report.claims.push_back(std::move(r));
-    if (id == "markov.thm4") report.claims.push_back(check_saddle(setup));
-    if (id == "markov.c2") report.claims.push_back(check_c2());
-  }
+  return setup;
 }
 
-void MarkovConstruction::prove_claims(const ParamValues& params, const std::string& variant,
-                                      const std::vector<std::string>& ids, const ProofOptions& options,
-                                      const RunOptions&, CheckReport& report) const {
+std::vector<ClaimGroup<MarkovSetup>> markov_claim_groups() {
+  const auto& s = markov_claim_specs();
+  auto one = [](auto check) {
+    return [check](const MarkovSetup& setup, const ClaimSelection&) { return std::vector<ClaimResult>{check(setup)}; };
+  };
+  return {
+      {{&s.lemma1}, one([](const MarkovSetup& setup) { return check_lemma1(setup); })},
+      {{&s.lemma2}, one([](const MarkovSetup& setup) { return check_lemma2(setup); })},
+      {{&s.thm1}, one([](const MarkovSetup& setup) { return check_global_minimum(markov_claim_specs().thm1, setup); })},
+      {{&s.thm2_stationary, &s.thm2_local_minimum},  // one analysis of theta_pi for both
+       [](const MarkovSetup& setup, const ClaimSelection& asked) {
+         const auto& s = markov_claim_specs();
+         return check_theta_pi_tied(setup, asked.has(s.thm2_stationary), asked.has(s.thm2_local_minimum));
+       }},
+      {{&s.thm3}, one([](const MarkovSetup& setup) { return check_global_minimum(markov_claim_specs().thm3, setup); })},
+      {{&s.thm4}, one([](const MarkovSetup& setup) { return check_saddle(setup); })},
+      {{&s.c2}, one([](const MarkovSetup&) { return check_c2(); })},
+  };
+}
+
+std::vector<VariantSpec> markov_variants() {
+  return {{"paper", "the points and formulas as printed"},
+          {"corrected", "with the fix of docs/errata.md (M1: w* of eq. (10) for any r)"}};
+}
+
+std::vector<SweepSpec> markov_sweeps() {
+  return {{"pq", false, "the (p, q) grid: where theta_pi's Hessian block H_alpha is positive definite, singular or neither",
+           {{"resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)",
+             ParamSpec::Kind::Text, 0, 0, {}, ""}}}};
+}
+
+void prove_markov(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
+                  const ProofOptions& options, const RunOptions&, CheckReport& report) {
+  const auto& s = markov_claim_specs();
   (void)make_setup(params, variant, RunOptions{});  // every parameter validated as check does; the proofs read d, N
   const int d = params.small_int("d"), N = params.small_int("N");
   if (d > 4 || N > 6) throw UsageError(fmt::format("prove markov: --d must be in [1, 4] and --N in [1, 6] (symbolic "
@@ -124,23 +127,18 @@ void MarkovConstruction::prove_claims(const ParamValues& params, const std::stri
   proofs::QueryOptions query{options.timeout_ms, options.smt2_dir, false};
   report.arithmetic = "Z3 (nonlinear real arithmetic)";
   report.domain_description = fmt::format("all reals p, q and p_n in R^{} for n <= {}", d, N);
-  for (const auto& id : ids) {
-    const auto proof = id == "markov.schur" ? proofs::prove_markov_schur(d, N, query)
-                                            : proofs::prove_markov_h_alpha_pd(d, N, query);
-    report.claims.push_back(claim_from_proof(claim(id), proof));
-  }
+  if (asked.has(s.schur)) report.claims.push_back(claim_from_proof(s.schur, proofs::prove_markov_schur(d, N, query)));
+  if (asked.has(s.h_alpha_pd))
+    report.claims.push_back(claim_from_proof(s.h_alpha_pd, proofs::prove_markov_h_alpha_pd(d, N, query)));
 }
 
-Json MarkovConstruction::run_sweep(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
-                                   const RunOptions& run) const {
+Json sweep_markov(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != sweep.spec.vary) throw UsageError("--vary pq takes no range (got '" + sweep.vary + "')");
   return sweep_pq(make_setup(params, variant, run), sweep.options.has("resolution") ? sweep.options.text("resolution") : "",
                   sweep.out_dir);
 }
 
-std::string MarkovConstruction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                                     bool, long mpfr_bits) const {
-  if (mpfr_bits > 0) throw UsageError("--bits: the Markov model is evaluated exactly and in intervals only");
+std::string eval_markov(const ParamValues& params, const std::string& variant, const std::string& input, bool, long) {
   const MarkovSetup setup = make_setup(params, variant, RunOptions{});
   std::uint64_t bits = 0;
   int n = 0;
@@ -173,6 +171,18 @@ std::string MarkovConstruction::eval(const ParamValues& params, const std::strin
                        exact_to_string(target));
   }
   return out;
+}
+
+}  // namespace
+
+Construction markov_construction() {
+  ConstructionDeclaration declaration{
+      "markov", "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)",
+      markov_params(), markov_variants(), markov_claims(), markov_sweeps()};
+  declaration.records_counterexample_limit = false;  // its claims keep no counterexample lists
+  return {std::move(declaration),
+          {check_in_groups<MarkovSetup>(prepare_markov_run, markov_claim_groups()), prove_markov, sweep_markov,
+           eval_markov}};
 }
 
 }  // namespace tverify::markov
