@@ -1,8 +1,8 @@
 // fast: the integer fast path of the copy transformer must take the same decision at every step as the exact
 // evaluator (CopyTransformer::copy_string) - same outputs, margins, ties, failure step and text - on thousands of
 // seeded random strings per configuration, every variant, with and without threads. Any disagreement is a bug.
-#include "checkers/fast/copy_fast.hpp"
-#include "checkers/fast/simd_kernels.hpp"
+#include "checkers/copy/fast/copy_fast.hpp"
+#include "checkers/copy/fast/simd_kernels.hpp"
 
 #include "random_strings.hpp"
 

@@ -3,8 +3,8 @@
 // n-grams) of every variant and embedding, at 14 precisions from 1 to 25 bits, with a temperature so large that the
 // softmax weights leave double's range, with the per-step MPFR path forced, and with threads. Any disagreement is a
 // bug. The reference is the plain MPFR evaluator, which rounds every operation itself.
-#include "checkers/fast/min_bits_sweep.hpp"
-#include "checkers/fast/mpfr_bits_copy.hpp"
+#include "checkers/copy/fast_sweeps/min_bits_sweep.hpp"
+#include "checkers/copy/fast/mpfr_bits_copy.hpp"
 #include "constructions/copy/strings.hpp"
 
 #include "random_strings.hpp"

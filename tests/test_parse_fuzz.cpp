@@ -6,7 +6,7 @@
 // go through the code that reads it afterwards (the comparison of recheck and the tables of report) without error.
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
-#include "checkers/fast/checkpoint.hpp"
+#include "checkers/checkpoint.hpp"
 #include "checkers/files.hpp"
 #include "checkers/markov/point_file.hpp"
 #include "checkers/report.hpp"

@@ -1,6 +1,6 @@
 #include "checkers/cat/sweeps.hpp"
 
-#include "checkers/fast/checkpoint.hpp"
+#include "checkers/checkpoint.hpp"
 #include "checkers/sweep_output.hpp"
 #include "constructions/cat/tasks.hpp"
 #include "constructions/cat/temperature.hpp"
@@ -107,7 +107,7 @@ std::vector<Json> c_keys(bool fast) {
 }
 
 std::string evaluator_text(bool fast) {
-  return fast ? "fast path: keys grouped by their window, the exact evaluator's level decision (checkers/fast/cat_fast.hpp)"
+  return fast ? "fast path: keys grouped by their window, the exact evaluator's level decision (checkers/cat/fast/cat_fast.hpp)"
               : "the exact evaluator (CatLayer), every instance materialised";
 }
 

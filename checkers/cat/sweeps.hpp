@@ -5,12 +5,12 @@
 //             and where every instance up to it fits 200,000 sequences it is confirmed exhaustively (then exact). Beside it,
 //             the sufficient condition's L. Curves for every N' < N (geometric filter 2^-j), the given (N, F) and, for
 //             N >= 2, the geometric filter 3^-j. L up to --L-max (default 64, at most 4096); with --fast the family
-//             is evaluated by the fast path (checkers/fast/cat_fast.hpp: runs, keys grouped by window), L up to 2^20
+//             is evaluated by the fast path (checkers/cat/fast/cat_fast.hpp: runs, keys grouped by window), L up to 2^20
 //             (the default with --fast).
 //   --vary L  for each L from N + 2 to --L, the smallest c (a multiple of 1/64) at which every valid instance of
 //             length L is decoded (bisection; each probe an exhaustive certified check, or the worst-case family
 //             above the budget, by the fast path with --fast), beside the c the sufficient condition asks for.
-// With --fast both keep a checkpoint (DIR/<sweep>.checkpoint.json, checkers/fast/checkpoint.hpp), written after every
+// With --fast both keep a checkpoint (DIR/<sweep>.checkpoint.json, checkers/checkpoint.hpp), written after every
 // finished c or L: a killed sweep continues with --resume and recomputes no finished point.
 #pragma once
 

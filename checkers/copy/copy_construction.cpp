@@ -1,8 +1,8 @@
 #include "checkers/copy/copy_construction.hpp"
 
-#include "checkers/fast/copy_length_sweep.hpp"
-#include "checkers/fast/format_sweep.hpp"
-#include "checkers/fast/min_bits_sweep.hpp"
+#include "checkers/copy/fast_sweeps/length_sweep.hpp"
+#include "checkers/copy/fast_sweeps/format_sweep.hpp"
+#include "checkers/copy/fast_sweeps/min_bits_sweep.hpp"
 
 #include "checkers/copy/copy_claims.hpp"
 #include "checkers/copy/proof_claims.hpp"
@@ -162,7 +162,7 @@ void prove_copy(const ParamValues& params, const std::string& variant, const Cla
   }
 }
 
-// --fast: the error rate vs L at scale (checkers/fast/copy_length_sweep.hpp).
+// --fast: the error rate vs L at scale (checkers/copy/fast_sweeps/length_sweep.hpp).
 Json sweep_fast(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary.rfind("L=", 0) != 0)
     throw UsageError("--fast sweeps vary L: --vary L=lo:hi:xF or L=lo:hi:+S (got '" + sweep.vary + "')");

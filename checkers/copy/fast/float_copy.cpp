@@ -1,12 +1,10 @@
-#include "checkers/fast/float_copy.hpp"
+#include "checkers/copy/fast/float_copy.hpp"
 
-#include "checkers/errors.hpp"
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <sstream>
 
 namespace tverify::fast {
 
@@ -148,22 +146,6 @@ const char* to_string(FloatFormat f) {
     case FloatFormat::BFloat16: return "bfloat16";
     default: return "float16";
   }
-}
-
-std::vector<FloatFormat> parse_formats(const std::string& text) {
-  std::vector<FloatFormat> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    bool known = false;
-    for (auto f : {FloatFormat::Float64, FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16})
-      if (item == to_string(f)) out.push_back(f), known = true;
-    if (!known)
-      throw UsageError("--formats must be a comma-separated list of float64, float32, bfloat16, float16 (got '" +
-                       text + "')");
-  }
-  if (out.empty()) throw UsageError("--formats must name at least one of float64, float32, bfloat16, float16");
-  return out;
 }
 
 double format_max(FloatFormat f) {

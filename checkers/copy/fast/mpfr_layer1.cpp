@@ -1,4 +1,4 @@
-#include "checkers/fast/mpfr_layer1.hpp"
+#include "checkers/copy/fast/mpfr_layer1.hpp"
 
 #include <algorithm>
 

@@ -22,8 +22,8 @@
 // The run reports how many steps each stage decided.
 #pragma once
 
-#include "checkers/fast/window_cache.hpp"
-#include "checkers/fast/simd_kernels.hpp"
+#include "checkers/copy/fast/window_cache.hpp"
+#include "checkers/copy/fast/simd_kernels.hpp"
 
 #include <optional>
 #include <unordered_map>

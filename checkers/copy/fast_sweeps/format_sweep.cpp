@@ -1,8 +1,8 @@
-#include "checkers/fast/format_sweep.hpp"
+#include "checkers/copy/fast_sweeps/format_sweep.hpp"
 
 #include "checkers/build_info.hpp"
-#include "checkers/fast/checkpoint.hpp"
-#include "checkers/fast/copy_fast.hpp"
+#include "checkers/checkpoint.hpp"
+#include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/parallel.hpp"
 
@@ -10,8 +10,25 @@
 
 #include <atomic>
 #include <cmath>
+#include <sstream>
 
 namespace tverify::fast {
+
+std::vector<FloatFormat> parse_formats(const std::string& text) {
+  std::vector<FloatFormat> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    bool known = false;
+    for (auto f : {FloatFormat::Float64, FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16})
+      if (item == to_string(f)) out.push_back(f), known = true;
+    if (!known)
+      throw UsageError("--formats must be a comma-separated list of float64, float32, bfloat16, float16 (got '" +
+                       text + "')");
+  }
+  if (out.empty()) throw UsageError("--formats must name at least one of float64, float32, bfloat16, float16");
+  return out;
+}
 
 void prepare_repeat_free_sweep(const copy::CopyTransformer& transformer, const LengthGrid& grid,
                                const FastSweepOptions& o, const std::string& option) {

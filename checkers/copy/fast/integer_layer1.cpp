@@ -1,4 +1,4 @@
-#include "checkers/fast/integer_layer1.hpp"
+#include "checkers/copy/fast/integer_layer1.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -16,8 +16,6 @@ namespace tverify::fast {
 enum class FloatFormat { Float64, Float32, BFloat16, Float16 };
 
 const char* to_string(FloatFormat f);
-// "float64,float32,bfloat16,float16" -> the formats; UsageError naming --formats otherwise.
-std::vector<FloatFormat> parse_formats(const std::string& text);
 // The largest finite value and the smallest positive (subnormal) value of the format, as doubles.
 double format_max(FloatFormat f);
 double format_min_positive(FloatFormat f);

@@ -6,7 +6,7 @@
 // counts instead of scoring every key (copy_fast.hpp, stage 0).
 #pragma once
 
-#include "checkers/fast/integer_layer1.hpp"
+#include "checkers/copy/fast/integer_layer1.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "checkers/fast/checkpoint.hpp"
+#include "checkers/checkpoint.hpp"
 
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"

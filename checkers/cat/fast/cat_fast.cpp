@@ -1,4 +1,4 @@
-#include "checkers/fast/cat_fast.hpp"
+#include "checkers/cat/fast/cat_fast.hpp"
 
 #include <algorithm>
 #include <map>

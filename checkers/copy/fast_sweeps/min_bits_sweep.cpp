@@ -1,10 +1,11 @@
-#include "checkers/fast/min_bits_sweep.hpp"
+#include "checkers/copy/fast_sweeps/min_bits_sweep.hpp"
 
 #include "checkers/build_info.hpp"
-#include "checkers/fast/checkpoint.hpp"
-#include "checkers/fast/copy_fast.hpp"
-#include "checkers/fast/format_sweep.hpp"
-#include "checkers/fast/mpfr_bits_copy.hpp"
+#include "checkers/checkpoint.hpp"
+#include "checkers/copy/fast/copy_fast.hpp"
+#include "checkers/copy/fast_sweeps/format_sweep.hpp"
+#include "checkers/copy/fast/mpfr_bits_copy.hpp"
+#include "core/evaluation_limit.hpp"
 #include "checkers/sweep_output.hpp"
 
 #include <fmt/format.h>
@@ -27,10 +28,19 @@ struct BitsPoint {
 };
 
 // The probe at `bits`: true when every string copies; a failure is recorded in point.probes.
+// One run of the MPFR-bits evaluator; a configuration beyond its limits is this sweep's usage error.
+BitsRun run_within_limits(const MpfrBitsCopy& bits_copy, const copy::TokenString& x, int bits, unsigned threads) {
+  try {
+    return bits_copy.run(x, bits, threads);
+  } catch (const EvaluationLimit& limit) {
+    throw UsageError(std::string("--min-bits: ") + limit.what() + "; lower the largest L of --vary");
+  }
+}
+
 bool all_copy(const MpfrBitsCopy& bits_copy, const std::vector<copy::TokenString>& strings, int bits,
               unsigned threads, BitsPoint& point) {
   for (std::size_t i = 0; i < strings.size(); ++i) {
-    const BitsRun r = bits_copy.run(strings[i], bits, threads);
+    const BitsRun r = run_within_limits(bits_copy, strings[i], bits, threads);
     point.steps += r.steps, point.mpfr_steps += r.mpfr_steps;
     if (!r.copied()) {
       point.probes.push_back({{"bits", bits}, {"copied_all", false}, {"string", i}, {"first_wrong_step", *r.first_wrong_step}});

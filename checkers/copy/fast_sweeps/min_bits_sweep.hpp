@@ -8,7 +8,7 @@
 // what a precision does, never a verification: the output says so.
 #pragma once
 
-#include "checkers/fast/copy_length_sweep.hpp"
+#include "checkers/copy/fast_sweeps/length_sweep.hpp"
 
 namespace tverify::fast {
 

@@ -1,4 +1,4 @@
-#include "checkers/fast/simd_kernels.hpp"
+#include "checkers/copy/fast/simd_kernels.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,6 +1,6 @@
-#include "checkers/fast/bits_layer1_table.hpp"
+#include "checkers/copy/fast/bits_layer1_table.hpp"
 
-#include "checkers/fast/mpfr_layer1.hpp"
+#include "checkers/copy/fast/mpfr_layer1.hpp"
 #include "core/parallel.hpp"
 
 #include <cmath>

@@ -7,10 +7,13 @@
 // labelled as such; nothing here verifies.
 #pragma once
 
-#include "checkers/fast/copy_length_sweep.hpp"
-#include "checkers/fast/float_copy.hpp"
+#include "checkers/copy/fast_sweeps/length_sweep.hpp"
+#include "checkers/copy/fast/float_copy.hpp"
 
 namespace tverify::fast {
+
+// "float64,float32,bfloat16,float16" -> the formats; UsageError naming --formats otherwise.
+std::vector<FloatFormat> parse_formats(const std::string& text);
 
 // What both repeat-free sweeps (--formats, --min-bits) check before any work: the fast path supports the embedding,
 // the grid stays within D^n (a repeat-free string is no longer than that), gnuplot exists and the output directory

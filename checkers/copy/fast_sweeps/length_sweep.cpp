@@ -1,9 +1,9 @@
-#include "checkers/fast/copy_length_sweep.hpp"
+#include "checkers/copy/fast_sweeps/length_sweep.hpp"
 
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
-#include "checkers/fast/checkpoint.hpp"
-#include "checkers/fast/copy_fast.hpp"
+#include "checkers/checkpoint.hpp"
+#include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/parallel.hpp"
 

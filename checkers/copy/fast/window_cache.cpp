@@ -1,4 +1,4 @@
-#include "checkers/fast/window_cache.hpp"
+#include "checkers/copy/fast/window_cache.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,8 +1,8 @@
-#include "checkers/fast/mpfr_bits_copy.hpp"
+#include "checkers/copy/fast/mpfr_bits_copy.hpp"
 
-#include "checkers/errors.hpp"
-#include "checkers/fast/bits_layer1_table.hpp"
-#include "checkers/fast/rounded_sum.hpp"
+#include "core/evaluation_limit.hpp"
+#include "checkers/copy/fast/bits_layer1_table.hpp"
+#include "checkers/copy/fast/rounded_sum.hpp"
 #include "core/parallel.hpp"
 
 #include <algorithm>
@@ -155,8 +155,10 @@ class StepEmulator {
 void require_mpfr_blocks_fit(std::size_t count, std::size_t width) {
   constexpr std::size_t kMaxEntries = 4'000'000;  // about 200 MB of MPFR numbers
   if (count * width > kMaxEntries)
-    throw UsageError("--min-bits: this configuration needs the MPFR evaluator at L = " + std::to_string(count / 2) +
-                     " (more than " + std::to_string(MpfrBitsCopy::kMaxLevels) + " score levels at a step, or layer-1 values beyond [2^-400, 2^400]), whose blocks would exceed 200 MB; lower the largest L of --vary");
+    throw EvaluationLimit("this configuration needs the MPFR evaluator at L = " + std::to_string(count / 2) +
+                          " (more than " + std::to_string(MpfrBitsCopy::kMaxLevels) +
+                          " score levels at a step, or layer-1 values beyond [2^-400, 2^400]), whose blocks would "
+                          "exceed 200 MB");
 }
 
 // The blocks of positions 0..count-1 back in MPFR (exact: every entry is a b-bit double), for next_token.
@@ -207,7 +209,8 @@ EmulatedSteps emulate_steps(const Layer1Table& table, const F& tau, const copy::
 
 BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads) const {
   if (bits < 1 || bits > kMaxBits)
-    throw UsageError("bits must be in 1.." + std::to_string(kMaxBits) + " (got " + std::to_string(bits) + ")");
+    throw std::invalid_argument("MpfrBitsCopy::run: bits must be in 1.." + std::to_string(kMaxBits) + " (got " +
+                                std::to_string(bits) + ")");
   threads = std::max(1u, threads);
   const RuntimeMpfr::Precision precision(bits);
   const copy::FinitePrecisionCopy finite(transformer_);

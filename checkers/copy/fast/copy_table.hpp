@@ -1,0 +1,184 @@
+// The fast copy path's table (private to checkers/copy/fast): layer 1 of one copy sequence in integers, built
+// incrementally and shared read-only by the workers of a parallel copy; and each thread's state for a FastCopy.
+#pragma once
+
+#include "checkers/copy/fast/copy_fast.hpp"
+#include "checkers/copy/fast/simd_kernels.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace tverify::fast {
+
+using copy::Token;
+using copy::TokenString;
+
+// sum += times x row, over padded rows.
+inline void add_row(std::int64_t* sum, const std::int64_t* row, std::size_t stride, std::int64_t times = 1) {
+  for (std::size_t c = 0; c < stride; c += 4)
+    for (std::size_t i = 0; i < 4; ++i) sum[c + i] += times * row[c + i];
+}
+
+struct FastCopy::ThreadState {
+  std::optional<WindowCache> rows;
+  Scratch scratch;
+  std::unique_ptr<Table> table;  // reused string after string (built on first use)
+};
+
+// Layer 1 of one copy sequence: key columns (column-major, int32), sparse queries, value . Psi rows, and the range of
+// each token's value over the sequence. A key column is filled only when some query uses it (fill_columns): the
+// queries touch few of the key coordinates.
+struct FastCopy::Table {
+  TokenString sequence;
+  std::size_t length = 0, tokens = 0, stride = 0, key_dim = 0, built = 0;
+  // key_dim x length, column c at c * length; not zeroed: a column is written (fill_columns) before it is read, and
+  // the pages of columns no query reads are never touched
+  std::unique_ptr<std::int32_t[]> keys;
+  std::size_t keys_size = 0;
+  std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
+  std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned)
+  std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
+  std::vector<WindowRow> owned;  // the rows, when there is no cache
+  std::vector<std::int64_t> values;  // length x stride: value . Psi per position (padded rows)
+  std::vector<std::int64_t> running_min, running_max;  // length x stride: token x's value range over positions 0..p
+  std::vector<std::uint32_t> windows;  // with a cache: each position's window (its index in the cache)
+  // with a score memo: how many of the positions built so far have each window (stage 0)
+  std::vector<std::uint32_t> window_count;
+
+  Table(const FastCopy& fast, WindowCache* cache)
+      : fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
+    tokens = fast.layer1_.tokens();
+    stride = row_stride(tokens);
+    key_dim = fast.layer1_.key_dim();
+    if (cache_ && cache_->counts_keys()) window_count.assign(cache_->rows.size(), 0);
+  }
+
+  // Moves to the copy sequence of x, keeping the buffers (a thread evaluates many strings with one table; every entry
+  // read at query p is written by extend_to(p) first). Layer 1 is causal, so the positions of the longest common
+  // prefix with the previous sequence (of the same length) are kept: consecutive strings of an exhaustive domain
+  // share most of their prefix.
+  void reset(const TokenString& x) {
+    fast_.transformer_.copy_sequence(x, x.size(), next_);
+    std::size_t common = 0;
+    if (next_.size() == length)
+      while (common < built && next_[common] == sequence[common]) ++common;
+    if (!window_count.empty())
+      for (std::size_t j = common; j < built; ++j) --window_count[windows[j]];
+    sequence.swap(next_);
+    length = sequence.size();
+    built = common;
+    shared_ = false;
+    if (common == 0) {
+      if (key_dim * length > keys_size) {
+        keys = std::make_unique_for_overwrite<std::int32_t[]>(key_dim * length);
+        keys_size = key_dim * length;
+      }
+      filled.assign(key_dim, 0);
+      key_rows.resize(length);
+      queries.resize(length);
+      values.resize(length * stride);
+      running_min.resize(length * stride);
+      running_max.resize(length * stride);
+      if (cache_) windows.resize(length);
+    }
+    for (auto& f : filled) f = std::min(f, common);
+    if (!cache_) {
+      owned.resize(common);
+      owned.reserve(length);  // queries point into owned: no reallocation
+    }
+  }
+  // Builds the whole table for threads that read it concurrently: every key column filled, the window counts (which
+  // would count every position, not a step's keys) switched off.
+  void share() {
+    extend_to(length - 1);
+    fill_columns(length - 1, true);
+    shared_ = true;
+  }
+  // Token x's smallest and largest value over the positions built so far.
+  std::int64_t value_min(std::size_t x) const { return running_min[(built - 1) * stride + x]; }
+  std::int64_t value_max(std::size_t x) const { return running_max[(built - 1) * stride + x]; }
+  const std::int64_t* value_row(std::size_t j) const { return values.data() + j * stride; }
+
+  // Layer 1 at every position up to p (positions are built once, in order; a step at query p needs keys 0..p).
+  void extend_to(std::size_t p) {
+    for (; built <= p && built < length; ++built) add(built);
+  }
+  const std::int32_t* key_column(std::size_t c) const { return keys.get() + c * length; }
+  // The cache whose window levels stages 0 and 1 read against window_count, when window_count holds exactly the keys
+  // of query p (positions 0..p built, the table not shared); else nullptr (the step adds key columns).
+  WindowCache* counted_cache(std::size_t p) const {
+    return !window_count.empty() && !shared_ && built == p + 1 ? cache_ : nullptr;
+  }
+  // The number of built positions whose window is in level l of `levels`.
+  std::size_t keys_at(const WindowLevels& levels, std::size_t l) const {
+    std::size_t keys = 0;
+    for (std::size_t i = levels.begin(l); i < levels.end[l]; ++i) keys += window_count[levels.windows[i]];
+    return keys;
+  }
+  // sum += the value rows of those positions (padded rows): count x each window's values.
+  void add_values_at(const WindowLevels& levels, std::size_t l, std::int64_t* sum) const {
+    for (std::size_t i = levels.begin(l); i < levels.end[l]; ++i)
+      if (const std::int64_t keys = window_count[levels.windows[i]])
+        add_row(sum, cache_->values.data() + levels.windows[i] * stride, stride, keys);
+  }
+  // Fills the key columns query p uses up to position p (built), or with every = true all columns up to `built`
+  // (before threads read the table concurrently).
+  void fill_columns(std::size_t p, bool every = false) {
+    auto fill = [&](std::size_t c) {
+      std::int32_t* column = keys.get() + c * length;
+      for (std::size_t j = filled[c]; j < built; ++j) column[j] = key_rows[j][c];
+      filled[c] = built;
+    };
+    if (every)
+      for (std::size_t c = 0; c < key_dim; ++c) fill(c);
+    else
+      for (const auto& entry : *queries[p]) fill(entry.first);
+  }
+
+ private:
+  void add(std::size_t p) {
+    const WindowRow* row = nullptr;
+    if (cache_) {
+      const std::size_t count = std::min(span_, p + 1);
+      std::size_t code = 0;
+      if (p >= span_) {  // both full windows: drop the oldest token of the previous window, append the new one
+        code = (windows[p - 1] - cache_->offset[span_]) % cache_->oldest_place * cache_->radix +
+               static_cast<std::size_t>(sequence[p]);
+      } else {
+        for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
+      }
+      windows[p] = static_cast<std::uint32_t>(cache_->offset[count] + code);
+      if (!window_count.empty() && window_count[windows[p]]++ == 0) cache_->meet(windows[p]);
+      const auto& slot = cache_->rows[windows[p]];
+      row = slot ? &*slot : &cache_->store(windows[p], compute_window_row(fast_.layer1_, sequence, p, scratch_));
+    } else {
+      owned.push_back(compute_window_row(fast_.layer1_, sequence, p, scratch_));
+      row = &owned.back();
+    }
+    key_rows[p] = row->key.data();
+    queries[p] = &row->query;
+    const std::int64_t* v = row->values.data();
+    const std::int64_t* low = p == 0 ? v : running_min.data() + (p - 1) * stride;
+    const std::int64_t* high = p == 0 ? v : running_max.data() + (p - 1) * stride;
+    std::int64_t* at = values.data() + p * stride;
+    std::int64_t* new_low = running_min.data() + p * stride;
+    std::int64_t* new_high = running_max.data() + p * stride;
+    for (std::size_t c = 0; c < stride; c += 4)
+      for (std::size_t i = c; i < c + 4; ++i) {
+        at[i] = v[i];
+        new_low[i] = std::min(low[i], v[i]);
+        new_high[i] = std::max(high[i], v[i]);
+      }
+  }
+
+  const FastCopy& fast_;
+  WindowCache* cache_;
+  std::size_t span_;
+  bool shared_ = false;
+  IntegerRow scratch_;
+  TokenString next_;  // the next copy sequence, built in a reused buffer
+};
+
+}  // namespace tverify::fast
