@@ -4,7 +4,7 @@
 // exhaustive copy.thm2_3 domain D = 2, n = 3, L = 16 (65,536 strings, each generated until its first wrong token, as
 // the exact check does) through the fast path, on 1 and 2 threads.
 #include "constructions/copy/strings.hpp"
-#include "checkers/fast/copy_fast.hpp"
+#include "checkers/copy/fast/copy_fast.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -3,7 +3,7 @@
 // evaluator), corrected construction, one-hot, the proof's tau, at 3 bits: D = 16, n = 4 for L up to 2^16, and
 // D = 18, n = 4 (D^n > 10^5, the sweep's configuration) for L = 10^5. Beside it, FinitePrecisionCopy itself where it
 // finishes in reasonable time (L <= 256).
-#include "checkers/fast/mpfr_bits_copy.hpp"
+#include "checkers/copy/fast/mpfr_bits_copy.hpp"
 #include "constructions/copy/strings.hpp"
 
 #include <benchmark/benchmark.h>

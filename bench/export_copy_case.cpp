@@ -3,7 +3,7 @@
 // embedding Psi, layer 1's MLP, the head windows, tau) as doubles and the repeat-free string x; the peers rebuild the
 // same construction from them. Prints the fast path's time for the full copy (every decision certified).
 #include "constructions/copy/strings.hpp"
-#include "checkers/fast/copy_fast.hpp"
+#include "checkers/copy/fast/copy_fast.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
