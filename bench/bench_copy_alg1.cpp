@@ -15,7 +15,7 @@ void BM_StringClaims(benchmark::State& state) {
                                                options);
   for (auto _ : state) {
     auto results = copy::check_string_claims(domain, copy::Alg1Variant::Corrected,
-                                             {copy::NgramReading::Text, copy::NgramReading::Formula}, true, true,
+                                             {copy::NgramReading::Text, copy::NgramReading::Formula}, {.alg1 = true, .lemma2_4 = true},
                                              options);
     benchmark::DoNotOptimize(results);
   }

@@ -49,13 +49,4 @@ std::string SequenceDomain::describe() const {
                      min_length, max_length, lo, hi, size);
 }
 
-void Tally::fill(ClaimResult& r) const {
-  r.checked = checked;
-  r.passed = passed;
-  r.failed = failed;
-  r.unknown = unknown;
-  r.counterexamples = counterexamples;
-  r.set_verdict_from_counts();
-}
-
 }  // namespace tverify

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "checkers/enumerate.hpp"
+#include "checkers/tally.hpp"
 #include "checkers/verdict.hpp"
 #include "core/exact.hpp"
 
@@ -27,23 +28,5 @@ struct SequenceDomain {
 // Throws UsageError when the domain exceeds the run budget (or 2^63 sequences) and --force was not given.
 SequenceDomain make_sequence_domain(int max_length, long long lo, long long hi, const RunOptions& options,
                                     int min_length = 1);
-
-// Per-claim counts and the smallest counterexamples; merged in range order.
-struct Tally {
-  std::uint64_t checked = 0, passed = 0, failed = 0, unknown = 0;
-  std::vector<Counterexample> counterexamples;
-  std::size_t limit = 10;
-
-  void pass() { ++checked, ++passed; }
-  void fail(Counterexample c) {
-    ++checked, ++failed;
-    if (counterexamples.size() < limit) counterexamples.push_back(std::move(c));
-  }
-  void merge(Tally&& o) {
-    checked += o.checked, passed += o.passed, failed += o.failed, unknown += o.unknown;
-    append_limited(counterexamples, std::move(o.counterexamples), limit);
-  }
-  void fill(ClaimResult& r) const;  // counts, counterexamples, verdict
-};
 
 }  // namespace tverify

@@ -46,18 +46,4 @@ std::vector<T> softmax(const std::vector<T>& z) {
   }
 }
 
-// log sum_j exp(z_j) = m + log sum_j exp(z_j - m) for any real m; m = z_0 keeps the terms bounded near the maximum
-// when z_0 is chosen by the caller, and the identity holds for every point of an interval m.
-template <class T>
-T log_sum_exp(const std::vector<T>& z) {
-  if (z.empty()) throw std::invalid_argument("log-sum-exp of an empty vector");
-  std::size_t top = 0;
-  for (std::size_t i = 1; i < z.size(); ++i)
-    if (is_greater(z[i], z[top]) == Tri::True) top = i;
-  const T& m = z[top];
-  T sum(0);
-  for (const auto& zj : z) sum += exp(T(zj - m));
-  return m + log(sum);
-}
-
 }  // namespace tverify

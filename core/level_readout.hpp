@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/interval.hpp"
+#include "core/precision_ladder.hpp"
 #include "core/linalg.hpp"
 #include "core/readout.hpp"
 
@@ -130,27 +131,23 @@ LevelDecision decide_levels_lexicographically(const std::vector<ScoreLevel<S>>& 
   return out;
 }
 
-// The precision ladder of the copy evaluator: the interval readout at 64 bits, then the lexicographic decision, then
-// the readout at 256, 1024, 4096 and 16384 bits, stopping at the first decision. The top rungs matter when a
-// repeated n-gram ties two tokens at the top level and only keys many levels down tell them apart with sums the
-// lexicographic bound cannot separate. tau_at<Bits>() gives tau enclosed at that precision. Returns the decision
-// and the precision that made it.
+// The copy evaluator's decision up the standard ladder (core/precision_ladder.hpp): the interval readout at 64 bits,
+// then (still at 64 bits) the lexicographic decision, then the readout at 256, 1024, 4096 and 16384 bits. The top
+// rungs matter when a repeated n-gram ties two tokens at the top level and only keys many levels down tell them apart
+// with sums the lexicographic bound cannot separate. tau_at<Bits>() gives tau enclosed at that precision. Returns the
+// decision and the precision that made it (the ceiling when none did).
 template <class S, class Tau>
 std::pair<LevelDecision, unsigned> decide_levels_laddered(const std::vector<ScoreLevel<S>>& levels, Tau tau_at) {
-  LevelDecision d;
-  unsigned bits = 0;
-  auto rung = [&]<unsigned Bits>() {
-    if (bits != 0 && d.margin != Margin::Undecided) return;
-    d = decide_levels<Bits>(levels, tau_at.template operator()<Bits>());
-    bits = Bits;
-  };
-  rung.template operator()<64>();
-  if (d.margin == Margin::Undecided) d = decide_levels_lexicographically<64>(levels, tau_at.template operator()<64>());
-  rung.template operator()<256>();
-  rung.template operator()<1024>();
-  rung.template operator()<4096>();
-  rung.template operator()<16384>();
-  return {d, bits};
+  const auto climbed = climb(
+      standard_rungs,
+      [&]<unsigned Bits>() {
+        LevelDecision d = decide_levels<Bits>(levels, tau_at.template operator()<Bits>());
+        if (Bits == 64 && d.margin == Margin::Undecided)
+          d = decide_levels_lexicographically<64>(levels, tau_at.template operator()<64>());
+        return d;
+      },
+      [](const LevelDecision& d) { return d.margin != Margin::Undecided; });
+  return {climbed.result, climbed.bits};
 }
 
 }  // namespace tverify

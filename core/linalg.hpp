@@ -79,14 +79,6 @@ Matrix<T> operator*(const Matrix<T>& a, const Matrix<T>& b) {
 }
 
 template <class T>
-Matrix<T> transpose(const Matrix<T>& m) {
-  Matrix<T> out(m.cols(), m.rows());
-  for (std::size_t r = 0; r < m.rows(); ++r)
-    for (std::size_t c = 0; c < m.cols(); ++c) out(c, r) = m(r, c);
-  return out;
-}
-
-template <class T>
 Vector<T> operator+(Vector<T> a, const Vector<T>& b) {
   if (a.size() != b.size()) throw std::invalid_argument("vector sum of different lengths");
   for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];

@@ -39,10 +39,4 @@ ArgmaxReadout argmax_readout(const Vector<T>& scores) {
   return out;
 }
 
-// Phi(z) = argmax over tokens x of <z, Psi(x)>, with the embedding rows Psi(x) as the rows of `embedding`.
-template <class T>
-ArgmaxReadout embedding_readout(const Matrix<T>& embedding, const Vector<T>& z) {
-  return argmax_readout(embedding * z);
-}
-
 }  // namespace tverify

@@ -119,9 +119,4 @@ Tri is_greater(const T& a, const T& b) {
   }
 }
 
-template <class T>
-Tri is_positive(const T& a) {
-  return is_greater(a, T(0));
-}
-
 }  // namespace tverify

@@ -10,10 +10,4 @@ constexpr const char* to_string(Tri t) {
   return t == Tri::True ? "true" : t == Tri::False ? "false" : "unknown";
 }
 
-constexpr Tri tri_and(Tri a, Tri b) {
-  if (a == Tri::False || b == Tri::False) return Tri::False;
-  if (a == Tri::True && b == Tri::True) return Tri::True;
-  return Tri::Unknown;
-}
-
 }  // namespace tverify

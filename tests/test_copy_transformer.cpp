@@ -166,3 +166,18 @@ TEST_CASE("copy.lemma_c2: the printed scaling fails ||Psi|| = 1, the corrected o
     CHECK(check_lemma_c2(D, TransformerVariant::Corrected).verdict == Verdict::Verified);
   }
 }
+
+TEST_CASE("layer-1 memo: a copy of a transformer has its own, and destroying the copy leaves the original's views valid",
+          "[copy][transformer]") {
+  const CopyTransformer original(config(2, 1, 2, TransformerVariant::Corrected));
+  const TokenString s = original.copy_sequence({0, 1}, 1);
+  const Layer1Blocks blocks = original.layer1(s);
+  const std::string before = blocks[2].key.front().to_string();
+  {
+    const CopyTransformer copy = original;  // a memo key of its own
+    const Layer1Blocks copied = copy.layer1(s);
+    CHECK(&copied.entry(2) != &blocks.entry(2));
+  }  // the copy's memo goes with it; the original's stays (ASan would flag a read of a released entry)
+  CHECK(blocks[2].key.front().to_string() == before);
+  CHECK(&original.layer1(s).entry(2) == &blocks.entry(2));  // still memoised
+}

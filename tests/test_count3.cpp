@@ -74,7 +74,7 @@ TEST_CASE("count3.alg4: refuted as printed once a value reaches the length / the
 
 TEST_CASE("Algorithm 4 is an encoder program: forced causal it no longer computes Count3", "[count3]") {
   // x = [0, 0, 1, 2] (Count3 = 1): under causal attention n = sel_width(select(true)) is the position + 1, not 4.
-  rasp::Run run({rasp::MeanSemantics::Truncate, true});
+  rasp::Run run({.mean = rasp::MeanSemantics::Truncate, .force_causal = true});
   const rasp::Seq out = alg4_count_triplets(rasp::sequence({0, 0, 1, 2}), Alg4Variant::Corrected);
   CHECK(last_output(out) != 1);
 }

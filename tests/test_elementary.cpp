@@ -39,7 +39,7 @@ TEST_CASE("exp, sigmoid, log and sqrt enclosures contain the 1024-bit value", "[
   }
 }
 
-TEST_CASE("softmax and log-sum-exp enclosures contain the 1024-bit values", "[elementary][property]") {
+TEST_CASE("softmax enclosures contain the 1024-bit values", "[elementary][property]") {
   const auto values = sample_rationals(60, 2, 50);
   for (std::size_t start = 0; start + 5 <= values.size(); start += 5) {
     std::vector<Lo> lo;
@@ -51,19 +51,13 @@ TEST_CASE("softmax and log-sum-exp enclosures contain the 1024-bit values", "[el
     const auto s_lo = tverify::softmax(lo);
     const auto s_hi = tverify::softmax(hi);
     for (std::size_t k = 0; k < 5; ++k) CHECK(encloses(s_lo[k], s_hi[k]));
-    CHECK(encloses(tverify::log_sum_exp(lo), tverify::log_sum_exp(hi)));
   }
 }
 
-TEST_CASE("hand values: sigmoid(0) = 1/2, softmax of equal scores is uniform, log-sum-exp of zeros is log n",
-          "[elementary]") {
+TEST_CASE("hand values: sigmoid(0) = 1/2, softmax of equal scores is uniform", "[elementary]") {
   CHECK(tverify::sigmoid(Lo(0)).contains(Exact(1, 2)));
   const auto s = tverify::softmax(std::vector<Lo>{Lo(3), Lo(3), Lo(3), Lo(3)});
   for (const auto& x : s) CHECK(x.contains(Exact(1, 4)));
-  // log 4 = 2 log 2, and 1.3862943611198906 < log 4 < 1.3862943611198907.
-  const Lo lse = tverify::log_sum_exp(std::vector<Lo>{Lo(0), Lo(0), Lo(0), Lo(0)});
-  CHECK(lse.lower() > tverify::parse_exact("1.3862943611198905"));
-  CHECK(lse.upper() < tverify::parse_exact("1.3862943611198908"));
 }
 
 TEST_CASE("softmax over Exact is the uniform rational distribution, and refuses unequal scores", "[elementary]") {

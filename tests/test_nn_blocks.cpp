@@ -84,7 +84,7 @@ TEST_CASE("argmax readout: certified, tie, undecided", "[readout]") {
 
 TEST_CASE("embedding readout Phi(z) = argmax_x <z, Psi(x)>", "[readout]") {
   const auto psi = Matrix<Exact>::identity(3);
-  const auto r = tverify::embedding_readout(psi, Vector<Exact>{Exact(1, 10), Exact(8, 10), Exact(1, 10)});
+  const auto r = tverify::argmax_readout(psi * Vector<Exact>{Exact(1, 10), Exact(8, 10), Exact(1, 10)});
   CHECK(r.winner == 1);
   CHECK(r.margin == tverify::Margin::Certified);
 }

@@ -29,7 +29,7 @@ TEST_CASE("kqv: mean truncates toward zero by default, exact on request / defaul
   const Seq x = sequence({1, 2, 4});
   const Seq v = sequence({-1, -2, 4});
   {
-    Run run({MeanSemantics::Truncate, false, true});
+    Run run({.mean = MeanSemantics::Truncate, .record = true});
     // causal means of v over prefixes: -1, -3/2 -> -1 (toward zero), 1/3 -> 0
     const Seq m = kqv({.k = x, .q = x, .v = v, .pred = always, .causal = true});
     CHECK(ints(m) == std::vector<long long>{-1, -1, 0});
@@ -51,7 +51,7 @@ TEST_CASE("kqv: mean truncates toward zero by default, exact on request / defaul
 }
 
 TEST_CASE("force_causal makes every selector causal (what a decoder computes)", "[rasp]") {
-  Run run({MeanSemantics::Truncate, true});
+  Run run({.mean = MeanSemantics::Truncate, .force_causal = true});
   const Seq x = sequence({5, 6, 7});
   CHECK(ints(sel_width(select({.k = x, .q = x, .pred = always}))) == std::vector<long long>{1, 2, 3});
 }
@@ -72,7 +72,7 @@ TEST_CASE("Python semantics: floor modulo, two's-complement &, comparisons as 0/
 }
 
 TEST_CASE("the recorder names linear and nonlinear elementwise maps", "[rasp]") {
-  Run run({MeanSemantics::Truncate, false, true});
+  Run run({.mean = MeanSemantics::Truncate, .record = true});
   const Seq x = sequence({1, 2}), y = sequence({3, 4});
   (void)(x + y);
   (void)(x * 3);

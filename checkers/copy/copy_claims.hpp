@@ -26,10 +26,14 @@ StringDomain make_string_domain(int alphabet, int n, int length, const RunOption
 
 std::vector<NgramReading> readings_from(const std::string& choice);  // "text" | "formula" | "both"
 
+struct StringClaimSelection {
+  bool alg1 = false, lemma2_4 = false;
+};
+
 // copy.alg1 and copy.lemma2_4, one result per reading each, from one pass over [D]^L.
 std::vector<ClaimResult> check_string_claims(const StringDomain& domain, Alg1Variant variant,
-                                             const std::vector<NgramReading>& readings, bool want_alg1,
-                                             bool want_lemma2_4, const RunOptions& options);
+                                             const std::vector<NgramReading>& readings, StringClaimSelection want,
+                                             const RunOptions& options);
 
 // copy.thm2_7 (strict as printed, or >= corrected) and copy.cor2_8 for GSSMs with `states` states.
 ClaimResult check_thm2_7(const StringDomain& domain, std::uint64_t states, bool strict, const RunOptions& options);

@@ -120,8 +120,8 @@ std::vector<ClaimGroup<CopyCheckContext>> copy_claim_groups() {
       {{&s.alg1, &s.lemma2_4},
        [](const CopyCheckContext& run, const ClaimSelection& asked) {
          const auto& s = copy_claim_specs();
-         return check_string_claims(run.domain, run.alg1_variant, run.readings, asked.has(s.alg1),
-                                    asked.has(s.lemma2_4), run.options);
+         return check_string_claims(run.domain, run.alg1_variant, run.readings,
+                                    {.alg1 = asked.has(s.alg1), .lemma2_4 = asked.has(s.lemma2_4)}, run.options);
        }},
       {{&t.lemma_c2},
        [](const CopyCheckContext& run, const ClaimSelection&) {

@@ -27,7 +27,8 @@ struct ReadingTally {
   }
 };
 
-struct Tally {
+// Both readings' tallies over a chunk of strings.
+struct StringTally {
   std::array<ReadingTally, 2> by_reading;  // indexed by NgramReading
 };
 
@@ -111,13 +112,13 @@ std::vector<NgramReading> readings_from(const std::string& choice) {
 }
 
 std::vector<ClaimResult> check_string_claims(const StringDomain& d, Alg1Variant variant,
-                                             const std::vector<NgramReading>& readings, bool want_alg1,
-                                             bool want_lemma2_4, const RunOptions& options) {
+                                             const std::vector<NgramReading>& readings, StringClaimSelection want,
+                                             const RunOptions& options) {
   const std::size_t limit = options.max_counterexamples;
-  auto visit = [&](std::uint64_t index, Tally& tally) {
+  auto visit = [&](std::uint64_t index, StringTally& tally) {
     const TokenString x = string_at(index, d.alphabet, d.length);
     std::optional<Alg1Run> run;
-    if (want_alg1) run = run_algorithm1(x, d.n, variant);
+    if (want.alg1) run = run_algorithm1(x, d.n, variant);
     for (NgramReading reading : readings) {
       ReadingTally& t = tally.by_reading[static_cast<std::size_t>(reading)];
       const bool repeat = has_repeated_window(x, window_length(reading, d.n));
@@ -137,18 +138,18 @@ std::vector<ClaimResult> check_string_claims(const StringDomain& d, Alg1Variant 
       }
     }
   };
-  auto merge = [&](Tally& into, Tally&& from) {
+  auto merge = [&](StringTally& into, StringTally&& from) {
     for (std::size_t k = 0; k < 2; ++k) into.by_reading[k].merge(std::move(from.by_reading[k]), limit);
   };
-  const Tally tally = enumerate_indices<Tally>(d.size, options, "strings", visit, merge);
+  const StringTally tally = enumerate_indices<StringTally>(d.size, options, "strings", visit, merge);
 
   const CopyClaimSpecs& specs = copy_claim_specs();
   auto tally_of = [&](NgramReading r) -> const ReadingTally& { return tally.by_reading[static_cast<std::size_t>(r)]; };
   std::vector<ClaimResult> results;
-  if (want_alg1)
+  if (want.alg1)
     for (NgramReading reading : readings)
       results.push_back(alg1_result(specs.alg1, reading, tally_of(reading), variant, d.n));
-  if (want_lemma2_4)
+  if (want.lemma2_4)
     for (NgramReading reading : readings) results.push_back(lemma2_4_result(specs.lemma2_4, reading, tally_of(reading), d));
   return results;
 }

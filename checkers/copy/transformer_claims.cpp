@@ -1,4 +1,6 @@
 #include "checkers/copy/transformer_claims.hpp"
+#include "checkers/tally.hpp"
+#include "core/precision_ladder.hpp"
 
 #include <array>
 #include <fmt/format.h>
@@ -67,33 +69,17 @@ struct Failure {  // the first failure on one string
   Json expected, got;
 };
 
-struct ClaimTally {
-  std::uint64_t checked = 0, passed = 0, failed = 0, unknown = 0;
-  std::vector<Counterexample> counterexamples;
-  std::map<std::string, std::uint64_t> failure_sites;  // lemma C.4: "position p, block" -> strings
+// A failure (when there is one) recorded in a claim's tally.
+void record(Tally& tally, const std::optional<Failure>& f) {
+  if (!f) return tally.pass();
+  tally.fail({f->input, f->expected, f->got, f->detail});
+}
 
-  void record(bool ok, const std::optional<Failure>& f, std::size_t limit) {
-    ++checked;
-    if (ok) {
-      ++passed;
-      return;
-    }
-    ++failed;
-    if (f && counterexamples.size() < limit) counterexamples.push_back({f->input, f->expected, f->got, f->detail});
-  }
-  void merge(ClaimTally&& o, std::size_t limit) {
-    checked += o.checked;
-    passed += o.passed;
-    failed += o.failed;
-    unknown += o.unknown;
-    append_limited(counterexamples, std::move(o.counterexamples), limit);
-    for (auto& [site, count] : o.failure_sites) failure_sites[site] += count;
-  }
-};
-
-struct Tally {
-  ClaimTally lemma_c1, lemma_c4;
-  std::array<ClaimTally, 2> scores, thm2_3;  // by reading
+// Every transformer claim's tally over a chunk of strings.
+struct TransformerTally {
+  Tally lemma_c1, lemma_c4;
+  std::map<std::string, std::uint64_t> lemma_c4_sites;  // "position p, block" -> failing strings
+  std::array<Tally, 2> scores, thm2_3;  // by reading
   std::array<std::uint64_t, 2> with_repeat{};
   // Strings failing the printed statement (target score n and |z_j| < n - 1/d), by reading.
   std::array<std::uint64_t, 2> printed_statement_failures{};
@@ -101,12 +87,16 @@ struct Tally {
   std::uint64_t tied = 0;  // of not_copied: strings whose run ended in an exact tie (counted as a failure)
   std::array<std::uint64_t, 4> agreement{};  // [alg1 copies][transformer copies]
 
-  void merge(Tally&& o, std::size_t limit) {
-    lemma_c1.merge(std::move(o.lemma_c1), limit);
-    lemma_c4.merge(std::move(o.lemma_c4), limit);
+  void set_limit(std::size_t limit) {
+    for (Tally* t : {&lemma_c1, &lemma_c4, &scores[0], &scores[1], &thm2_3[0], &thm2_3[1]}) t->limit = limit;
+  }
+  void merge(TransformerTally&& o) {
+    lemma_c1.merge(std::move(o.lemma_c1));
+    lemma_c4.merge(std::move(o.lemma_c4));
+    for (auto& [site, count] : o.lemma_c4_sites) lemma_c4_sites[site] += count;
     for (std::size_t r = 0; r < 2; ++r) {
-      scores[r].merge(std::move(o.scores[r]), limit);
-      thm2_3[r].merge(std::move(o.thm2_3[r]), limit);
+      scores[r].merge(std::move(o.scores[r]));
+      thm2_3[r].merge(std::move(o.thm2_3[r]));
       with_repeat[r] += o.with_repeat[r];
       printed_statement_failures[r] += o.printed_statement_failures[r];
     }
@@ -164,7 +154,7 @@ std::optional<Failure> check_scores_on(const CopyTransformer& tr, const TokenStr
                  Json(std::string(two_sided ? "|z| < " : "z < ") + bound.to_string()), Json(v->score.to_string())};
 }
 
-ClaimResult result_from(const ClaimSpec& spec, const ClaimTally& t, std::string reading = {}) {
+ClaimResult result_from(const ClaimSpec& spec, const Tally& t, std::string reading = {}) {
   ClaimResult r;
   r.id = spec.id;
   r.statement = spec.statement;
@@ -196,29 +186,29 @@ struct ResultContext {
   }
 };
 
-ClaimResult lemma_c1_result(const ClaimSpec& spec, const Tally& tally, const ResultContext& c) {
+ClaimResult lemma_c1_result(const ClaimSpec& spec, const TransformerTally& tally, const ResultContext& c) {
   ClaimResult r = result_from(spec, tally.lemma_c1);
   r.summary = fmt::format("h_1..h_{} exact at all {} positions of {} strings", c.domain.n + 1,
                           2 * c.domain.length + 1, tally.lemma_c1.checked);
   return r;
 }
 
-ClaimResult lemma_c4_result(const ClaimSpec& spec, const Tally& tally, const ResultContext& c) {
+ClaimResult lemma_c4_result(const ClaimSpec& spec, const TransformerTally& tally, const ResultContext& c) {
   ClaimResult r = result_from(spec, tally.lemma_c4);
   r.outside_hypotheses = c.config.embedding != EmbeddingKind::OneHot;
   if (r.outside_hypotheses) r.reason = "Lemma C.4 assumes the one-hot embedding";
   Json sites = Json::object();
-  for (const auto& [site, count] : tally.lemma_c4.failure_sites) sites[site] = count;
+  for (const auto& [site, count] : tally.lemma_c4_sites) sites[site] = count;
   r.details["failing_sites"] = sites;
-  r.summary = tally.lemma_c4.failure_sites.empty()
+  r.summary = tally.lemma_c4_sites.empty()
                   ? "every block at every position as stated"
-                  : fmt::format("{} (position, block) sites fail, first: {}", tally.lemma_c4.failure_sites.size(),
-                                tally.lemma_c4.failure_sites.begin()->first);
+                  : fmt::format("{} (position, block) sites fail, first: {}", tally.lemma_c4_sites.size(),
+                                tally.lemma_c4_sites.begin()->first);
   r.details["settings"] = c.settings();
   return r;
 }
 
-ClaimResult scores_result(const ClaimSpec& spec, const Tally& tally, NgramReading reading, const ResultContext& c) {
+ClaimResult scores_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading, const ResultContext& c) {
   const auto ri = static_cast<std::size_t>(reading);
   ClaimResult r = result_from(spec, tally.scores[ri], to_string(reading));
   mark_scores_hypotheses(r, c.domain.alphabet, c.domain.n, c.domain.length);
@@ -231,11 +221,14 @@ ClaimResult scores_result(const ClaimSpec& spec, const Tally& tally, NgramReadin
   return r;
 }
 
-ClaimResult thm2_3_result(const ClaimSpec& spec, const Tally& tally, NgramReading reading, const ResultContext& c) {
+ClaimResult thm2_3_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading, const ResultContext& c) {
   ClaimResult r = result_from(spec, tally.thm2_3[static_cast<std::size_t>(reading)], to_string(reading));
   r.outside_hypotheses = !c.theorem_range();
   if (r.outside_hypotheses) r.reason = "Theorem 2.3 assumes 2n <= L <= D^n";
   r.summary = fmt::format("copied {}/{} repeat-free strings, {} undecided", r.passed, r.checked, r.unknown);
+  if (r.unknown > 0)
+    r.reason = fmt::format("{} strings have a generation step undecided up to the precision ladder's ceiling, {} bits",
+                           r.unknown, standard_rungs.ceiling);
   r.details["settings"] = c.settings();
   r.details["agreement_with_algorithm1"] = {{"both_copy", tally.agreement[3]},
                                             {"only_transformer_copies", tally.agreement[1]},
@@ -244,7 +237,7 @@ ClaimResult thm2_3_result(const ClaimSpec& spec, const Tally& tally, NgramReadin
   return r;
 }
 
-ClaimResult err_result(const ClaimSpec& spec, const Tally& tally, NgramReading reading, const ResultContext& c) {
+ClaimResult err_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading, const ResultContext& c) {
   ClaimResult r;
   r.id = spec.id;
   r.statement = spec.statement;
@@ -256,7 +249,8 @@ ClaimResult err_result(const ClaimSpec& spec, const Tally& tally, NgramReading r
   r.details["settings"] = c.settings();
   if (tally.undecided > 0) {
     r.unknown = 1;
-    r.reason = std::to_string(tally.undecided) + " strings have an uncertified generation step";
+    r.reason = fmt::format("{} strings have a generation step undecided up to the precision ladder's ceiling, {} bits",
+                           tally.undecided, standard_rungs.ceiling);
   } else {
     const Exact err(BigInt(tally.not_copied), BigInt(c.domain.size));
     r.details["err"] = exact_to_string(err);
@@ -292,18 +286,19 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
   const std::size_t limit = options.max_counterexamples;
   const Alg1Variant alg1_variant =
       config.variant == TransformerVariant::Paper ? Alg1Variant::Paper : Alg1Variant::Corrected;
-  auto visit = [&](std::uint64_t index, Tally& tally) {
+  auto visit = [&](std::uint64_t index, TransformerTally& tally) {
+    tally.set_limit(limit);
     const TokenString x = string_at(index, d.alphabet, d.length);
     const TokenString s = tr.copy_sequence(x, x.size() - 1);  // positions 1..2L+1: every query the copy uses
     if (want.lemma_c1) {
       const auto f = check_lemma_c1_on(tr, x, s);
-      tally.lemma_c1.record(!f, f, limit);
+      record(tally.lemma_c1, f);
     }
     if (!want.lemma_c4 && !want.scores && !want.thm2_3 && !want.err) return;
     const Layer1Blocks blocks = tr.layer1(s);
     if (want.lemma_c4) {
-      const auto f = check_lemma_c4_on(tr, x, s, blocks, tally.lemma_c4.failure_sites);
-      tally.lemma_c4.record(!f, f, limit);
+      const auto f = check_lemma_c4_on(tr, x, s, blocks, tally.lemma_c4_sites);
+      record(tally.lemma_c4, f);
     }
     const bool printed = config.variant == TransformerVariant::Paper;
     std::optional<Failure> score_failure;
@@ -330,7 +325,7 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
         continue;
       }
       if (want.scores) {
-        tally.scores[r].record(!score_failure, score_failure, limit);
+        record(tally.scores[r], score_failure);
         tally.printed_statement_failures[r] += printed_fails;
       }
       if (!want.thm2_3) continue;
@@ -339,11 +334,13 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
         ++tally.thm2_3[r].unknown;
         continue;
       }
-      tally.thm2_3[r].record(run->copied, Failure{Json(x), run->failure(), Json(x), Json(run->output)}, limit);
+      record(tally.thm2_3[r], run->copied ? std::nullopt
+                                           : std::optional<Failure>(Failure{Json(x), run->failure(), Json(x),
+                                                                            Json(run->output)}));
     }
   };
-  auto merge = [&](Tally& into, Tally&& from) { into.merge(std::move(from), limit); };
-  const Tally tally = enumerate_indices<Tally>(d.size, options, "strings", visit, merge);
+  auto merge = [](TransformerTally& into, TransformerTally&& from) { into.merge(std::move(from)); };
+  const TransformerTally tally = enumerate_indices<TransformerTally>(d.size, options, "strings", visit, merge);
 
   const ResultContext context{d, config, tr.dim(), tr.tau_description()};
   const auto& specs = transformer_claim_specs();

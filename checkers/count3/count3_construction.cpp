@@ -175,21 +175,21 @@ std::string eval_count3(const ParamValues& params, const std::string& variant, c
                          exact_to_string(d.exact), exact_to_string(d.truncated));
   };
   if (program == "all" || program == "alg4") {
-    rasp::Run run({s.mean, false, true});
+    rasp::Run run({.mean = s.mean, .record = true});
     const rasp::Seq y = alg4_count_triplets(rasp::sequence(x), s.alg4);
     out += fmt::format("  Algorithm 4 ({}): output at m = {}{}\n", variant, exact_to_string(last_output(y)),
                        trace ? ", every position " + seq_text(y) : "");
     report_means(run);
   }
   if (program == "all" || program == "alg5") {
-    rasp::Run run({s.mean, false, true});
+    rasp::Run run({.mean = s.mean, .record = true});
     const rasp::Seq y = alg5_has_triplet(rasp::sequence(x));
     out += fmt::format("  Algorithm 5: output at m = {}{}\n", exact_to_string(last_output(y)),
                        trace ? ", every position " + seq_text(y) : "");
     report_means(run);
   }
   if (program == "all" || program == "alg6") {
-    rasp::Run run({s.mean, false, trace});
+    rasp::Run run({.mean = s.mean, .record = trace});
     const ChainOfThought cot = generate_alg6(x, 4 * x.size() + 4);
     out += fmt::format("  Algorithm 6: generated {} ({}), designed {}\n", fmt::join(cot.generated, ","),
                        cot.terminated ? "ends with EOS = -1" : "no EOS", fmt::join(expected_alg6_chain(x), ","));

@@ -19,7 +19,6 @@ class InputSource {
   std::uint64_t size() const;
   Sequence at(std::uint64_t index) const;  // thread-safe
   std::string describe() const;
-  bool is_experiment() const { return experiment_; }
   const SequenceDomain& domain() const { return domain_; }
   int max_length() const;
 

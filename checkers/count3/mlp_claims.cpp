@@ -91,7 +91,7 @@ ClaimResult check_rasp_mlp(const InputSource& inputs, const ProgramSemantics& se
       inputs.size(), options, "count3.rasp_mlp",
       [&](std::uint64_t i, SiteTable& acc) {
         const Sequence x = inputs.at(i);
-        rasp::Run run({semantics.mean, false, true});
+        rasp::Run run({.mean = semantics.mean, .record = true});
         alg4_count_triplets(rasp::sequence(x), semantics.alg4);
         for (const auto& site : run.sites()) {
           auto [it, fresh] = acc.sites.try_emplace(site.site);

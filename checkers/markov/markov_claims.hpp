@@ -35,7 +35,10 @@ ClaimResult check_global_minimum(const ClaimSpec& spec, const MarkovSetup& setup
 // Theorem 2 (tied), in its two parts, from one analysis of theta_pi: the stationary point with f = pi_1, L = H(pi)
 // and the Hessian of eq. (12) (markov.thm2.stationary), and local minimality (markov.thm2.local_minimum); returns
 // the parts asked for, in that order.
-std::vector<ClaimResult> check_theta_pi_tied(const MarkovSetup& setup, bool stationary, bool local_minimum);
+struct ThetaPiClaims {
+  bool stationary = false, local_minimum = false;
+};
+std::vector<ClaimResult> check_theta_pi_tied(const MarkovSetup& setup, ThetaPiClaims want);
 // Theorem 4 (untied): the extension of theta_pi is a saddle.
 ClaimResult check_saddle(const MarkovSetup& setup);
 ClaimResult check_c2();

@@ -98,7 +98,8 @@ std::vector<ClaimGroup<MarkovSetup>> markov_claim_groups() {
       {{&s.thm2_stationary, &s.thm2_local_minimum},  // one analysis of theta_pi for both
        [](const MarkovSetup& setup, const ClaimSelection& asked) {
          const auto& s = markov_claim_specs();
-         return check_theta_pi_tied(setup, asked.has(s.thm2_stationary), asked.has(s.thm2_local_minimum));
+         return check_theta_pi_tied(
+             setup, {.stationary = asked.has(s.thm2_stationary), .local_minimum = asked.has(s.thm2_local_minimum)});
        }},
       {{&s.thm3}, one([](const MarkovSetup& setup) { return check_global_minimum(markov_claim_specs().thm3, setup); })},
       {{&s.thm4}, one([](const MarkovSetup& setup) { return check_saddle(setup); })},
@@ -124,7 +125,7 @@ void prove_markov(const ParamValues& params, const std::string& variant, const C
   const int d = params.small_int("d"), N = params.small_int("N");
   if (d > 4 || N > 6) throw UsageError(fmt::format("prove markov: --d must be in [1, 4] and --N in [1, 6] (symbolic "
                                                    "queries grow fast; got d = {}, N = {})", d, N));
-  proofs::QueryOptions query{options.timeout_ms, options.smt2_dir, false};
+  proofs::QueryOptions query{.timeout_ms = options.timeout_ms, .smt2_dir = options.smt2_dir};
   report.arithmetic = "Z3 (nonlinear real arithmetic)";
   report.domain_description = fmt::format("all reals p, q and p_n in R^{} for n <= {}", d, N);
   if (asked.has(s.schur)) report.claims.push_back(claim_from_proof(s.schur, proofs::prove_markov_schur(d, N, query)));

@@ -306,11 +306,11 @@ ClaimResult check_local_minimum(const MarkovSetup& setup, const ThetaPiAnalysis&
 
 }  // namespace
 
-std::vector<ClaimResult> check_theta_pi_tied(const MarkovSetup& setup, bool stationary, bool local_minimum) {
+std::vector<ClaimResult> check_theta_pi_tied(const MarkovSetup& setup, ThetaPiClaims want) {
   ThetaPiAnalysis a = analyse_theta_pi(markov_claim_specs().thm2_stationary, setup);
   std::vector<ClaimResult> out;
-  if (stationary) out.push_back(check_stationary_theta_pi(a));
-  if (local_minimum) out.push_back(check_local_minimum(setup, a));
+  if (want.stationary) out.push_back(check_stationary_theta_pi(a));
+  if (want.local_minimum) out.push_back(check_local_minimum(setup, a));
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/elementary.hpp"
 #include "core/interval.hpp"
+#include "core/precision_ladder.hpp"
 
 namespace tverify::cat {
 
@@ -121,8 +122,12 @@ Decoded decide_levels(const AttentionLevels& levels, const TokenEmbedding& embed
   if (levels.empty()) return {};  // nothing to attend to
   std::vector<int> tokens;
   for (int v = 0; v < static_cast<int>(embedding.size()); ++v) tokens.push_back(v);
-  Decoded d = decide_at<64>(levels, embedding, c_squared, tokens);
-  if (d.margin == Margin::Undecided) d = decide_at<512>(levels, embedding, c_squared, tokens);
+  // Two rungs of the ladder (core/precision_ladder.hpp) suffice here: what 512 bits cannot decide is an exact tie of
+  // readouts, which decide_modulo_ties finds exactly.
+  Decoded d = climb(
+                  Rungs<64, 512>{}, [&]<unsigned Bits>() { return decide_at<Bits>(levels, embedding, c_squared, tokens); },
+                  [](const Decoded& r) { return r.margin != Margin::Undecided; })
+                  .result;
   if (d.margin == Margin::Undecided) d = decide_modulo_ties(levels, embedding, c_squared);
   return d;
 }

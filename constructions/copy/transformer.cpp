@@ -81,11 +81,35 @@ std::uint64_t next_instance() {
   return ++counter;
 }
 
+// Every transformer's memo of layer 1 on the calling thread, by memo key. `live_memos` (trivially destructible, so
+// readable until the thread ends) points at them while they exist: a transformer destroyed after them (a static one,
+// at exit) finds nothing to release.
+struct Layer1Memos;
+thread_local Layer1Memos* live_memos = nullptr;
+
+struct Layer1Memos {
+  std::unordered_map<std::uint64_t, std::map<TokenString, Layer1Entry>> by_key;
+  Layer1Memos() { live_memos = this; }
+  ~Layer1Memos() { live_memos = nullptr; }
+  Layer1Memos(const Layer1Memos&) = delete;
+  Layer1Memos& operator=(const Layer1Memos&) = delete;
+};
+
+std::unordered_map<std::uint64_t, std::map<TokenString, Layer1Entry>>& layer1_memos() {
+  thread_local Layer1Memos memos;
+  return memos.by_key;
+}
+
 }  // namespace
+
+CopyTransformer::MemoKey::MemoKey() : id(next_instance()) {}
+
+CopyTransformer::MemoKey::~MemoKey() {
+  if (live_memos) live_memos->by_key.erase(id);
+}
 
 CopyTransformer::CopyTransformer(const CopyTransformerConfig& config)
     : config_(config),
-      instance_(next_instance()),
       dim_(embedding_dim(config.embedding, config.alphabet)),
       psi_(make_embedding(config.embedding, config.alphabet, config.variant)),
       proof_tau_log_argument_(BigInt(8) *
@@ -189,8 +213,7 @@ Layer1Entry CopyTransformer::layer1_entry(const TokenString& window) const {
 }
 
 Layer1Blocks CopyTransformer::layer1(const TokenString& sequence) const {
-  thread_local std::unordered_map<std::uint64_t, std::map<TokenString, Layer1Entry>> memos;
-  auto& memo = memos[instance_];
+  auto& memo = layer1_memos()[memo_key_.id];
   const std::size_t span = static_cast<std::size_t>(config_.n) + 1;
   Layer1Blocks blocks;
   for (std::size_t p = 0; p < sequence.size(); ++p) {

@@ -169,8 +169,19 @@ class CopyTransformer {
   std::vector<Vector<Surd>> embed(const TokenString& sequence) const;
   Layer1Output layer1_at(const std::vector<Vector<Surd>>& embedded, std::size_t p) const;
 
+  // The key of this transformer's per-thread memo of layer 1. A copy draws a key of its own; the memo of the thread
+  // that destroys a transformer goes with it (a worker thread's memos end with the thread).
+  class MemoKey {
+   public:
+    MemoKey();
+    MemoKey(const MemoKey&) : MemoKey() {}
+    MemoKey& operator=(const MemoKey&) { return *this; }
+    ~MemoKey();
+    std::uint64_t id;
+  };
+
   CopyTransformerConfig config_;
-  std::uint64_t instance_ = 0;  // keys this transformer's per-thread memo
+  MemoKey memo_key_;
   int dim_;
   Matrix<Surd> psi_;
   Exact proof_tau_log_argument_;  // 8 K d: the proof's tau is d ln(8 K d)
