@@ -435,7 +435,7 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
                      "--n: with D = 48 and --variant paper the fast path takes n <= 4");
   expect_usage_error("sweep copy --fast --D 48 --n 5 --vary L=10:10:x2 --out " + out.string(),
                      "--variant corrected takes n <= 5");
-  // The issue's sweep configuration takes the default variant (the printed weights): CSV, plot and certificate.
+  // The documented sweep configuration (README, docs/fast.md) takes the default variant (the printed weights): CSV, plot and certificate.
   const fs::path printed = scratch() / "copy-fast-printed";
   fs::remove_all(printed);
   CHECK(run_cli("sweep copy --fast --D 16 --n 4 --vary L=8:32:x2 --samples 8 --out " + printed.string()).exit_code == 0);

@@ -251,7 +251,7 @@ TEST_CASE("fast path: the integer score bound holds for every score the exact ev
     }
 }
 
-TEST_CASE("fast path: the issue's sweep configuration D = 16, n = 4, both variants, same decisions", "[fast][differential]") {
+TEST_CASE("fast path: the documented sweep configuration D = 16, n = 4, both variants, same decisions", "[fast][differential]") {
   // The printed weights give the larger integer scores here (IntegerLayer1::score_bound 377,049,600, against
   // 94,766,400 for the corrected ones, both under the 32-bit kernels' 2^31); random strings, and one whose first 4-gram
   // repeats at its end.

@@ -1,4 +1,4 @@
-// The fast exact path for the copy transformer of Theorem 2.3 (issue 7): the same decisions as
+// The fast exact path for the copy transformer of Theorem 2.3: the same decisions as
 // CopyTransformer::copy_string, step for step, at L = 10^4..10^6.
 //
 // Layer 1 runs in exact integers (integer_layer1.hpp), once per position. At each generation step the scores of all

@@ -1,4 +1,4 @@
-// The copy transformer of Theorem 2.3 run in a floating-point format, every operation rounded to it (issue 7, part 2):
+// The copy transformer of Theorem 2.3 run in a floating-point format, every operation rounded to it:
 // float64 and float32 natively, bfloat16 (8-bit significand) and float16 (11-bit significand, exponents -14..15,
 // overflow to infinity) emulated: each operation is computed in float and rounded to nearest-even in the format (an
 // operation whose exact result float cannot hold is rounded twice; the figures say so). The weights are the exact

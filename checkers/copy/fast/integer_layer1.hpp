@@ -1,5 +1,5 @@
-// Layer 1 of the copy transformer (Repeat After Me, Lemma C.4) in exact integer arithmetic, for the fast path
-// (issue 7). With a rational embedding (one-hot) every quantity of layer 1 is rational with bounded denominators:
+// Layer 1 of the copy transformer (Repeat After Me, Lemma C.4) in exact integer arithmetic, for the fast path.
+// With a rational embedding (one-hot) every quantity of layer 1 is rational with bounded denominators:
 //   heads (Lemma C.1: W_k = W_q = 0, so h_t at position p is the plain average of the last min(t, p + 1) embeddings)
 //   scaled by M = lcm(1..n+1) and the embedding's denominator P are integers; the MLP's inner weights and biases
 //   scaled by their common denominator, and its outer weights by theirs, keep everything integral (ReLU commutes with

@@ -1,4 +1,4 @@
-// The copy transformer of Theorem 2.3 in MPFR at b <= 25 bits (issue 7, part 3: the fewest bits vs L to 10^5): the
+// The copy transformer of Theorem 2.3 in MPFR at b <= 25 bits: the
 // same generated token at every step as copy::FinitePrecisionCopy at that precision, in a few double operations per
 // key and step instead of O(d |Psi|) MPFR operations. A measurement of what b bits do (Remark 2.6), never a
 // verification - like FinitePrecisionCopy itself.

@@ -1,4 +1,4 @@
-// The fast copy path's per-thread memo of layer 1 by window (issue 7). Layer 1 of the copy transformer reads the last
+// The fast copy path's per-thread memo of layer 1 by window. Layer 1 of the copy transformer reads the last
 // n + 1 tokens only (integer_layer1.hpp), so its outputs at a position depend on that window alone: in small domains
 // (at most 2^16 windows of up to n + 1 tokens, the exhaustive ones) each window's row is computed once, exactly, from
 // the literal weights. With at most 2048 windows the scores are memoised too, by (query window, key window), and each

@@ -1,4 +1,4 @@
-// `tverify sweep copy --fast --vary L=lo:hi:xF --formats float32,bfloat16,...` (issue 7, part 2): the copy construction
+// `tverify sweep copy --fast --vary L=lo:hi:xF --formats float32,bfloat16,...`: the copy construction
 // run in floating-point formats on seeded repeat-free strings (windows of a de Bruijn sequence, so Theorem 2.3
 // applies and the exact construction copies every one; the fast exact path confirms it on each string), per L and
 // format: the fraction not copied, the fraction of softmax steps that were exactly one-hot (saturated), whether an

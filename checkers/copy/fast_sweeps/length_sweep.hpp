@@ -1,4 +1,4 @@
-// `tverify sweep copy --fast --vary L=lo:hi:xF --samples S --out DIR` (issue 7): the error rate of the copy
+// `tverify sweep copy --fast --vary L=lo:hi:xF --samples S --out DIR`: the error rate of the copy
 // construction on uniform random strings for L on a grid up to 10^6, through the fast exact path (every decision
 // certified), with Wilson 95% intervals, beside the sampled p_n-gram under both readings of Definition 2.2 and the
 // bound L^2 D^-n; the first L whose error rate reaches --threshold is marked.

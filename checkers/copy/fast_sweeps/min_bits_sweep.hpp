@@ -1,4 +1,4 @@
-// `tverify sweep copy --fast --vary L=lo:hi:xF --min-bits` (issue 7, part 3): per L, the fewest MPFR bits at which the
+// `tverify sweep copy --fast --vary L=lo:hi:xF --min-bits`: per L, the fewest MPFR bits at which the
 // copy transformer (constructions/copy/finite_precision: every operation rounded to nearest) still copies every
 // sampled repeat-free string, beside log2 log2 L (Remark 2.6 of Repeat After Me claims O(log log L) bits suffice).
 //
