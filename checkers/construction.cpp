@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <stdexcept>
 
 namespace tverify {
 
@@ -23,6 +24,14 @@ std::string vary_key(const std::string& vary) { return vary.substr(0, vary.find(
 
 std::string sweep_label(const std::string& construction, const SweepSpec& s) {
   return "sweep " + construction + " --vary " + s.vary + (s.fast ? " --fast" : "");
+}
+
+// Every claim asked has a result: a claim left out of its construction's groups is a programming error, never a
+// silently shorter report.
+void require_results(const ClaimSelection& asked, const CheckReport& report) {
+  for (const auto& id : asked.ids())
+    if (std::none_of(report.claims.begin(), report.claims.end(), [&](const ClaimResult& r) { return r.id == id; }))
+      throw std::logic_error(report.construction + ": claim " + id + " was asked but no checker produced a result");
 }
 
 }  // namespace
@@ -115,6 +124,7 @@ CheckReport Construction::check(const ParamValues& params, const std::string& va
                        ? Json{{"max_counterexamples", options.max_counterexamples}}
                        : Json::object();
   actions_.check(params, variant, asked, options, report);
+  require_results(asked, report);
   report.elapsed_s = seconds_since(start);
   return report;
 }
@@ -130,6 +140,7 @@ CheckReport Construction::prove(const ParamValues& params, const std::string& va
   CheckReport report = new_report("prove", params, variant);
   report.options = Json{{"timeout_ms", options.timeout_ms}};
   actions_.prove(params, variant, asked, options, run, report);
+  require_results(asked, report);
   report.elapsed_s = seconds_since(start);
   return report;
 }
