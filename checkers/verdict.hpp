@@ -1,4 +1,4 @@
-// Verdicts of claims and the record of one check run (GUIDE.md §3).
+// Verdicts of claims and the record of one check run (docs/conventions.md).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -52,7 +52,7 @@ struct CheckReport {
   double elapsed_s = 0;
 };
 
-// 0 all verified, 1 something refuted, 3 unknown and nothing refuted (GUIDE.md §3).
+// 0 all verified, 1 something refuted, 3 unknown and nothing refuted (docs/conventions.md).
 int exit_code_for(const std::vector<ClaimResult>& claims);
 
 }  // namespace tverify

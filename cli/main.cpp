@@ -1,5 +1,6 @@
-// The tverify executable: argument parsing and printing only (GUIDE.md §1). Every error of usage or input is one
-// line on stderr and exit code 2, with nothing written.
+// The tverify executable: argument parsing and printing only; every option of a construction comes from its
+// declaration (docs/adding-a-construction.md). Every error of usage or input is one line on stderr and exit code 2,
+// with nothing written.
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
 #include "checkers/recheck.hpp"

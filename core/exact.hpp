@@ -1,4 +1,4 @@
-// Exact arithmetic: GMP rationals and integers through Boost.Multiprecision (GUIDE.md §2).
+// Exact arithmetic: GMP rationals and integers through Boost.Multiprecision (docs/conventions.md).
 // cpp_rational is deliberately not used (Boost 1.74 has wrong-value and hang bugs in its rational adaptor).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Certified interval arithmetic: MPFI through Boost.Multiprecision (GUIDE.md §2).
+// Certified interval arithmetic: MPFI through Boost.Multiprecision (docs/conventions.md).
 //
 // Contract: every operation returns an interval that contains the exact result of the operation applied to any reals
 // in its operands (MPFI rounds outward). Exact values enter by mpfi_set_q on the rational, never through a double or a

@@ -1,4 +1,4 @@
-// Finite-precision floating point through MPFR (GUIDE.md §2): for studying what a given precision does to a
+// Finite-precision floating point through MPFR (docs/conventions.md): for studying what a given precision does to a
 // construction, never for certification. Mpfr<Bits> has at least Bits bits of mantissa (Boost's precision is counted in
 // decimal digits; digits10_for_bits picks the smallest count that reaches Bits).
 #pragma once

@@ -1,4 +1,4 @@
-// One evaluator per construction is written once over a scalar type T (GUIDE.md §2). This header is the whole
+// One evaluator per construction is written once over a scalar type T (docs/conventions.md). This header is the whole
 // interface such an evaluator may use beyond + - * /: conversions from exact values, ReLU, three-valued signs and
 // comparisons, and whether T's answers are rigorous.
 //

@@ -1,4 +1,4 @@
-// One Z3 query (GUIDE.md §5): a fresh solver, a timeout, hypotheses and the negation of a goal. unsat proves the goal
+// One Z3 query (docs/conventions.md): a fresh solver, a timeout, hypotheses and the negation of a goal. unsat proves the goal
 // for every assignment of the free variables; sat gives a model that the caller must replay in exact arithmetic
 // before calling it a counterexample; unknown (including a timeout) is reported as unknown. With a dump directory the
 // query is written as SMT-LIB2 so that a reader can re-run it in another solver.

@@ -1,4 +1,4 @@
-// checkers/certificate and report: the GUIDE.md §3 format, atomic writes, and the validation recheck relies on.
+// checkers/certificate and report: the format of docs/certificate.md, atomic writes, and the validation recheck relies on.
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/report.hpp"
@@ -43,7 +43,7 @@ void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) <
 
 }  // namespace
 
-TEST_CASE("certificate fields follow GUIDE.md section 3", "[certificate]") {
+TEST_CASE("certificate fields follow docs/certificate.md", "[certificate]") {
   const Json j = certificate_json(sample_report(), "tverify check copy");
   for (const char* field : {"tool", "version", "commit", "command", "construction", "variant", "params", "arithmetic",
                             "domain", "claims", "elapsed_s"})

@@ -1,4 +1,4 @@
-// core/exact: exact parsing of user numbers (GUIDE.md §2: "0.2" is 1/5, never the double nearest to it).
+// core/exact: exact parsing of user numbers (docs/conventions.md: "0.2" is 1/5, never the double nearest to it).
 #include "core/exact.hpp"
 
 #include <catch2/catch.hpp>

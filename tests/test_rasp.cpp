@@ -1,5 +1,5 @@
 // rasp: the exact RASP-L interpreter. Expected values are the dialect's definitions worked by hand
-// (../shared/papers/README.md): A[q][k] = pred(k_j, q_i), mean truncated toward zero, Python's floor modulo.
+// (docs/count3.md): A[q][k] = pred(k_j, q_i), mean truncated toward zero, Python's floor modulo.
 #include "constructions/rasp/rasp.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // The claims of the CAT paper (Li, Zhang, Huang, Oymak, arXiv 2407.05591) that tverify checks, on the reconstruction
-// of ../shared/papers/cat-notes.md (docs/cat.md), and the functions that check them.
+// of its lost formulas written out in docs/cat.md, and the functions that check them.
 #pragma once
 
 #include "checkers/construction.hpp"

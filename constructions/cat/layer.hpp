@@ -1,5 +1,5 @@
 // The single-head CAT layer of Theorem 1 / Corollary 1 (CAT paper, Definition 1; the reconstruction of
-// ../shared/papers/cat-notes.md, written out in docs/cat.md):
+// the reconstruction written out in docs/cat.md):
 //   (F * X)_t = sum_i F_i x_{t-i}            causal 1-D filter along time, x_s = 0 before the first token
 //   q_t = c norm((F_q * X)_t),  k_s = c norm((F_k * X)_s),  v_s = (F_v * X)_s      W_q = W_k = c I, W_v = I
 //   o_t = sum_{s <= t} softmax_s(q_t . k_s) v_s,   output token = nearest embedding to o_t.

@@ -1,4 +1,4 @@
-// The recall tasks of the CAT paper (Definitions 2, 3, 5; reconstruction in ../shared/papers/cat-notes.md), on token
+// The recall tasks of the CAT paper (Definitions 2, 3, 5; reconstruction written out in docs/cat.md), on token
 // sequences z_1..z_L (0-based here: z[0..L-1]). window(t) = z[t-N+1..t] is the N-gram ending at t.
 //   NAR (Def. 3): the query is the last N-gram; exactly one i with N-1 <= i <= L-2 has window(i) = query; the target
 //                 is z[i+1]. AR (Def. 2) is NAR with N = 1.

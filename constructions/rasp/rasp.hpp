@@ -1,5 +1,5 @@
 // An exact interpreter of the RASP-L dialect of Zhou et al. (2024) that ENTP's Algorithms 4-6 are written in
-// (../shared/papers/README.md): sequences of exact rationals, selectors A[q][k] = pred(k_j, q_i), `sel_width`, and
+// (docs/count3.md): sequences of exact rationals, selectors A[q][k] = pred(k_j, q_i), `sel_width`, and
 // `kqv` aggregation with mean / max / min and a default for queries that select nothing.
 //
 // The functions read like the Python: kqv({.k = idxs, .q = n - 1, .v = x, .pred = equals, .reduction = Mean}).
