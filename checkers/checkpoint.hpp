@@ -7,6 +7,7 @@
 #pragma once
 
 #include "checkers/json_fields.hpp"
+#include "checkers/params.hpp"
 #include "checkers/verdict.hpp"
 
 #include <functional>
@@ -37,5 +38,8 @@ class Checkpoint {
   Json params_;
   std::vector<Json> rows_;
 };
+
+// The --resume flag of every checkpointed sweep.
+ParamSpec resume_option();
 
 }  // namespace tverify::fast

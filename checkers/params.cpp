@@ -24,6 +24,33 @@ std::string ParamSpec::range_text() const {
   return out;
 }
 
+ParamSpec integer_param(std::string name, std::string help, long long min, long long max, std::string default_value) {
+  return {std::move(name), std::move(help), ParamSpec::Kind::Integer, min, max, {}, std::move(default_value)};
+}
+
+ParamSpec range_param(std::string name, std::string help, long long min, long long max, std::string default_value) {
+  return {std::move(name), std::move(help), ParamSpec::Kind::IntegerRange, min, max, {}, std::move(default_value)};
+}
+
+ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value) {
+  return {std::move(name), std::move(help), ParamSpec::Kind::Choice, 0, 0, std::move(choices), std::move(default_value)};
+}
+
+ParamSpec text_param(std::string name, std::string help, std::string default_value) {
+  return {std::move(name), std::move(help), ParamSpec::Kind::Text, 0, 0, {}, std::move(default_value)};
+}
+
+ParamSpec flag_param(std::string name, std::string help) {
+  return {std::move(name), std::move(help), ParamSpec::Kind::Flag, 0, 0, {}, "false"};
+}
+
+ParamSpec seed_param(std::string help) { return integer_param("seed", std::move(help), 0, 1'000'000'000'000, "1"); }
+
+ParamSpec rational_param(std::string name, std::string help, std::string default_value, RationalBounds bounds) {
+  return {std::move(name),           std::move(help),       ParamSpec::Kind::PositiveRational, 0, 0,
+          std::move(bounds.words),   std::move(default_value), std::move(bounds.min),         std::move(bounds.max)};
+}
+
 std::vector<std::string> split_list(const std::string& text, char sep, const std::string& option, const std::string& what) {
   std::vector<std::string> items;
   std::size_t start = 0;

@@ -28,6 +28,24 @@ struct ParamSpec {
   std::string range_text() const;        // "an integer in [1, 64]" / "one of paper, corrected"
 };
 
+// Named constructors, so that a declaration reads as what it declares. An empty default makes the parameter
+// optional (absent unless given).
+ParamSpec integer_param(std::string name, std::string help, long long min, long long max, std::string default_value);
+ParamSpec range_param(std::string name, std::string help, long long min, long long max, std::string default_value);
+ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value);
+ParamSpec text_param(std::string name, std::string help, std::string default_value);
+ParamSpec flag_param(std::string name, std::string help);
+// A seed of seeded random draws: an integer in [0, 10^12], default 1.
+ParamSpec seed_param(std::string help);
+
+// The words and bounds of an exact positive number parameter: words stand for "no number" ("proof", "auto"); min and
+// max are inclusive exact bounds ("1/1048576"), empty for none.
+struct RationalBounds {
+  std::vector<std::string> words;
+  std::string min, max;
+};
+ParamSpec rational_param(std::string name, std::string help, std::string default_value, RationalBounds bounds = {});
+
 class ParamValues {
  public:
   // Validates every given raw value against its spec and fills in defaults. Throws UsageError on the first bad one.

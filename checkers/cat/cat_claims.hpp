@@ -10,11 +10,6 @@
 
 namespace tverify::cat {
 
-struct CatClaimSpecs {
-  ClaimSpec signatures, thm1_key_delay, thm1_value_delay, cor1, mqnar, filters;
-};
-const CatClaimSpecs& cat_claim_specs();
-
 // The construction a run checks, with the numbers its certificate states.
 struct CatSetup {
   CatConfig config;
@@ -24,6 +19,12 @@ struct CatSetup {
   SignatureReport signatures;
   Json numbers;  // Delta^2, Gamma, the condition and the c used
 };
+
+// The claims, declared once (claim_specs.cpp).
+struct CatClaimSpecs {
+  ClaimSpec signatures, thm1_key_delay, thm1_value_delay, cor1, mqnar, filters;
+};
+const CatClaimSpecs& cat_claim_specs();
 
 ClaimResult check_signatures(const CatSetup& setup);
 // NAR (and AR): the layer decodes the target on every valid instance of length n+1..L (sequence_claims.cpp).

@@ -1,6 +1,7 @@
 #include "checkers/cat/cat_construction.hpp"
 
 #include "checkers/cat/sweeps.hpp"
+#include "checkers/checkpoint.hpp"
 #include "constructions/cat/tasks.hpp"
 #include "constructions/cat/temperature.hpp"
 
@@ -142,11 +143,9 @@ std::vector<VariantSpec> cat_variants() {
 }
 
 std::vector<SweepSpec> cat_sweeps() {
-  using K = ParamSpec::Kind;
-  const ParamSpec resume{"resume", "continue an interrupted sweep from the checkpoint in --out", K::Flag, 0, 0, {},
-                         "false"};
-  const ParamSpec length_max{"L-max", "the largest L probed (default 64, at most 4096; with --fast 2^20)", K::Integer,
-                             3, 1L << 20, {}, ""};
+  const ParamSpec resume = fast::resume_option();
+  const ParamSpec length_max =
+      integer_param("L-max", "the largest L probed (default 64, at most 4096; with --fast 2^20)", 3, 1L << 20, "");
   const std::string c_help = "for each c on a grid, the largest L at which every worst-case NAR instance decodes";
   const std::string l_help = "for each L from N + 2 to --L, the smallest c (a multiple of 1/64) solving every instance";
   return {{"c", false, c_help, {length_max}},
@@ -156,22 +155,21 @@ std::vector<SweepSpec> cat_sweeps() {
 }
 
 std::vector<ParamSpec> cat_params() {
-  using K = ParamSpec::Kind;
-  return {
-      {"V", "vocabulary size", K::Integer, 2, 16, {}, "3"},
-      {"N", "N-gram length (1 for AR)", K::Integer, 1, 4, {}, "2"},
-      {"L", "largest sequence length (every length N+1..L is checked)", K::Integer, 2, 64, {}, "8"},
-      {"filter", "'geometric' (F_j = 2^-j) or N exact numbers 'F_0,F_1,...' (F_0 weighs the newest token)", K::Text,
-       0, 0, {}, "geometric"},
-      {"c", "inverse temperature c (logits scale with c^2); 'auto': the smallest k/64 meeting the sufficient condition",
-       K::PositiveRational, 0, 0, {"auto"}, "auto"},
-      {"embedding", "token embeddings: onehot, stereo (rational unit vectors in R^dim), custom (--vectors)", K::Choice,
-       0, 0, {"onehot", "stereo", "custom"}, "onehot"},
-      {"dim", "dimension of the stereo embedding", K::Integer, 2, 16, {}, "3"},
-      {"vectors", "custom embedding: 'x,y,..;x,y,..' (V unit vectors)", K::Text, 0, 0, {}, "none"},
-      {"samples", "random filters sampled by cat.filters", K::Integer, 1, 100'000, {}, "200"},
-      {"seed", "seed of the filter samples", K::Integer, 0, 1'000'000'000'000, {}, "1"},
-  };
+  return {integer_param("V", "vocabulary size", 2, 16, "3"),
+          integer_param("N", "N-gram length (1 for AR)", 1, 4, "2"),
+          integer_param("L", "largest sequence length (every length N+1..L is checked)", 2, 64, "8"),
+          text_param("filter", "'geometric' (F_j = 2^-j) or N exact numbers 'F_0,F_1,...' (F_0 weighs the newest token)",
+                     "geometric"),
+          rational_param("c",
+                         "inverse temperature c (logits scale with c^2); 'auto': the smallest k/64 meeting the "
+                         "sufficient condition",
+                         "auto", {.words = {"auto"}}),
+          choice_param("embedding", "token embeddings: onehot, stereo (rational unit vectors in R^dim), custom (--vectors)",
+                       {"onehot", "stereo", "custom"}, "onehot"),
+          integer_param("dim", "dimension of the stereo embedding", 2, 16, "3"),
+          text_param("vectors", "custom embedding: 'x,y,..;x,y,..' (V unit vectors)", "none"),
+          integer_param("samples", "random filters sampled by cat.filters", 1, 100'000, "200"),
+          seed_param("seed of the filter samples")};
 }
 
 std::vector<ClaimSpec> cat_claims() {

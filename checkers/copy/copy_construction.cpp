@@ -7,6 +7,7 @@
 #include "checkers/copy/copy_claims.hpp"
 #include "checkers/copy/proof_claims.hpp"
 #include "checkers/copy/sweeps.hpp"
+#include "checkers/checkpoint.hpp"
 #include "checkers/sweep_output.hpp"
 #include "constructions/copy/finite_precision.hpp"
 #include "checkers/copy/transformer_claims.hpp"
@@ -29,20 +30,16 @@ CopyTransformerConfig transformer_config(const ParamValues& params, const std::s
 }
 
 std::vector<ParamSpec> copy_params() {
-  using K = ParamSpec::Kind;
-  return {
-      {"D", "alphabet size (non-special tokens)", K::Integer, 1, 64, {}, "2"},
-      {"n", "n-gram length of the hash", K::Integer, 1, 64, {}, "2"},
-      {"L", "string length", K::Integer, 1, 4096, {}, "4"},
-      {"S", "number of GSSM states |S| (Theorem 2.7, Corollary 2.8)", K::Integer, 1, 1'000'000'000'000'000'000, {},
-       "2"},
-      {"reading", "reading of 'repeated n-gram' in Definition 2.2", K::Choice, 0, 0, {"both", "text", "formula"},
-       "both"},
-      {"embedding", "token embedding of the transformer (one-hot, or Lemma C.2)", K::Choice, 0, 0, {"onehot", "c2"},
-       "onehot"},
-      {"tau", "layer-2 inverse temperature tau; 'proof' is d ln(8Kd), K = D^n", K::PositiveRational, 0, 0, {"proof"},
-       "proof"},
-  };
+  return {integer_param("D", "alphabet size (non-special tokens)", 1, 64, "2"),
+          integer_param("n", "n-gram length of the hash", 1, 64, "2"),
+          integer_param("L", "string length", 1, 4096, "4"),
+          integer_param("S", "number of GSSM states |S| (Theorem 2.7, Corollary 2.8)", 1, 1'000'000'000'000'000'000,
+                        "2"),
+          choice_param("reading", "reading of 'repeated n-gram' in Definition 2.2", {"both", "text", "formula"}, "both"),
+          choice_param("embedding", "token embedding of the transformer (one-hot, or Lemma C.2)", {"onehot", "c2"},
+                       "onehot"),
+          rational_param("tau", "layer-2 inverse temperature tau; 'proof' is d ln(8Kd), K = D^n", "proof",
+                         {.words = {"proof"}})};
 }
 
 std::vector<ClaimSpec> copy_claims() {
@@ -59,27 +56,23 @@ std::vector<VariantSpec> copy_variants() {
 }
 
 std::vector<SweepSpec> copy_sweeps() {
-  using K = ParamSpec::Kind;
-  const ParamSpec length_max{"L-max", "the largest L (default: the largest with D^L <= 10^4 for --vary L, 2n + 4 for "
-                                      "--vary bits)",
-                             K::Integer, 1, 64, {}, ""};
-  const ParamSpec threshold{"threshold", "mark the first L whose error rate reaches this (default 1/2)",
-                            K::PositiveRational, 0, 0, {}, "", "", "1"};
+  const ParamSpec length_max = integer_param(
+      "L-max", "the largest L (default: the largest with D^L <= 10^4 for --vary L, 2n + 4 for --vary bits)", 1, 64, "");
+  const ParamSpec threshold = rational_param(
+      "threshold", "mark the first L whose error rate reaches this (default 1/2)", "", {.max = "1"});
   return {
       {"tau", false, "bisect the smallest tau at which the transformer copies every string of [D]^L (exhaustive)",
-       {{"resolution", "grid step of the bisection", K::PositiveRational, 0, 0, {}, "1/16", "1/1048576", "1000"}}},
+       {rational_param("resolution", "grid step of the bisection", "1/16", {.min = "1/1048576", .max = "1000"})}},
       {"L", false, "the exact error rate and p_n-gram for L = 1..L-max (exhaustive)", {length_max, threshold}},
       {"bits", false, "the fewest MPFR bits that copy every string, for L = 1..L-max (exhaustive; a measurement)",
        {length_max}},
       {"L", true,
        "--vary L=lo:hi:xF or L=lo:hi:+S: the error rate of sampled strings at large L on the fast exact path; with "
        "--formats, the same in floating-point formats; with --min-bits, the fewest MPFR bits (measurements)",
-       {{"samples", "random strings per L", K::Integer, 1, 1'000'000, {}, "64"},
-        {"seed", "seed of the random strings", K::Integer, 0, 1'000'000'000'000, {}, "1"},
-        threshold,
-        {"formats", "measure these formats instead (float64,float32,bfloat16,float16)", K::Text, 0, 0, {}, ""},
-        {"min-bits", "the fewest MPFR bits (2..25) that copy every sampled string, per L", K::Flag, 0, 0, {}, "false"},
-        {"resume", "continue an interrupted sweep from the checkpoint in --out", K::Flag, 0, 0, {}, "false"}}},
+       {integer_param("samples", "random strings per L", 1, 1'000'000, "64"), seed_param("seed of the random strings"),
+        threshold, text_param("formats", "measure these formats instead (float64,float32,bfloat16,float16)", ""),
+        flag_param("min-bits", "the fewest MPFR bits (2..25) that copy every sampled string, per L"),
+        fast::resume_option()}},
   };
 }
 

@@ -31,21 +31,18 @@ InputSource inputs_from(const ParamValues& params, const RunOptions& options) {
 }
 
 std::vector<ParamSpec> count3_params() {
-  using K = ParamSpec::Kind;
-  return {
-      {"n", "largest sequence length m (every length 1..n is checked)", K::Integer, 1, 64, {}, "5"},
-      {"values", "the integer values x_i range over, lo:hi (independent of the length)", K::IntegerRange, 0,
-       1'000'000, {}, "0:4"},
-      {"distribution", "exhaustive (every sequence) or experiment (Sec. 6.1 samples; n and values unused)", K::Choice,
-       0, 0, {"exhaustive", "experiment"}, "exhaustive"},
-      {"samples", "number of experiment sequences (distribution experiment)", K::Integer, 1, 1'000'000, {}, "100"},
-      {"seed", "seed of the experiment samples and of the random weights of entp.*", K::Integer, 0,
-       1'000'000'000'000, {}, "1"},
-      {"mean", "RASP mean: truncate (the reference numpy RASP-L) or exact (rational)", K::Choice, 0, 0,
-       {"truncate", "exact"}, "truncate"},
-      {"program", "eval/sweep: which program (all, alg4, alg5, alg6)", K::Choice, 0, 0,
-       {"all", "alg4", "alg5", "alg6"}, "all"},
-  };
+  return {integer_param("n", "largest sequence length m (every length 1..n is checked)", 1, 64, "5"),
+          range_param("values", "the integer values x_i range over, lo:hi (independent of the length)", 0, 1'000'000,
+                      "0:4"),
+          choice_param("distribution",
+                       "exhaustive (every sequence) or experiment (Sec. 6.1 samples; n and values unused)",
+                       {"exhaustive", "experiment"}, "exhaustive"),
+          integer_param("samples", "number of experiment sequences (distribution experiment)", 1, 1'000'000, "100"),
+          seed_param("seed of the experiment samples and of the random weights of entp.*"),
+          choice_param("mean", "RASP mean: truncate (the reference numpy RASP-L) or exact (rational)",
+                       {"truncate", "exact"}, "truncate"),
+          choice_param("program", "eval/sweep: which program (all, alg4, alg5, alg6)", {"all", "alg4", "alg5", "alg6"},
+                       "all")};
 }
 
 std::vector<ClaimSpec> count3_claims() {
@@ -114,8 +111,8 @@ std::vector<SweepSpec> count3_sweeps() {
   return {{"values", false,
            "for sequences of length exactly n, the fraction on which each program agrees with eq. (4) as the value "
            "range 0..K grows",
-           {{"L-max", "the largest value K (default 3n, stopping within --max-inputs)", ParamSpec::Kind::Integer, 1,
-             1'000'000, {}, ""}}}};
+           {integer_param("L-max", "the largest value K (default 3n, stopping within --max-inputs)", 1, 1'000'000,
+                          "")}}};
 }
 
 // count3.lemma_a6 is the only claim with a proof of its own (entp.a2 and entp.a3 use Z3 inside check).

@@ -47,22 +47,19 @@ MarkovSetup make_setup(const ParamValues& params, const std::string& variant, co
 namespace {
 
 std::vector<ParamSpec> markov_params() {
-  using K = ParamSpec::Kind;
-  return {
-      {"p", "P(x' = 1 | x = 0), an exact number in (0, 1)", K::Text, 0, 0, {}, "1/2"},
-      {"q", "P(x' = 0 | x = 1), an exact number in (0, 1)", K::Text, 0, 0, {}, "4/5"},
-      {"d", "embedding dimension", K::Integer, 1, 16, {}, "4"},
-      {"m", "attention head dimension (W_Q, W_K, W_V are m x d)", K::Integer, 1, 16, {}, "4"},
-      {"r", "FF hidden width (W_1 is r x d)", K::Integer, 1, 64, {}, "4"},
-      {"N", "sequence length (the loss enumerates all 2^(N+1) - 2 prefixes)", K::Integer, 1, 16, {}, "6"},
-      {"tied", "weight tying a = e (Thms. 1-2); without it, the untied model (Thms. 3-4)", K::Flag, 0, 0, {}, "false"},
-      {"arbitrary", "the blocks the paper leaves arbitrary (W_{K,Q,V}, W_1, p_n of theta_pi)", K::Choice, 0, 0,
-       {"random", "zero", "constant"}, "random"},
-      {"seed", "seed of the random blocks and sample points", K::Integer, 0, 1'000'000'000'000, {}, "1"},
-      {"samples", "random points for Lemmas 1-2 (besides theta_star and theta_pi)", K::Integer, 0, 16, {}, "2"},
-      {"point-file", "a JSON parameter point (docs/markov.md): checked by Lemmas 1-2, evaluated by eval", K::Text, 0, 0,
-       {}, "none"},
-  };
+  return {text_param("p", "P(x' = 1 | x = 0), an exact number in (0, 1)", "1/2"),
+          text_param("q", "P(x' = 0 | x = 1), an exact number in (0, 1)", "4/5"),
+          integer_param("d", "embedding dimension", 1, 16, "4"),
+          integer_param("m", "attention head dimension (W_Q, W_K, W_V are m x d)", 1, 16, "4"),
+          integer_param("r", "FF hidden width (W_1 is r x d)", 1, 64, "4"),
+          integer_param("N", "sequence length (the loss enumerates all 2^(N+1) - 2 prefixes)", 1, 16, "6"),
+          flag_param("tied", "weight tying a = e (Thms. 1-2); without it, the untied model (Thms. 3-4)"),
+          choice_param("arbitrary", "the blocks the paper leaves arbitrary (W_{K,Q,V}, W_1, p_n of theta_pi)",
+                       {"random", "zero", "constant"}, "random"),
+          seed_param("seed of the random blocks and sample points"),
+          integer_param("samples", "random points for Lemmas 1-2 (besides theta_star and theta_pi)", 0, 16, "2"),
+          text_param("point-file", "a JSON parameter point (docs/markov.md): checked by Lemmas 1-2, evaluated by eval",
+                     "none")};
 }
 
 std::vector<ClaimSpec> markov_claims() {
@@ -114,8 +111,8 @@ std::vector<VariantSpec> markov_variants() {
 
 std::vector<SweepSpec> markov_sweeps() {
   return {{"pq", false, "the (p, q) grid: where theta_pi's Hessian block H_alpha is positive definite, singular or neither",
-           {{"resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)",
-             ParamSpec::Kind::Text, 0, 0, {}, ""}}}};
+           {text_param("resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)",
+                       "")}}};
 }
 
 void prove_markov(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
