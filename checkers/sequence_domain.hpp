@@ -1,5 +1,5 @@
 // Every sequence of length min..max over the integer values lo..hi (shorter first, then lexicographic, x_1 most
-// significant), by index, for the threaded enumeration engine; and the per-claim tally of such a run.
+// significant), by index, for the threaded enumeration engine.
 #pragma once
 
 #include "checkers/enumerate.hpp"

@@ -211,14 +211,13 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
   return result.differences.empty() ? 0 : 1;
 }
 
-int run_report(const std::vector<std::string>& paths, bool latex, bool wide) {
+int run_report(const std::vector<std::string>& paths, TableFormat format, TableLayout layout) {
   std::vector<Json> certs;
   for (const auto& p : paths) {
     certs.push_back(load_certificate(p));
     certificate_command(certs.back(), p);  // a table of what no command could have produced means nothing
   }
-  fmt::print("{}", certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown,
-                                      wide ? TableLayout::PerCertificate : TableLayout::PerClaim));
+  fmt::print("{}", certificates_table(certs, format, layout));
   return 0;
 }
 
@@ -362,7 +361,9 @@ int run(int argc, char** argv) {
       return 0;
     }
   }
-  if (report->parsed()) return run_report(report_paths, latex, wide);
+  if (report->parsed())
+    return run_report(report_paths, latex ? TableFormat::Latex : TableFormat::Markdown,
+                      wide ? TableLayout::PerCertificate : TableLayout::PerClaim);
   if (recheck->parsed()) return run_recheck(recheck_path, recheck_common);
   return 2;
 }

@@ -3,7 +3,7 @@
 // Contract: every operation returns an interval that contains the exact result of the operation applied to any reals
 // in its operands (MPFI rounds outward). Exact values enter by mpfi_set_q on the rational, never through a double or a
 // decimal string. Interval<Bits> carries at least Bits bits of mantissa per endpoint (Boost counts precision in decimal
-// digits; digits10_for_bits picks the smallest count that gives Bits bits or more; precision_bits() says how many).
+// digits; digits10_for_bits picks the smallest count that gives Bits bits or more).
 //
 // The class deliberately has no operator<, operator== etc.: Boost's mpfi comparisons answer two-valued for
 // overlapping intervals. Decisions go through sign(), which answers Unknown when zero is not excluded.
@@ -88,7 +88,6 @@ class Interval {
   bool contains(const Exact& q) const { return lower() <= q && q <= upper(); }
   double midpoint_double() const { return boost::multiprecision::median(value_).template convert_to<double>(); }
   Exact width() const { return upper() - lower(); }
-  unsigned precision_bits() const { return static_cast<unsigned>(mpfi_get_prec(value_.backend().data())); }
   // "[lo, hi]" with lo rounded down and hi rounded up, enough digits to round-trip each endpoint.
   std::string to_string() const { return mpfi_to_string(value_.backend().data()); }
   const Number& number() const { return value_; }

@@ -24,7 +24,6 @@ class QuadraticSurd {
   QuadraticSurd(const Exact& a, const Exact& b, unsigned long radicand) : a_(a), b_(b), r_(b == 0 ? 0 : radicand) {
     if (b != 0 && radicand == 0) throw std::domain_error("quadratic surd with radicand 0");
   }
-  static QuadraticSurd sqrt_of(unsigned long r) { return {Exact(0), Exact(1), r}; }
 
   const Exact& rational_part() const { return a_; }
   const Exact& surd_coefficient() const { return b_; }

@@ -86,7 +86,6 @@ class RuntimeMpfr {
   friend bool operator<(const RuntimeMpfr& a, const RuntimeMpfr& b) { return mpfr_less_p(a.v_, b.v_); }
   friend bool operator>(const RuntimeMpfr& a, const RuntimeMpfr& b) { return mpfr_greater_p(a.v_, b.v_); }
   int sign() const { return mpfr_sgn(v_); }
-  bool is_inf_or_nan() const { return !mpfr_number_p(v_); }
   double to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
   // The e with |x| in [2^(e-1), 2^e), for a nonzero finite x.
   long exponent() const { return static_cast<long>(mpfr_get_exp(v_)); }

@@ -7,9 +7,8 @@ namespace {
 
 using copy::TransformerVariant;
 
-ProofResult from_outcome(std::string id, std::string statement, const QueryOutcome& q) {
+ProofResult from_outcome(std::string statement, const QueryOutcome& q) {
   ProofResult r;
-  r.id = std::move(id);
   r.statement = std::move(statement);
   r.status = q.status;
   r.reason = q.reason;
@@ -35,9 +34,8 @@ ProofResult prove_lemma_c3(const QueryOptions& options) {
   const std::vector<z3::expr> hyps{ea > 0, eb > 0, k >= 1, rest >= 0, rest <= (kr - 1) * eb,
                                    z3::implies(k >= 2, ej > 0 && ej <= eb && ej <= rest)};
   const z3::expr goal = ea / (ea + rest) >= 1 / (1 + kr * eb / ea) && z3::implies(k >= 2, ej / (ea + rest) <= eb / ea);
-  const QueryOutcome q = prove(ctx, "copy.lemma_c3", hyps, goal, options);
-  ProofResult r = from_outcome("copy.lemma_c3",
-                               "for all K >= 1, E_a, E_b > 0, 0 <= S <= (K-1) E_b, 0 < e_j <= min(E_b, S): "
+  const QueryOutcome q = prove(ctx, options.name, hyps, goal, options);
+  ProofResult r = from_outcome("for all K >= 1, E_a, E_b > 0, 0 <= S <= (K-1) E_b, 0 < e_j <= min(E_b, S): "
                                "E_a/(E_a+S) >= 1/(1 + K E_b/E_a) and e_j/(E_a+S) <= E_b/E_a",
                                q);
   if (q.model) {
@@ -66,10 +64,9 @@ ProofResult prove_gadget_ghat(TransformerVariant variant, const QueryOptions& op
   const z3::expr ghat = relu(u - nr * w) - relu(-u - nr * w);
   const z3::expr last_zero = variant == TransformerVariant::Paper ? n : n + 1;
   const z3::expr goal = z3::ite(i <= last_zero, ghat == 0, ghat == u);
-  const QueryOutcome q = prove(ctx, std::string("copy.gadget_ghat.") + (variant == TransformerVariant::Paper ? "paper" : "corrected"),
+  const QueryOutcome q = prove(ctx, options.name + (variant == TransformerVariant::Paper ? ".paper" : ".corrected"),
                                hyps, goal, options);
   ProofResult r = from_outcome(
-      "copy.gadget_ghat",
       variant == TransformerVariant::Paper ? "ghat = 0 for i <= n and = u (= e_j.Psi(x_{i-t})) for i > n (as printed)"
                                            : "ghat = 0 for i <= n + 1 and = u for i > n + 1 (corrected, E6)",
       q);
@@ -98,10 +95,9 @@ ProofResult prove_gadget_gtilde(TransformerVariant variant, const QueryOptions& 
   const Exact scale = variant == TransformerVariant::Paper ? Exact(1, 2) : Exact(1);
   const z3::expr gtil = real_of(ctx, scale) * relu(2 * c - 1);
   const z3::expr goal = gtil == z3::ite(i == t + 1, ctx.real_val(1), ctx.real_val(0));
-  const QueryOutcome q = prove(ctx, std::string("copy.gadget_gtilde.") + (variant == TransformerVariant::Paper ? "paper" : "corrected"),
+  const QueryOutcome q = prove(ctx, options.name + (variant == TransformerVariant::Paper ? ".paper" : ".corrected"),
                                hyps, goal, options);
-  ProofResult r = from_outcome("copy.gadget_gtilde",
-                               variant == TransformerVariant::Paper ? "1/2 relu(2c - 1) = 1{i = t+1} (as printed)"
+  ProofResult r = from_outcome(variant == TransformerVariant::Paper ? "1/2 relu(2c - 1) = 1{i = t+1} (as printed)"
                                                                     : "relu(2c - 1) = 1{i = t+1} (corrected, E4)",
                                q);
   if (q.model) {
@@ -125,9 +121,8 @@ ProofResult prove_gadget_gstar(const QueryOptions& options) {
   const std::vector<z3::expr> hyps{t >= 1, i >= 1, lc >= 1, z3::implies(i == lc + t, c == 1),
                                    z3::implies(i != lc + t, c == 0)};
   const z3::expr goal = relu(c) == z3::ite(i == lc + t, ctx.real_val(1), ctx.real_val(0));
-  ProofResult r = from_outcome("copy.gadget_gstar",
-                               "relu(c) = 1{i = L_C + t}, given c = 1{i = L_C + t} (the proof's derived values)",
-                               prove(ctx, "copy.gadget_gstar", hyps, goal, options));
+  ProofResult r = from_outcome("relu(c) = 1{i = L_C + t}, given c = 1{i = L_C + t} (the proof's derived values)",
+                               prove(ctx, options.name, hyps, goal, options));
   return r;  // a model here would contradict relu(1) = 1, relu(0) = 0; none is possible
 }
 
@@ -224,10 +219,9 @@ ProofResult prove_scores_symbolic(const copy::CopyTransformer& tr, const QueryOp
         goal = goal && z < bound && (two_sided ? -z < bound : ctx.bool_val(true));
     }
   }
-  const QueryOutcome q = prove(ctx, fmt::format("copy.scores.D{}-n{}-L{}.{}", D, n, L, two_sided ? "paper" : "corrected"),
+  const QueryOutcome q = prove(ctx, fmt::format("{}.D{}-n{}-L{}.{}", options.name, D, n, L, two_sided ? "paper" : "corrected"),
                                hyps, goal, options);
   ProofResult r = from_outcome(
-      "copy.scores",
       fmt::format("for every x in [{}]^{} without a repeated {}-gram (text reading), at every query position {}..{}: "
                   "z_target = n and {} < n - 1/d (one-hot, tokens symbolic)",
                   D, L, n, lc + 1, s.size(), two_sided ? "|z_j|" : "z_j"),

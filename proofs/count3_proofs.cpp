@@ -22,12 +22,11 @@ ProofResult prove_lemma_a6(const GadgetConstants& constants, const QueryOptions&
                                          exact_to_string(constants.m_factor));
   std::string factor = exact_to_string(constants.m_factor);
   std::replace(factor.begin(), factor.end(), '/', '_');
-  const std::string name = fmt::format("count3.lemma_a6.eps_{}.m_{}", constants.eps_may_be_one ? "le1" : "lt1", factor);
+  const std::string name = fmt::format("{}.eps_{}.m_{}", options.name, constants.eps_may_be_one ? "le1" : "lt1", factor);
   QueryOptions reparsed = options;  // built through the API, the tight query stalls Z3 (nonlinear search order);
   reparsed.solve_dumped_text = true;  // its SMT-LIB2 text, as dumped, is decided at once
   const QueryOutcome q = prove(ctx, name, hyps, goal, reparsed);
-  ProofResult r{"count3.lemma_a6",
-                "for all integers n >= 1, 0 <= a <= 2n-1, 1 <= b <= n and reals " + bounds +
+  ProofResult r{"for all integers n >= 1, 0 <= a <= 2n-1, 1 <= b <= n and reals " + bounds +
                     ": ReLU(a - M ReLU(a - b + eps)) + ReLU(a - b) = g(a, b)",
                 q.status, false, "", q.reason, q.smt2_path, q.seconds};
   if (q.model) {

@@ -18,6 +18,13 @@ struct QueryOptions {
   unsigned timeout_ms = 60'000;
   std::string smt2_dir;  // empty: no dump
   bool solve_dumped_text = false;  // solve the query as printed in SMT-LIB2 (re-parsed), exactly what --smt2 dumps
+  std::string name;  // the stem of the dump files' names, given by the caller (the claim's id); proofs append to it
+
+  QueryOptions named(std::string stem) const {
+    QueryOptions o = *this;
+    o.name = std::move(stem);
+    return o;
+  }
 };
 
 enum class QueryStatus { Proved, CounterModel, Unknown };
@@ -32,7 +39,6 @@ struct QueryOutcome {
 
 // What a proof query established, in words: the claim checkers turn it into a verdict (checkers/proof_verdict.hpp).
 struct ProofResult {
-  std::string id;
   std::string statement;       // exactly what the query states
   QueryStatus status = QueryStatus::Unknown;
   bool replayed = false;       // a CounterModel confirmed in exact arithmetic

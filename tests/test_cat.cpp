@@ -133,7 +133,7 @@ TEST_CASE("exact ties are decided exactly: a tie is a Tie, and nothing stays und
   const Decoded d = layer.decode({0, 0, 0, 1}, {2}).front();
   CHECK(d.margin == Margin::Tie);
   CHECK(!d.token);
-  // As reconstructed, key delay has exact ties among its failures; every one is now decided (no unknowns).
+  // As reconstructed, key delay has exact ties among its failures; every one is decided (no unknowns).
   const ClaimResult r = check_recall(cat_claim_specs().thm1_key_delay, setup_for("key_delay", {{"L", "8"}}), RunOptions{});
   CHECK(r.unknown == 0);
   CHECK(r.verdict == Verdict::Refuted);

@@ -8,6 +8,14 @@ using tverify::Exact;
 using tverify::Sign;
 using I = tverify::Interval<64>;
 
+namespace {
+// The MPFR precision, in bits, of the interval's endpoints.
+template <unsigned Bits>
+unsigned precision_bits(const tverify::Interval<Bits>& x) {
+  return static_cast<unsigned>(mpfi_get_prec(x.number().backend().data()));
+}
+}  // namespace
+
 TEST_CASE("exact rationals enter by outward rounding and stay enclosed through arithmetic", "[interval]") {
   const Exact third(1, 3);
   const I x(third);
@@ -32,9 +40,9 @@ TEST_CASE("sign is decided only when zero is excluded, and [0, 0] is exactly zer
 }
 
 TEST_CASE("precision is at least the requested number of bits", "[interval]") {
-  CHECK(I(1).precision_bits() >= 64);
-  CHECK(tverify::Interval<200>(1).precision_bits() >= 200);
-  CHECK(tverify::Interval<2>(1).precision_bits() >= 2);
+  CHECK(precision_bits(I(1)) >= 64);
+  CHECK(precision_bits(tverify::Interval<200>(1)) >= 200);
+  CHECK(precision_bits(tverify::Interval<2>(1)) >= 2);
 }
 
 TEST_CASE("domain errors are raised, not hidden in NaN endpoints", "[interval]") {

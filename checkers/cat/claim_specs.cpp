@@ -1,5 +1,5 @@
-// The claims of the CAT paper that tverify checks. Every statement is about the reconstruction of cat-notes.md
-// (the paper's formulas were lost; docs/cat.md writes out what tverify implements); `tverify list cat` prints them.
+// The claims of the CAT paper that tverify checks. Every statement is about the reconstruction that docs/cat.md
+// writes out (the paper's text lost its formulas); `tverify list cat` prints them.
 #include "checkers/cat/cat_claims.hpp"
 
 namespace tverify::cat {

@@ -89,7 +89,7 @@ ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options) {
   const CatLayer layer(setup.config);
   std::atomic<std::uint64_t> sequences{0}, invalid{0}, no_match{0};
   const Tally t = for_each_sequence(
-      setup.vocabulary, setup.n + 1, setup.length, options, "cat.mqnar", [&](const Tokens& z, Tally& tally) {
+      setup.vocabulary, setup.n + 1, setup.length, options, r.id, [&](const Tokens& z, Tally& tally) {
         ++sequences;
         const auto queries = mqnar_queries(z, setup.n);
         if (!queries) {

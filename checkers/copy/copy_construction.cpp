@@ -142,8 +142,9 @@ void prove_copy(const ParamValues& params, const std::string& variant, const Cla
                 const ProofOptions& options, const RunOptions& run, CheckReport& report) {
   const StringDomain domain = make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), run);
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
-  report.domain_description = "symbolic: lemma and gadget statements for all values; copy.scores for every x in "
-                              "[D]^L without a repeated n-gram as one query";
+  report.domain_description = "symbolic: lemma and gadget statements for all values; " +
+                              transformer_claim_specs().scores.id +
+                              " for every x in [D]^L without a repeated n-gram as one query";
   report.domain_inputs = domain.size;
   report.claims = prove_copy_claims(transformer_config(params, variant, domain.length), asked.ids(), options);
   const ClaimSpec& scores = transformer_claim_specs().scores;

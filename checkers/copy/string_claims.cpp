@@ -1,6 +1,7 @@
 // copy.alg1 (Algorithm 1 copies every string without a repeated n-gram) and copy.lemma2_4 (p_n-gram < L^2 D^-n),
 // both readings of Definition 2.2, over every string of [D]^L.
 #include "checkers/copy/copy_claims.hpp"
+#include "checkers/tally.hpp"
 #include "core/exact.hpp"
 
 #include <array>
@@ -11,19 +12,16 @@ namespace {
 
 // What one reading accumulates over a range of strings.
 struct ReadingTally {
-  std::uint64_t without_repeat = 0, copied = 0, failed = 0;
-  std::uint64_t with_repeat = 0, failed_with_repeat = 0;
-  std::vector<Counterexample> counterexamples;     // strings without a repeat that were not copied
-  std::vector<Counterexample> failures_with_repeat;  // the smallest one: the "fails on some string" witness
+  Tally repeat_free_runs;  // Algorithm 1 on the strings without a repeated n-gram; counterexamples: those not copied
+  // Algorithm 1 on the strings with a repeated n-gram; its one counterexample, the smallest string not copied, is the
+  // "fails on some string" witness.
+  Tally repeated_runs{.limit = 1};
+  std::uint64_t strings_with_repeat = 0;  // whether or not Algorithm 1 ran
 
-  void merge(ReadingTally&& o, std::size_t limit) {
-    without_repeat += o.without_repeat;
-    copied += o.copied;
-    failed += o.failed;
-    with_repeat += o.with_repeat;
-    failed_with_repeat += o.failed_with_repeat;
-    append_limited(counterexamples, std::move(o.counterexamples), limit);
-    append_limited(failures_with_repeat, std::move(o.failures_with_repeat), 1);
+  void merge(ReadingTally&& o) {
+    repeat_free_runs.merge(std::move(o.repeat_free_runs));
+    repeated_runs.merge(std::move(o.repeated_runs));
+    strings_with_repeat += o.strings_with_repeat;
   }
 };
 
@@ -36,25 +34,29 @@ Counterexample copy_counterexample(const TokenString& x, const Alg1Run& run) {
   return {Json(x), Json(x), Json(run.output), run.failure};
 }
 
+// Algorithm 1's run on x, recorded in `tally`; the counterexample is built only when the tally keeps it.
+void record(Tally& tally, const TokenString& x, const Alg1Run& run) {
+  if (run.copied) return tally.pass();
+  const bool kept = tally.counterexamples.size() < tally.limit;
+  tally.fail(kept ? copy_counterexample(x, run) : Counterexample{});
+}
+
 ClaimResult alg1_result(const ClaimSpec& spec, NgramReading reading, const ReadingTally& t, Alg1Variant variant,
                         int n) {
   ClaimResult r;
   r.id = spec.id;
   r.statement = spec.statement;
   r.reading = to_string(reading);
-  r.checked = t.without_repeat;
-  r.passed = t.copied;
-  r.failed = t.failed;
-  r.counterexamples = t.counterexamples;
-  r.set_verdict_from_counts();
-  r.summary = "copied " + std::to_string(t.copied) + "/" + std::to_string(t.without_repeat) + " repeat-free strings";
+  t.repeat_free_runs.fill(r);
+  r.summary = "copied " + std::to_string(t.repeat_free_runs.passed) + "/" + std::to_string(t.repeat_free_runs.checked) +
+              " repeat-free strings";
   if (r.checked == 0) r.reason = "no string of the domain is free of repeated n-grams under this reading";
   r.details["reading"] = describe(reading);
   r.details["first_key_position"] = first_key_position(variant, n);
-  r.details["strings_with_repeat"] = t.with_repeat;
-  r.details["failed_with_repeat"] = t.failed_with_repeat;
-  if (!t.failures_with_repeat.empty()) {
-    const auto& w = t.failures_with_repeat.front();
+  r.details["strings_with_repeat"] = t.strings_with_repeat;
+  r.details["failed_with_repeat"] = t.repeated_runs.failed;
+  if (!t.repeated_runs.counterexamples.empty()) {
+    const auto& w = t.repeated_runs.counterexamples.front();
     r.details["sharpness"] = {{"holds", true}, {"smallest_failing_string_with_repeat", w.input},
                               {"got", w.got}, {"detail", w.detail}};
   } else {
@@ -70,7 +72,7 @@ ClaimResult lemma2_4_result(const ClaimSpec& spec, NgramReading reading, const R
   r.id = spec.id;
   r.statement = spec.statement;
   r.reading = to_string(reading);
-  const Exact p(BigInt(t.with_repeat), BigInt(d.size));
+  const Exact p(BigInt(t.strings_with_repeat), BigInt(d.size));
   const Exact bound(BigInt(d.length) * d.length, big_pow(static_cast<unsigned long>(d.alphabet),
                                                            static_cast<unsigned long>(d.n)));
   r.checked = 1;
@@ -81,7 +83,7 @@ ClaimResult lemma2_4_result(const ClaimSpec& spec, NgramReading reading, const R
   r.summary = "p = " + exact_to_string(p) + (holds ? " < " : " >= ") + exact_to_string(bound);
   r.details["reading"] = describe(reading);
   r.details["strings"] = d.size;
-  r.details["strings_with_repeat"] = t.with_repeat;
+  r.details["strings_with_repeat"] = t.strings_with_repeat;
   r.details["p_ngram"] = exact_to_string(p);
   r.details["bound_L2_D_minus_n"] = exact_to_string(bound);
   if (!holds)
@@ -121,25 +123,14 @@ std::vector<ClaimResult> check_string_claims(const StringDomain& d, Alg1Variant 
     if (want.alg1) run = run_algorithm1(x, d.n, variant);
     for (NgramReading reading : readings) {
       ReadingTally& t = tally.by_reading[static_cast<std::size_t>(reading)];
+      t.repeat_free_runs.limit = limit;
       const bool repeat = has_repeated_window(x, window_length(reading, d.n));
-      if (repeat) ++t.with_repeat;
-      if (!run) continue;
-      if (!repeat) {
-        ++t.without_repeat;
-        if (run->copied) {
-          ++t.copied;
-        } else {
-          ++t.failed;
-          if (t.counterexamples.size() < limit) t.counterexamples.push_back(copy_counterexample(x, *run));
-        }
-      } else if (!run->copied) {
-        ++t.failed_with_repeat;
-        if (t.failures_with_repeat.empty()) t.failures_with_repeat.push_back(copy_counterexample(x, *run));
-      }
+      if (repeat) ++t.strings_with_repeat;
+      if (run) record(repeat ? t.repeated_runs : t.repeat_free_runs, x, *run);
     }
   };
-  auto merge = [&](StringTally& into, StringTally&& from) {
-    for (std::size_t k = 0; k < 2; ++k) into.by_reading[k].merge(std::move(from.by_reading[k]), limit);
+  auto merge = [](StringTally& into, StringTally&& from) {
+    for (std::size_t k = 0; k < 2; ++k) into.by_reading[k].merge(std::move(from.by_reading[k]));
   };
   const StringTally tally = enumerate_indices<StringTally>(d.size, options, "strings", visit, merge);
 

@@ -19,8 +19,7 @@ ClaimResult thm2_3_at(const CopyTransformerConfig& base, const Exact& tau, const
   CopyTransformerConfig config = base;
   config.tau = tau;
   const StringDomain domain = make_string_domain(config.alphabet, config.n, config.length, run);
-  return check_transformer_claims(domain, config, {NgramReading::Text}, {false, false, false, true, false}, run)
-      .front();
+  return check_transformer_claims(domain, config, {NgramReading::Text}, {.thm2_3 = true}, run).front();
 }
 
 // An exact upper bound of the proof's tau = d ln(8 K d).
@@ -55,7 +54,7 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
   BigInt hi = BigInt(numerator(steps) / denominator(steps)) + 1;  // the first grid point above the proof's tau
   bool found = probe(hi);
   for (int doubling = 0; !found && doubling < 12; ++doubling) found = probe(hi *= 2);
-  Json summary{{"sweep", "tau"}, {"construction", "copy"}, {"claim", "copy.thm2_3 (text reading)"},
+  Json summary{{"sweep", "tau"}, {"construction", "copy"}, {"claim", transformer_claim_specs().thm2_3.id + " (text reading)"},
                {"config", config_name(config)}, {"resolution", exact_to_string(sweep.resolution)},
                {"proof_tau", fmt::format("d ln(8Kd) <= {}", decimal(proof))},
                {"monotonicity", "assumed by the bisection; every probe is in the CSV"}};
@@ -71,12 +70,12 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
     summary["threshold_over_proof_tau"] = decimal(threshold / proof);
   } else {
     summary["threshold_tau"] = nullptr;
-    summary["note"] = "copy.thm2_3 was not verified at any probed tau up to 2^12 times the proof's";
+    summary["note"] = transformer_claim_specs().thm2_3.id + " was not verified at any probed tau up to 2^12 times the proof's";
   }
   std::sort(table.rows.begin(), table.rows.end(), [](const auto& a, const auto& b) {
     return parse_exact(a[0]) < parse_exact(b[0]);
   });
-  PlotSpec plot{"copy.thm2_3 vs tau, " + config_name(config), "tau", "fraction of repeat-free strings copied", false,
+  PlotSpec plot{transformer_claim_specs().thm2_3.id + " vs tau, " + config_name(config), "tau", "fraction of repeat-free strings copied", false,
                 false, std::pair{0.0, 1.05}, "tau_decimal", {{"fraction_copied", "copied (certified)"}}, {}};
   if (found) plot.marks.push_back({parse_exact(summary["threshold_tau"].get<std::string>()).convert_to<double>(),
                                    "threshold"});
@@ -159,13 +158,14 @@ Json sweep_length(const CopyTransformerConfig& config, const CopySweepOptions& s
     c.length = length;
     const StringDomain domain = make_string_domain(c.alphabet, c.n, length, run);
     const auto results = check_transformer_claims(domain, c, {NgramReading::Text, NgramReading::Formula},
-                                                  {false, false, false, true, true}, run);
+                                                  {.thm2_3 = true, .err = true}, run);
     std::string err = "unknown", p_text, p_formula, thm = "unknown";
+    const auto& claims = transformer_claim_specs();
     for (const auto& r : results) {
-      if (r.id == "copy.err" && r.details.contains("err")) err = r.details["err"].get<std::string>();
-      if (r.id == "copy.err" && r.reading == "text") p_text = r.details["p_ngram"].get<std::string>();
-      if (r.id == "copy.err" && r.reading == "formula") p_formula = r.details["p_ngram"].get<std::string>();
-      if (r.id == "copy.thm2_3" && r.reading == "text") thm = to_string(r.verdict);
+      if (r.id == claims.err.id && r.details.contains("err")) err = r.details["err"].get<std::string>();
+      if (r.id == claims.err.id && r.reading == "text") p_text = r.details["p_ngram"].get<std::string>();
+      if (r.id == claims.err.id && r.reading == "formula") p_formula = r.details["p_ngram"].get<std::string>();
+      if (r.id == claims.thm2_3.id && r.reading == "text") thm = to_string(r.verdict);
     }
     const Exact bound(BigInt(length) * length, big_pow(static_cast<unsigned long>(c.alphabet),
                                                         static_cast<unsigned long>(c.n)));

@@ -78,7 +78,7 @@ std::vector<OutputIdentity> decoder_prefix_identities(const std::vector<EntpMode
   for (std::size_t m = 0; m < decoders.size(); ++m) {
     const auto xs = random_inputs(seed + m, input_length, decoders[m].dim());
     for (std::size_t i = 1; i <= input_length; ++i)
-      out.push_back({fmt::format("entp.a2.model{}.position{}", m, i), decoders[m], xs, i - 1, decoders[m],
+      out.push_back({fmt::format("decoder {} at position {}", m, i), decoders[m], xs, i - 1, decoders[m],
                      prefix(xs, i), i - 1});
   }
   return out;
@@ -91,7 +91,7 @@ std::vector<OutputIdentity> encoder_decoder_identities(const std::vector<EntpMod
     decoder.causal = true;
     const auto xs = random_inputs(seed + m, input_length, encoders[m].dim());
     for (std::size_t i = 1; i <= input_length; ++i)
-      out.push_back({fmt::format("entp.a3.model{}.length{}", m, i), encoders[m], prefix(xs, i), i - 1, decoder,
+      out.push_back({fmt::format("encoder {} at length {}", m, i), encoders[m], prefix(xs, i), i - 1, decoder,
                      prefix(xs, i), i - 1});
   }
   return out;
@@ -99,7 +99,8 @@ std::vector<OutputIdentity> encoder_decoder_identities(const std::vector<EntpMod
 
 std::vector<EntpModel> random_models(std::uint64_t seed, std::size_t layers, bool causal) {
   std::vector<EntpModel> models;
-  for (std::uint64_t k = 0; k < 3; ++k) models.push_back(random_model(seed + k, 2, layers, 3, causal, true, input_length));
+  for (std::uint64_t k = 0; k < 3; ++k)
+    models.push_back(random_model(seed + k, 2, layers, 3, {.causal = causal, .position_count = input_length}));
   return models;
 }
 
@@ -184,7 +185,7 @@ ClaimResult check_thm4_1_model(const EntpModel& decoder, std::uint64_t seed) {
   // The contradiction: p1 != p2, y_k = c - p_k; any encoder with these positions gives E(y1)_1 = E(y1, y2)_2
   // (both see only copies of c), while D~(y1)_1 != D~(y1, y2)_2.
   for (std::uint64_t s = 0; s < 3; ++s) {
-    EntpModel encoder = random_model(seed + 100 + s, dim, 2, 3, false, true, 2);
+    EntpModel encoder = random_model(seed + 100 + s, dim, 2, 3, {.causal = false, .position_count = 2});
     const ExactVector p1 = encoder.positions[0], p2 = encoder.positions[1], c = random_vector(seed + 200 + s, dim);
     if (p1 == p2) continue;
     ExactVector y1 = c, y2 = c;
@@ -274,7 +275,7 @@ ClaimResult check_thm4_2(std::uint64_t seed) {
   }
   // The contradiction: any decoder with p1 != p2 maps (0, p1 - p2) to (c, c), exactly; (0, beta x2) is not constant.
   for (std::uint64_t s = 0; s < 3; ++s) {
-    const EntpModel decoder = random_model(seed + 300 + s, 2, 2, 3, true, true, 2);
+    const EntpModel decoder = random_model(seed + 300 + s, 2, 2, 3, {.causal = true, .position_count = 2});
     const ExactVector& p1 = decoder.positions[0];
     const ExactVector& p2 = decoder.positions[1];
     if (p1 == p2) continue;

@@ -88,7 +88,7 @@ ClaimResult check_rasp_mlp(const InputSource& inputs, const ProgramSemantics& se
   ClaimResult r = result_for(count3_claim_specs().rasp_mlp);
   const long long n = inputs.max_length();
   const SiteTable table_of_sites = enumerate_indices<SiteTable>(
-      inputs.size(), options, "count3.rasp_mlp",
+      inputs.size(), options, r.id,
       [&](std::uint64_t i, SiteTable& acc) {
         const Sequence x = inputs.at(i);
         rasp::Run run({.mean = semantics.mean, .record = true});

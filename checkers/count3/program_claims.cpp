@@ -41,7 +41,7 @@ void note_semantics(ClaimResult& r, const ProgramSemantics& s, std::uint64_t mea
 
 ClaimResult check_alg2_alg3(const InputSource& inputs, const RunOptions& options) {
   ClaimResult r = result_for(count3_claim_specs().alg2_alg3);
-  const Tally t = check_inputs(inputs, options, "count3.alg2_alg3", [](const Sequence& x, Tally& tally) {
+  const Tally t = check_inputs(inputs, options, r.id, [](const Sequence& x, Tally& tally) {
     const long long expected = count3_eq4(x), alg2 = count3_alg2(x), alg3 = count3_alg3(x);
     if (alg2 == expected && alg3 == expected) return tally.pass();
     tally.fail({Json(x), Json(expected), Json({{"alg2", alg2}, {"alg3", alg3}}), "differs from eq. (4)"});
@@ -56,7 +56,7 @@ ClaimResult check_alg4(const InputSource& inputs, const ProgramSemantics& s, con
   ClaimResult r = result_for(count3_claim_specs().alg4);
   std::atomic<std::uint64_t> differences{0};
   std::atomic<std::uint64_t> failures_with_large_value{0};
-  const Tally t = check_inputs(inputs, options, "count3.alg4", [&](const Sequence& x, Tally& tally) {
+  const Tally t = check_inputs(inputs, options, r.id, [&](const Sequence& x, Tally& tally) {
     const auto out = last_output(
         run_program([&](const rasp::Seq& seq) { return alg4_count_triplets(seq, s.alg4); }, x, {s.mean}, differences));
     const long long expected = count3_eq4(x);
@@ -98,7 +98,7 @@ ClaimResult check_table5() {
 ClaimResult check_alg5(const InputSource& inputs, const ProgramSemantics& s, const RunOptions& options) {
   ClaimResult r = result_for(count3_claim_specs().alg5);
   std::atomic<std::uint64_t> differences{0};
-  const Tally t = check_inputs(inputs, options, "match3.alg5", [&](const Sequence& x, Tally& tally) {
+  const Tally t = check_inputs(inputs, options, r.id, [&](const Sequence& x, Tally& tally) {
     const long long expected = match3_prime(x);
     const auto printed = last_output(run_program(alg5_has_triplet, x, {s.mean}, differences));
     if (printed != expected)
@@ -133,7 +133,7 @@ long first_difference(const Sequence& a, const Sequence& b) {
 ClaimResult check_alg6(const InputSource& inputs, const ProgramSemantics& s, const RunOptions& options) {
   ClaimResult r = result_for(count3_claim_specs().alg6);
   std::atomic<std::uint64_t> differences{0}, wrong_answers{0};
-  const Tally t = check_inputs(inputs, options, "count3.alg6", [&](const Sequence& x, Tally& tally) {
+  const Tally t = check_inputs(inputs, options, r.id, [&](const Sequence& x, Tally& tally) {
     const Sequence expected = expected_alg6_chain(x);
     ChainOfThought cot;
     {

@@ -42,8 +42,8 @@ proofs::ProofResult prove_kl_identity(const proofs::QueryOptions& options) {
   const z3::expr cross_entropy = -k * lf - (1 - k) * lg;
   const z3::expr kl = k * (lk - lf) + (1 - k) * (lk1 - lg);
   const z3::expr entropy = -k * lk - (1 - k) * lk1;
-  const auto q = proofs::prove(ctx, "markov.lemma1.term", {k > 0, k < 1}, cross_entropy == kl + entropy, options);
-  return {"markov.lemma1", "for all k in (0,1) and reals log f, log(1-f), log k, log(1-k): -k log f - (1-k) log(1-f) "
+  const auto q = proofs::prove(ctx, options.name + ".term", {k > 0, k < 1}, cross_entropy == kl + entropy, options);
+  return {"for all k in (0,1) and reals log f, log(1-f), log k, log(1-k): -k log f - (1-k) log(1-f) "
           "= KL(k || f) + h(k) with log(a/b) = log a - log b",
           q.status, false, "", q.reason, q.smt2_path, q.seconds};
 }
@@ -63,7 +63,7 @@ bool marginals_stationary(const MarkovChain& chain, int N) {
 
 ClaimResult check_lemma1(const MarkovSetup& setup) {
   ClaimResult r = result_for(markov_claim_specs().lemma1);
-  const auto proof = prove_kl_identity(setup.proof_options);
+  const auto proof = prove_kl_identity(setup.proof_options.named(r.id));
   r.details["term_identity"] = proof_json(proof);
   const bool stationary = marginals_stationary(setup.chain, setup.shapes.N);
   r.details["marginals_stationary"] = stationary;

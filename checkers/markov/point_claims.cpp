@@ -38,7 +38,7 @@ void pass(ClaimResult& r) { ++r.checked, ++r.passed; }
 Derivatives check_stationary_point(ClaimResult& r, const MarkovSetup& setup, const SymbolicPoint& sp, PointKind kind,
                                    bool with_hessian, bool& proved) {
   const MarkovChain& chain = setup.chain;
-  const auto proof = proofs::prove_markov_prediction(sp, chain, kind, setup.variant, setup.proof_options);
+  const auto proof = proofs::prove_markov_prediction(sp, chain, kind, setup.variant, setup.proof_options.named(r.id));
   proved = proof.status == proofs::QueryStatus::Proved;
   r.details["point"] = sp.equation;
   r.details["prediction_identity"] = proof_json(proof);
@@ -166,10 +166,13 @@ Json probe_paths(const MarkovSetup& setup, const Point& point, const Real& base_
   for (int i : alpha) in_alpha[i] = 1;
   std::mt19937_64 rng(setup.arbitrary.seed + 77);
   std::uniform_int_distribution<int> k(-8, 8);
-  auto random_vector = [&](bool alpha_part, bool beta_part) {
+  enum class Coordinates { Alpha, Beta, All };  // the coordinates a random vector moves; the others stay 0
+  auto random_vector = [&](Coordinates coordinates) {
     std::vector<Exact> v(point.layout.size(), Exact(0));
-    for (int i = 0; i < point.layout.size(); ++i)
-      if (in_alpha[i] ? alpha_part : beta_part) v[i] = Exact(k(rng), 8);
+    for (int i = 0; i < point.layout.size(); ++i) {
+      const bool is_alpha = in_alpha[i] != 0;
+      if (coordinates == Coordinates::All || is_alpha == (coordinates == Coordinates::Alpha)) v[i] = Exact(k(rng), 8);
+    }
     return v;
   };
   const std::vector<Exact> zero(point.layout.size(), Exact(0));
@@ -177,10 +180,10 @@ Json probe_paths(const MarkovSetup& setup, const Point& point, const Real& base_
     std::string name;
     std::vector<Exact> straight, curved;
   };
-  const std::vector<Path> paths{{"beta only: theta_pi + t v_beta", random_vector(false, true), zero},
-                                {"curved: theta_pi + t v_beta + t^2 v_alpha", random_vector(false, true),
-                                 random_vector(true, false)},
-                                {"straight: theta_pi + t v", random_vector(true, true), zero}};
+  const std::vector<Path> paths{{"beta only: theta_pi + t v_beta", random_vector(Coordinates::Beta), zero},
+                                {"curved: theta_pi + t v_beta + t^2 v_alpha", random_vector(Coordinates::Beta),
+                                 random_vector(Coordinates::Alpha)},
+                                {"straight: theta_pi + t v", random_vector(Coordinates::All), zero}};
   Json out = Json::array();
   for (const auto& path : paths)
     for (const Exact& t : {Exact(1, 4), Exact(1, 16), Exact(1, 64)}) {

@@ -43,11 +43,11 @@ EntpModel thm4_2_encoder(std::size_t dim) {
   return m;
 }
 
-EntpModel random_model(std::uint64_t seed, std::size_t dim, std::size_t layers, std::size_t hidden, bool causal,
-                       bool with_positions, std::size_t max_positions) {
+EntpModel random_model(std::uint64_t seed, std::size_t dim, std::size_t layers, std::size_t hidden,
+                       RandomModelShape shape) {
   std::mt19937_64 rng(seed);
   EntpModel m;
-  m.causal = causal;
+  m.causal = shape.causal;
   for (std::size_t l = 0; l < layers; ++l) {
     EntpLayer layer{random_matrix(rng, dim, dim), random_matrix(rng, dim, dim), random_matrix(rng, dim, dim), {}, {}};
     if (hidden > 0) {
@@ -56,8 +56,7 @@ EntpModel random_model(std::uint64_t seed, std::size_t dim, std::size_t layers, 
     }
     m.layers.push_back(std::move(layer));
   }
-  if (with_positions)
-    for (std::size_t i = 0; i < max_positions; ++i) m.positions.push_back(random_matrix(rng, 1, dim).front());
+  for (std::size_t i = 0; i < shape.position_count; ++i) m.positions.push_back(random_matrix(rng, 1, dim).front());
   return m;
 }
 

@@ -36,9 +36,14 @@ struct EntpModel {
 EntpModel thm4_1_decoder(std::size_t dim);
 // Thm 4.2's encoder E~ (A.5): two layers with W_K = W_Q = W_V = I, MLPs zero, position free.
 EntpModel thm4_2_encoder(std::size_t dim);
+// The attention mask and positional embeddings of a random model.
+struct RandomModelShape {
+  bool causal = false;             // a decoder when true, an encoder otherwise
+  std::size_t position_count = 0;  // random positional embeddings p_1..p_position_count; 0: position free
+};
 // Seeded random rational weights: entries k/den with |k| <= range; `layers` layers, MLP width `hidden` (0: none).
-EntpModel random_model(std::uint64_t seed, std::size_t dim, std::size_t layers, std::size_t hidden, bool causal,
-                       bool with_positions, std::size_t max_positions);
+EntpModel random_model(std::uint64_t seed, std::size_t dim, std::size_t layers, std::size_t hidden,
+                       RandomModelShape shape);
 ExactVector random_vector(std::uint64_t seed, std::size_t dim);
 
 // Policies.

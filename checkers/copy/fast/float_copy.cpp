@@ -156,15 +156,6 @@ double format_max(FloatFormat f) {
   }
 }
 
-double format_min_positive(FloatFormat f) {
-  switch (f) {
-    case FloatFormat::Float64: return std::numeric_limits<double>::denorm_min();
-    case FloatFormat::Float16: return std::ldexp(1.0, -24);
-    case FloatFormat::BFloat16: return std::ldexp(1.0, -133);
-    default: return static_cast<double>(std::numeric_limits<float>::denorm_min());
-  }
-}
-
 FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, const copy::TokenString& x) {
   switch (format) {
     case FloatFormat::Float64: return copies_impl(Arith<FloatFormat::Float64>{}, t, x);

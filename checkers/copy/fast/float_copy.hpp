@@ -16,9 +16,8 @@ namespace tverify::fast {
 enum class FloatFormat { Float64, Float32, BFloat16, Float16 };
 
 const char* to_string(FloatFormat f);
-// The largest finite value and the smallest positive (subnormal) value of the format, as doubles.
+// The largest finite value of the format, as a double.
 double format_max(FloatFormat f);
-double format_min_positive(FloatFormat f);
 
 struct FloatRun {
   bool copied = false;             // generated x after <BOS>, x, <COPY> (stops at the first wrong token)

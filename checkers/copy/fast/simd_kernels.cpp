@@ -53,12 +53,4 @@ TopLevel top_level(const std::int32_t* values, std::size_t count) {
   return level;
 }
 
-bool cpu_has_avx2() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
-#endif
-}
-
 }  // namespace tverify::fast

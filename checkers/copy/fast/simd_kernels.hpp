@@ -23,7 +23,5 @@ std::int32_t max_of(const std::int32_t* values, std::size_t count);
 // How many equal `top`, and the largest value below `top` (INT32_MIN when none).
 void top_count_and_runner_up(const std::int32_t* values, std::size_t count, std::int32_t top, std::size_t& top_count,
                              std::int32_t& runner_up);
-// Whether the CPU runs the AVX2 versions.
-bool cpu_has_avx2();
 
 }  // namespace tverify::fast
