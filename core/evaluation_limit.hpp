@@ -1,14 +1,13 @@
-// An evaluator that cannot run a configuration within its limits (memory, exponent range) throws EvaluationLimit with
-// the reason. Evaluators do not know the command line: the command that called one turns the reason into a usage
-// error naming its own options.
+// Why an evaluator cannot run a configuration within its limits (irrational weights, integer overflow, memory,
+// exponent range): a reason in words that name no command-line option, or nullopt when it can run. Evaluators return
+// it and never throw for it; the command that called one turns the reason into a usage error naming its own options.
 #pragma once
 
-#include <stdexcept>
+#include <optional>
+#include <string>
 
 namespace tverify {
 
-struct EvaluationLimit : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using Refusal = std::optional<std::string>;
 
 }  // namespace tverify

@@ -64,7 +64,9 @@ class GapCache {
 
 class FastCopy {
  public:
-  explicit FastCopy(const copy::CopyTransformer& transformer);  // throws std::invalid_argument when unsupported
+  // Why the fast path cannot run this transformer exactly, or nullopt when it can (IntegerLayer1::refusal).
+  static Refusal refusal(const copy::CopyTransformer& transformer) { return IntegerLayer1::refusal(transformer); }
+  explicit FastCopy(const copy::CopyTransformer& transformer);  // requires !refusal(transformer)
   FastCopy(const FastCopy&) = delete;  // the per-thread states are keyed by instance and refer to it
   FastCopy& operator=(const FastCopy&) = delete;
   ~FastCopy();

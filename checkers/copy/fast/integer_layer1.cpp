@@ -24,11 +24,11 @@ bool all_rational(const Matrix<copy::Surd>& m) {
   return true;
 }
 
-std::int64_t to_int64(const Exact& x) {
+// A scaled weight as an integer, or nullopt when it exceeds 2^40 in absolute value.
+std::optional<std::int64_t> to_int64(const Exact& x) {
   if (denominator(x) != 1) throw std::logic_error("integer layer 1: a scaled weight is not an integer");
   const BigInt v = numerator(x);
-  if (boost::multiprecision::abs(v) > BigInt(std::int64_t{1} << 40))
-    throw std::invalid_argument("integer layer 1: a scaled weight exceeds 2^40");
+  if (boost::multiprecision::abs(v) > BigInt(std::int64_t{1} << 40)) return std::nullopt;
   return v.convert_to<std::int64_t>();
 }
 
@@ -44,8 +44,26 @@ std::optional<std::string> IntegerLayer1::unsupported_reason(const copy::CopyTra
   return std::nullopt;
 }
 
-IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) {
-  if (const auto why = unsupported_reason(t)) throw std::invalid_argument("fast path: " + *why);
+Refusal IntegerLayer1::refusal(const copy::CopyTransformer& t) {
+  if (const auto why = unsupported_reason(t)) return "fast path: " + *why;
+  const IntegerLayer1 scaled(t, ScaledWeightsOnly{});
+  return scaled.weight_refusal_ ? scaled.weight_refusal_ : scaled.magnitude_refusal();
+}
+
+IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) : IntegerLayer1(t, ScaledWeightsOnly{}) {
+  // Callers check refusal() first: running a refused configuration is a bug, not bad input.
+  if (const Refusal why = weight_refusal_ ? weight_refusal_ : magnitude_refusal())
+    throw std::logic_error("IntegerLayer1 built for a refused configuration: " + *why);
+  build_token_tables();
+}
+
+IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t, ScaledWeightsOnly) {
+  if (const auto why = unsupported_reason(t)) throw std::logic_error("IntegerLayer1: " + *why);
+  const auto to_int64 = [this](const Exact& x) {
+    const auto v = fast::to_int64(x);
+    if (!v && !weight_refusal_) weight_refusal_ = "fast path: a scaled layer-1 weight exceeds 2^40";
+    return v.value_or(0);
+  };
   n_ = t.config().n;
   dim_ = static_cast<std::size_t>(t.dim());
   for (int k = 1; k <= n_ + 1; ++k) window_scale_ = std::lcm(window_scale_, static_cast<std::int64_t>(k));
@@ -79,7 +97,14 @@ IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) {
     outer_.push_back(std::move(row));
   }
   key_dim_ = (mlp.outer.rows() - dim_) / 2;
-  check_magnitudes();  // first: it bounds the products and sums below too (each is part of a hidden unit's sum)
+  const Exact y_scale = input_scale * Exact(in_den) * Exact(out_den);
+  score_scale_ = y_scale * y_scale;
+  value_scale_ = y_scale * Exact(p_den);
+}
+
+// The per-token tables of the window sums; magnitude_refusal() bounds their products and sums too (each is part of a
+// hidden unit's sum).
+void IntegerLayer1::build_token_tables() {
   head_token_.assign(static_cast<std::size_t>(n_) + 1,
                      std::vector<std::vector<std::int64_t>>(psi_.size(), std::vector<std::int64_t>(inner_.size(), 0)));
   for (std::size_t h = 0; h < inner_.size(); ++h)
@@ -95,9 +120,6 @@ IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) {
         for (std::size_t h = 0; h < inner_.size(); ++h)
           offset_token_[static_cast<std::size_t>(i)][x][h] +=
               window_scale_ / t * head_token_[static_cast<std::size_t>(t - 1)][x][h];
-  const Exact y_scale = input_scale * Exact(in_den) * Exact(out_den);
-  score_scale_ = y_scale * y_scale;
-  value_scale_ = y_scale * Exact(p_den);
 }
 
 // How large each output coordinate of layer 1 (scaled) can be over every window, following each weight's sign through
@@ -137,12 +159,12 @@ BigInt IntegerLayer1::score_bound(const std::vector<BigInt>& magnitude) const {
 }
 
 // Bounds every intermediate from the weights and refuses the model unless each fits its integer type with room to
-// spare: the fast path never overflows silently.
+// spare (the reason, else nullopt): the fast path never overflows silently.
 //   64 bits (every partial sum of the hidden units and outputs, and the readout sums over up to 2^24 keys): the
 //   triangle inequality, |bias| + sum |w| max|u|, which bounds the partial sums too.
 //   32 bits (keys, queries and scores in the SIMD kernels and the window cache): output_magnitudes(); a score's
 //   partial sums are at most sum_c |key_c| |query_c|.
-void IntegerLayer1::check_magnitudes() const {
+Refusal IntegerLayer1::magnitude_refusal() const {
   BigInt psi_max = 0;
   for (const auto& e : psi_)
     for (auto v : e) psi_max = std::max(psi_max, BigInt(std::abs(v)));
@@ -165,14 +187,14 @@ void IntegerLayer1::check_magnitudes() const {
   const BigInt readout_max = value_max * psi_max * BigInt(dim_) * (BigInt(1) << 24);
   const BigInt limit = BigInt(1) << 62;
   if (hidden_max >= limit || output_max >= limit || readout_max >= limit)
-    throw std::invalid_argument("fast path: the integer layer 1 could overflow 64 bits for these weights");
+    return "fast path: the integer layer 1 could overflow 64 bits for these weights";
   const std::vector<BigInt> magnitude = output_magnitudes();
   const BigInt score_max = score_bound(magnitude), int32_limit = BigInt(1) << 31;
   const bool entries_fit = std::all_of(magnitude.begin() + static_cast<std::ptrdiff_t>(dim_), magnitude.end(),
                                        [&](const BigInt& m) { return m < int32_limit; });
   if (score_max >= int32_limit || !entries_fit)
-    throw std::invalid_argument("fast path: integer scores could exceed 32 bits for these weights (bound " +
-                                score_max.str() + ")");
+    return "fast path: integer scores could exceed 32 bits for these weights (bound " + score_max.str() + ")";
+  return std::nullopt;
 }
 
 void IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {

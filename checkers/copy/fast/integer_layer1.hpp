@@ -10,6 +10,7 @@
 #pragma once
 
 #include "constructions/copy/transformer.hpp"
+#include "core/evaluation_limit.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -27,7 +28,10 @@ class IntegerLayer1 {
  public:
   // Why the fast path cannot run this transformer exactly, or nullopt when it can.
   static std::optional<std::string> unsupported_reason(const copy::CopyTransformer& t);
-  explicit IntegerLayer1(const copy::CopyTransformer& t);  // throws std::invalid_argument when unsupported
+  // Why the fast path cannot run this transformer exactly in 64-bit and 32-bit integers (unsupported weights, or an
+  // intermediate that could overflow), or nullopt when it can.
+  static Refusal refusal(const copy::CopyTransformer& t);
+  explicit IntegerLayer1(const copy::CopyTransformer& t);  // requires !refusal(t) (std::logic_error otherwise)
 
   // Layer 1 at position p (0-based) of the sequence: reads the last n + 1 tokens only.
   IntegerRow at(const copy::TokenString& sequence, std::size_t p) const;
@@ -39,10 +43,14 @@ class IntegerLayer1 {
   std::size_t key_dim() const { return key_dim_; }
   // A bound on |key . query| (the integer score) for every key and query layer 1 can output, whatever the windows:
   // the sum over key coordinates c of the bounds of output_magnitudes on key_c and query_c. The fast path's 32-bit
-  // kernels require it below 2^31 (check_magnitudes).
+  // kernels require it below 2^31 (refusal).
   BigInt score_bound() const;
  private:
-  void check_magnitudes() const;
+  struct ScaledWeightsOnly {};
+  // The integer weights and scales, without the token tables; a weight past 2^40 sets weight_refusal_.
+  IntegerLayer1(const copy::CopyTransformer& t, ScaledWeightsOnly);
+  void build_token_tables();
+  Refusal magnitude_refusal() const;
   std::vector<BigInt> output_magnitudes() const;  // per output coordinate, over every window
   BigInt score_bound(const std::vector<BigInt>& magnitude) const;  // score_bound from output_magnitudes()
 
@@ -61,6 +69,7 @@ class IntegerLayer1 {
   // positions back in a full window
   std::vector<std::vector<std::vector<std::int64_t>>> offset_token_;
   Exact score_scale_, value_scale_;
+  Refusal weight_refusal_;
 };
 
 }  // namespace tverify::fast

@@ -151,20 +151,19 @@ class StepEmulator {
   bool zero_level_used_ = true;
 };
 
-// Refuses a run whose MPFR blocks (positions x width numbers) would not fit in memory.
-void require_mpfr_blocks_fit(std::size_t count, std::size_t width) {
+// Why the MPFR blocks of a run (positions x width numbers) cannot be held in memory, or nullopt.
+Refusal mpfr_blocks_refusal(std::size_t count, std::size_t width) {
   constexpr std::size_t kMaxEntries = 4'000'000;  // about 200 MB of MPFR numbers
-  if (count * width > kMaxEntries)
-    throw EvaluationLimit("this configuration needs the MPFR evaluator at L = " + std::to_string(count / 2) +
-                          " (more than " + std::to_string(MpfrBitsCopy::kMaxLevels) +
-                          " score levels at a step, or layer-1 values beyond [2^-400, 2^400]), whose blocks would "
-                          "exceed 200 MB");
+  if (count * width <= kMaxEntries) return std::nullopt;
+  return "this configuration needs the MPFR evaluator at L = " + std::to_string(count / 2) + " (more than " +
+         std::to_string(MpfrBitsCopy::kMaxLevels) +
+         " score levels at a step, or layer-1 values beyond [2^-400, 2^400]), whose blocks would exceed 200 MB";
 }
 
-// The blocks of positions 0..count-1 back in MPFR (exact: every entry is a b-bit double), for next_token.
+// The blocks of positions 0..count-1 back in MPFR (exact: every entry is a b-bit double), for next_token; the caller
+// has checked mpfr_blocks_refusal.
 std::vector<Block> mpfr_blocks(const Layer1Table& t, std::size_t count) {
   const std::size_t width = t.dim + 2 * t.key_width;
-  require_mpfr_blocks_fit(count, width);
   std::vector<Block> blocks(count, Block(width, F(0)));
   for (std::size_t p = 0; p < count; ++p)
     for (const auto& e : t.blocks.row(p)) blocks[p][e.index] = F::from_double(t.entries.values()[e.value]);
@@ -209,8 +208,8 @@ EmulatedSteps emulate_steps(const Layer1Table& table, const F& tau, const copy::
 
 BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads) const {
   if (bits < 1 || bits > kMaxBits)
-    throw std::invalid_argument("MpfrBitsCopy::run: bits must be in 1.." + std::to_string(kMaxBits) + " (got " +
-                                std::to_string(bits) + ")");
+    throw std::logic_error("MpfrBitsCopy::run: bits must be in 1.." + std::to_string(kMaxBits) + " (got " +
+                           std::to_string(bits) + ")");
   threads = std::max(1u, threads);
   const RuntimeMpfr::Precision precision(bits);
   const copy::FinitePrecisionCopy finite(transformer_);
@@ -219,8 +218,9 @@ BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads
   const Layer1Table table = layer1_table(transformer_, sequence, positions, bits, threads);
   const F tau = finite.tau();
   BitsRun run;
+  const std::size_t width = table.dim + 2 * table.key_width;
   if (!table.emulable) {  // FinitePrecisionCopy itself, every step
-    require_mpfr_blocks_fit(positions, table.dim + 2 * table.key_width);
+    if ((run.refusal = mpfr_blocks_refusal(positions, width))) return run;
     run.first_wrong_step = finite.first_wrong_step(x);
     run.steps = run.mpfr_steps = run.first_wrong_step ? *run.first_wrong_step + 1 : x.size();
     return run;
@@ -232,6 +232,7 @@ BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads
   run.steps = emulated.first_wrong ? *emulated.first_wrong + 1 : x.size();
   run.first_wrong_step = emulated.first_wrong;
   if (emulated.deferred.empty()) return run;
+  if (const Refusal refusal = mpfr_blocks_refusal(positions, width)) return BitsRun{.refusal = refusal};
   const std::vector<Block> blocks = mpfr_blocks(table, positions);
   std::vector<const Block*> view;
   for (const auto& b : blocks) view.push_back(&b);

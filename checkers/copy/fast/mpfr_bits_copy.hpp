@@ -22,6 +22,7 @@
 #pragma once
 
 #include "constructions/copy/finite_precision.hpp"
+#include "core/evaluation_limit.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -33,7 +34,8 @@ struct BitsRun {
   std::optional<std::size_t> first_wrong_step;  // nullopt: x is copied
   std::uint64_t steps = 0;                     // generation steps up to the first wrong one (all when none is)
   std::uint64_t mpfr_steps = 0;                // of which by FinitePrecisionCopy::next_token
-  bool copied() const { return !first_wrong_step; }
+  Refusal refusal;  // set when the run needed more than the evaluator's limits allow; nothing else is then set
+  bool copied() const { return !refusal && !first_wrong_step; }
 };
 
 class MpfrBitsCopy {

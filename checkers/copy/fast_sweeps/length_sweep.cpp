@@ -84,12 +84,7 @@ Json row_json(long length, const PointResult& r, std::uint64_t samples, double s
 }
 
 bool fast_path_takes(const copy::CopyTransformerConfig& config) {
-  try {
-    IntegerLayer1 probe{copy::CopyTransformer(config)};
-    return true;
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
+  return !FastCopy::refusal(copy::CopyTransformer(config));
 }
 
 }  // namespace
@@ -97,9 +92,7 @@ bool fast_path_takes(const copy::CopyTransformerConfig& config) {
 void require_fast_path(const copy::CopyTransformer& transformer) {
   if (const auto why = IntegerLayer1::unsupported_reason(transformer))
     throw UsageError("--fast: " + *why + "; use --embedding onehot");
-  try {
-    IntegerLayer1 probe(transformer);
-  } catch (const std::invalid_argument& e) {
+  if (const Refusal why = FastCopy::refusal(transformer)) {
     // The largest n the fast path takes with this D and variant, and with the other variant (the printed weights
     // give larger integer scores than the corrected ones, so the two limits can differ).
     const auto largest_n = [](copy::CopyTransformerConfig config) {
@@ -114,7 +107,7 @@ void require_fast_path(const copy::CopyTransformer& transformer) {
     const std::string hint = there > here ? fmt::format("; --variant {} takes n <= {}", copy::to_string(other.variant), there)
                                           : std::string();
     throw UsageError(fmt::format("--n: with D = {} and --variant {} the fast path takes n <= {} (got n = {}: {}{})",
-                                 config.alphabet, copy::to_string(config.variant), here, config.n, e.what(), hint));
+                                 config.alphabet, copy::to_string(config.variant), here, config.n, *why, hint));
   }
 }
 

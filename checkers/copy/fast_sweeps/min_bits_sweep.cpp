@@ -30,11 +30,9 @@ struct BitsPoint {
 // The probe at `bits`: true when every string copies; a failure is recorded in point.probes.
 // One run of the MPFR-bits evaluator; a configuration beyond its limits is this sweep's usage error.
 BitsRun run_within_limits(const MpfrBitsCopy& bits_copy, const copy::TokenString& x, int bits, unsigned threads) {
-  try {
-    return bits_copy.run(x, bits, threads);
-  } catch (const EvaluationLimit& limit) {
-    throw UsageError(std::string("--min-bits: ") + limit.what() + "; lower the largest L of --vary");
-  }
+  BitsRun run = bits_copy.run(x, bits, threads);
+  if (run.refusal) throw UsageError("--min-bits: " + *run.refusal + "; lower the largest L of --vary");
+  return run;
 }
 
 bool all_copy(const MpfrBitsCopy& bits_copy, const std::vector<copy::TokenString>& strings, int bits,
