@@ -105,6 +105,14 @@ ClaimSelection Construction::requested_claims(const std::string& verb, const Par
   return ClaimSelection(std::move(ordered));
 }
 
+void Construction::require_verb(const std::string& verb) const {
+  if (verb == "prove" && (!has_proofs() || !actions_.prove))
+    throw UsageError("construction '" + name() + "' has no Z3 proofs (its claims are checked with `tverify check " +
+                     name() + "`)");
+  if (verb == "sweep" && (sweeps().empty() || !actions_.sweep))
+    throw UsageError("construction '" + name() + "' has no sweeps");
+}
+
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,
                                      const std::string& variant) const {
   CheckReport report;
@@ -123,6 +131,7 @@ CheckReport Construction::check(const ParamValues& params, const std::string& va
   report.options = declaration_.records_counterexample_limit
                        ? Json{{"max_counterexamples", options.max_counterexamples}}
                        : Json::object();
+  report.options["requested_claims"] = claim_ids;
   actions_.check(params, variant, asked, options, report);
   require_results(asked, report);
   report.elapsed_s = seconds_since(start);
@@ -133,12 +142,10 @@ CheckReport Construction::prove(const ParamValues& params, const std::string& va
                                 const std::vector<std::string>& claim_ids, const ProofOptions& options,
                                 const RunOptions& run) const {
   const auto start = std::chrono::steady_clock::now();
-  if (!has_proofs() || !actions_.prove)
-    throw UsageError("construction '" + name() + "' has no Z3 proofs (its claims are checked with `tverify check " +
-                     name() + "`)");
+  require_verb("prove");
   const ClaimSelection asked = requested_claims("prove", params, variant, claim_ids);
   CheckReport report = new_report("prove", params, variant);
-  report.options = Json{{"timeout_ms", options.timeout_ms}};
+  report.options = Json{{"timeout_ms", options.timeout_ms}, {"requested_claims", claim_ids}};
   actions_.prove(params, variant, asked, options, run, report);
   require_results(asked, report);
   report.elapsed_s = seconds_since(start);
@@ -147,8 +154,8 @@ CheckReport Construction::prove(const ParamValues& params, const std::string& va
 
 Json Construction::sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
                          const RunOptions& run) const {
+  require_verb("sweep");
   const auto& all = sweeps();
-  if (all.empty() || !actions_.sweep) throw UsageError("construction '" + name() + "' has no sweeps");
   std::vector<std::string> known;
   const SweepSpec* spec = nullptr;
   for (const auto& s : all) {

@@ -119,7 +119,8 @@ class Construction {
   const std::vector<SweepSpec>& sweeps() const { return declaration_.sweeps; }
   bool evaluates_in_floating_point() const { return declaration_.evaluates_in_floating_point; }
 
-  // Checks the given claims (every claim check decides for this run when empty) on the construction's domain.
+  // Checks the given claims (every claim check decides for this run when empty) on the construction's domain. The
+  // report's options record the claims as requested (requested_claims), so that recheck re-runs the same command.
   CheckReport check(const ParamValues& params, const std::string& variant, const std::vector<std::string>& claim_ids,
                     const RunOptions& options) const;
   // Proves the given claims (every claim prove decides for this run when empty) with Z3.
@@ -132,6 +133,8 @@ class Construction {
                    long bits) const;
 
   const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
+  // Throws UsageError when the construction has nothing for `verb` ("prove" without proofs, "sweep" without sweeps).
+  void require_verb(const std::string& verb) const;
   bool has_proofs() const;
   // The variant's name, the default when empty; throws UsageError naming the variants.
   std::string variant_or_default(const std::string& variant) const;

@@ -35,6 +35,11 @@ void ensure_writable_file(const std::string& path, const std::string& option);
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
+// Throws UsageError unless `dir` (given as `option`) is an existing writable folder or one that can be created in a
+// writable folder (the first file written there creates it, so a run refused for another reason leaves nothing
+// behind). Creates nothing.
+void ensure_writable_dir(const std::string& dir, const std::string& option);
+
 // Several files replaced together: each is written to its temporary file first; only when all are complete are they
 // renamed into place, in order, with SIGINT, SIGTERM and SIGHUP held back until the last rename. Temporary files
 // left by a failure are removed.

@@ -1,5 +1,6 @@
 #include "checkers/recheck.hpp"
 
+#include "checkers/build_info.hpp"
 #include "checkers/registry.hpp"
 
 #include <algorithm>
@@ -62,8 +63,11 @@ RecheckResult recheck_certificate(const Json& cert, const std::string& path, Run
   } else {
     fresh = c.check(params, variant, ids, options);
   }
-  if (records_requested_claims(cert)) fresh.options["requested_claims"] = ids;
-  return {compare_certificates(cert, certificate_json(fresh, cert.value("command", ""))), fresh.claims.size()};
+  if (!records_requested_claims(cert)) fresh.options.erase("requested_claims");
+  RecheckResult result{compare_certificates(cert, certificate_json(fresh, cert.value("command", ""))),
+                       fresh.claims.size(), std::nullopt};
+  if (cert.value("commit", "") != tool_commit()) result.made_at_other_commit = cert.value("commit", "?");
+  return result;
 }
 
 }  // namespace tverify

@@ -6,6 +6,7 @@
 #include "checkers/certificate.hpp"
 #include "checkers/construction.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ CertificateCommand certificate_command(const Json& certificate, const std::strin
 struct RecheckResult {
   std::vector<CertificateDifference> differences;  // empty: reproduced
   std::size_t claim_results = 0;                     // in the fresh run
+  std::optional<std::string> made_at_other_commit;   // the certificate's commit, when it is not this build's
 };
 // Re-runs the certificate's command (with its counterexample limit and Z3 timeout; threads from `options`).
 RecheckResult recheck_certificate(const Json& certificate, const std::string& path, RunOptions options);

@@ -3,6 +3,7 @@
 // with nothing written.
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
+#include "checkers/files.hpp"
 #include "checkers/recheck.hpp"
 #include "checkers/registry.hpp"
 #include "checkers/report.hpp"
@@ -140,19 +141,6 @@ struct SweepArgs {
   SweepRequest request() const { return {vary, fast, out_dir, options.given()}; }
 };
 
-// --smt2 DIR: an existing writable directory, or one whose parent is (the first query dump creates it, so a run
-// refused for another reason leaves nothing behind); refused (exit 2) otherwise.
-std::string check_smt2_dir(const std::string& dir) {
-  if (dir.empty()) return dir;
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path p = fs::absolute(dir, ec);
-  const fs::path existing = fs::exists(p, ec) ? p : p.parent_path();
-  if (!fs::is_directory(existing, ec) || access(existing.c_str(), W_OK) != 0)
-    throw UsageError("--smt2 '" + dir + "' is not a writable directory (nor one that can be created in a writable one)");
-  return dir;
-}
-
 // check and prove: validate everything (parameters, options, the --json path) before any work, run, then write the
 // certificate atomically and print. `run` maps (parameters, variant, run options) to a report.
 template <class Run>
@@ -178,10 +166,9 @@ int run_prove(const ConstructionArgs& args, const std::vector<std::string>& clai
   const int code = run_claims_verb(
       args, variant, json_path, common, command,
       [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
-        proof.smt2_dir = check_smt2_dir(smt2_dir);
-        CheckReport report = c.prove(params, v, claims, proof, options);
-        report.options["requested_claims"] = claims;
-        return report;
+        if (!smt2_dir.empty()) ensure_writable_dir(smt2_dir, "--smt2");
+        proof.smt2_dir = smt2_dir;
+        return c.prove(params, v, claims, proof, options);
       });
   if (!smt2_dir.empty()) fmt::print("SMT-LIB2 queries: {}\n", smt2_dir);
   return code;
@@ -192,9 +179,7 @@ int run_check(const ConstructionArgs& args, const std::vector<std::string>& clai
   return run_claims_verb(
       args, variant, json_path, common, command,
       [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
-        CheckReport report = c.check(params, v, claims, options);
-        report.options["requested_claims"] = claims;
-        return report;
+        return c.check(params, v, claims, options);
       });
 }
 
@@ -203,8 +188,8 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
   const Json cert = load_certificate(path);
   const RecheckResult result = recheck_certificate(cert, path, common.parse());
   for (const auto& d : result.differences) fmt::print("  DIFFERS {}: stored {}, now {}\n", d.field, d.stored, d.now);
-  if (cert.value("commit", "") != tool_commit())
-    fmt::print("note: certificate made at commit {}, rechecked at {}\n", cert.value("commit", "?"), tool_commit());
+  if (result.made_at_other_commit)
+    fmt::print("note: certificate made at commit {}, rechecked at {}\n", *result.made_at_other_commit, tool_commit());
   fmt::print("{}: {}\n", path,
              result.differences.empty() ? fmt::format("reproduced ({} claim results)", result.claim_results)
                                         : fmt::format("{} field(s) differ", result.differences.size()));
@@ -231,21 +216,23 @@ void reject_empty_values(const CLI::App& app) {
 }
 
 // An unknown verb, or `check cat` with an unknown construction: name what exists instead of CLI11's generic message.
-void reject_unknown_words(int argc, char** argv) {
+// `construction_verbs` are the verbs whose next word names a construction.
+void reject_unknown_words(const CLI::App& app, const std::vector<std::string>& construction_verbs, int argc,
+                          char** argv) {
   if (argc < 2 || argv[1][0] == '-') return;
   const std::string verb = argv[1];
-  if (verb != "list" && verb != "check" && verb != "prove" && verb != "sweep" && verb != "eval" && verb != "report" &&
-      verb != "recheck")
-    throw UsageError("'" + verb + "' is not a verb (verbs: list, check, prove, sweep, eval, report, recheck)");
+  std::string verbs;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    verbs += (verbs.empty() ? "" : ", ") + sub->get_name();
+    known = known || sub->get_name() == verb;
+  }
+  if (!known) throw UsageError("'" + verb + "' is not a verb (verbs: " + verbs + ")");
   if (argc < 3) return;
   const std::string name = argv[2];
-  if ((verb != "check" && verb != "prove" && verb != "sweep" && verb != "eval") || name.empty() || name[0] == '-')
-    return;
-  const Construction& c = find_construction(name);
-  if (verb == "prove" && !c.has_proofs())
-    throw UsageError("construction '" + name + "' has no Z3 proofs (its claims are checked with `tverify check " +
-                     name + "`)");
-  if (verb == "sweep" && c.sweeps().empty()) throw UsageError("construction '" + name + "' has no sweeps");
+  const bool names_construction =
+      std::find(construction_verbs.begin(), construction_verbs.end(), verb) != construction_verbs.end();
+  if (names_construction && !name.empty() && name[0] != '-') find_construction(name).require_verb(verb);
 }
 
 int run(int argc, char** argv) {
@@ -321,7 +308,7 @@ int run(int argc, char** argv) {
   CommonRunArgs recheck_common;
   recheck_common.add_to(recheck);
 
-  reject_unknown_words(argc, argv);
+  reject_unknown_words(app, {"check", "prove", "sweep", "eval"}, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

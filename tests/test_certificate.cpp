@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -104,4 +105,54 @@ TEST_CASE("report tables list one row per claim, in Markdown and LaTeX", "[repor
   const std::string tex = certificates_table(certs, TableFormat::Latex);
   CHECK(tex.find("\\begin{tabular}") != std::string::npos);
   CHECK(tex.find("copy.alg1") != std::string::npos);
+}
+
+TEST_CASE("compare_certificates names every field that differs, timings and the command aside", "[certificate]") {
+  const Json stored = certificate_json(sample_report(), "tverify check copy --D 2 --n 2 --L 5");
+
+  SECTION("a certificate equals itself, whatever its timing, commit and command") {
+    Json fresh = stored;
+    fresh["elapsed_s"] = 99.0;
+    fresh["commit"] = "0000000";
+    fresh["command"] = "tverify check copy --D 2 --n 2 --L 5 --threads 7";
+    CHECK(compare_certificates(stored, fresh).empty());
+  }
+  SECTION("a top-level field is named by its path") {
+    Json fresh = stored;
+    fresh["domain"]["inputs"] = 31;
+    fresh["arithmetic"] = "interval";
+    fresh["params"]["L"] = 6;
+    const auto d = compare_certificates(stored, fresh);
+    REQUIRE(d.size() == 3);
+    std::vector<std::string> fields;
+    for (const auto& x : d) fields.push_back(x.field);
+    CHECK(std::find(fields.begin(), fields.end(), "domain.inputs") != fields.end());
+    CHECK(std::find(fields.begin(), fields.end(), "arithmetic") != fields.end());
+    CHECK(std::find(fields.begin(), fields.end(), "params.L") != fields.end());
+  }
+  SECTION("an edited count inside a claim is named with the claim's id, both values shown") {
+    Json fresh = stored;
+    fresh["claims"][0]["failed"] = 11;
+    const auto d = compare_certificates(stored, fresh);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].field == "claims: copy.alg1.failed");
+    CHECK(d[0].stored == "12");
+    CHECK(d[0].now == "11");
+  }
+  SECTION("a deleted claim is a difference, not a silent pass") {
+    Json fresh = stored;
+    fresh["claims"] = Json::array();
+    const auto d = compare_certificates(stored, fresh);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].field == "claims: copy.alg1");
+    CHECK(d[0].stored == "refuted");
+    CHECK(d[0].now == "absent");
+  }
+  SECTION("a field added by the fresh run is named too") {
+    Json fresh = stored;
+    fresh["options"]["requested_claims"] = Json::array({"copy.alg1"});
+    const auto d = compare_certificates(stored, fresh);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].field == "options.requested_claims");
+  }
 }

@@ -1,5 +1,6 @@
 // cli help: `tverify check|sweep <construction> --help` shows that construction's own options and variants only.
-// The expected options are written out by hand from each construction's documentation (docs/*.md, README's tour).
+// The expected options are written out by hand from each construction's documentation (docs/*.md, README's tour), and
+// the options a help lists must be those or the options every construction shares.
 #include "cli_runner.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,20 +22,28 @@ struct Expected {
   std::vector<std::string> params;         // its own parameters (check, sweep and eval take them)
   std::vector<std::string> variants;
   std::vector<std::string> sweep_options;  // beyond --vary, --out and the run options
+  std::vector<std::string> claim_prefixes;  // what its claim ids begin with
 };
+
+// The options every construction's check or sweep shows besides its own.
+const std::vector<std::string> common_options{"-h",       "--help",  "--help-all",    "--claim", "--variant",
+                                              "--json",   "--threads", "--max-inputs", "--force",
+                                              "--max-counterexamples", "--vary", "--out"};
 
 const std::vector<Expected>& expected() {
   static const std::vector<Expected> all{
       {"copy", {"--D", "--n", "--L", "--S", "--reading", "--embedding", "--tau"}, {"paper", "corrected"},
        {"--fast", "--resolution", "--L-max", "--threshold", "--samples", "--seed", "--formats", "--min-bits",
-        "--resume"}},
+        "--resume"},
+       {"copy."}},
       {"count3", {"--n", "--values", "--distribution", "--samples", "--seed", "--mean", "--program"},
-       {"paper", "corrected"}, {"--L-max"}},
+       {"paper", "corrected"}, {"--L-max"}, {"count3.", "match3.", "entp."}},
       {"cat", {"--V", "--N", "--L", "--filter", "--c", "--embedding", "--dim", "--vectors", "--samples", "--seed"},
-       {"key_delay", "value_delay", "ar", "key_delay_full", "value_delay_full"}, {"--fast", "--L-max", "--resume"}},
+       {"key_delay", "value_delay", "ar", "key_delay_full", "value_delay_full"}, {"--fast", "--L-max", "--resume"},
+       {"cat."}},
       {"markov", {"--p", "--q", "--d", "--m", "--r", "--N", "--tied", "--arbitrary", "--seed", "--samples",
                   "--point-file"},
-       {"paper", "corrected"}, {"--resolution"}},
+       {"paper", "corrected"}, {"--resolution"}, {"markov."}},
   };
   return all;
 }
@@ -51,6 +60,27 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 // The --variant line of a help text.
 std::string variant_line(const std::string& help) {
   const auto at = help.find("  --variant ");
+  return at == std::string::npos ? "" : help.substr(at, help.find('\n', at) - at);
+}
+
+// Every option a help text lists (the words before the first space of its option lines, split at commas).
+std::vector<std::string> listed_options(const std::string& help) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while ((at = help.find("\n  -", at)) != std::string::npos) {
+    const std::size_t start = at + 3, end = help.find(' ', start);
+    std::string names = help.substr(start, end - start);
+    for (std::size_t comma; (comma = names.find(',')) != std::string::npos; names = names.substr(comma + 1))
+      out.push_back(names.substr(0, comma));
+    out.push_back(names);
+    at = start;
+  }
+  return out;
+}
+
+// The --claim line of a help text.
+std::string claim_line(const std::string& help) {
+  const auto at = help.find("  --claim ");
   return at == std::string::npos ? "" : help.substr(at, help.find('\n', at) - at);
 }
 
@@ -76,6 +106,21 @@ TEST_CASE("help: check and sweep of each construction show its own options and v
       }
       for (const auto& v : c.variants) CHECK(variant_line(r.out).find(" " + v + " (") != std::string::npos);
       CHECK(has_option(r.out, "--vary") == (verb == "sweep"));
+      // A closed list: an option declared for no construction (or for another one) would show here.
+      const auto listed = listed_options(r.out);
+      CHECK(listed.size() > own.size());
+      for (const auto& o : listed) {
+        INFO("listed option " << o);
+        CHECK((contains(own, o) || contains(common_options, o)));
+      }
+      // Claim ids of this construction only.
+      if (verb == "check") {
+        const std::string claims = claim_line(r.out);
+        for (const auto& other : expected())
+          for (const auto& prefix : other.claim_prefixes)
+            CHECK((claims.find(" " + prefix) != std::string::npos || claims.find(", " + prefix) != std::string::npos) ==
+                  contains(c.claim_prefixes, prefix));
+      }
     }
   }
 }
