@@ -87,6 +87,7 @@ struct ConstructionDeclaration {
   std::vector<ClaimSpec> claims;      // in the order `tverify list` shows them and runs report them
   std::vector<SweepSpec> sweeps;
   bool evaluates_in_floating_point = false;  // eval --bits
+  bool eval_traces = true;                   // eval --trace: eval has intermediate blocks to print
   bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
 };
 
@@ -118,6 +119,7 @@ class Construction {
   const std::vector<ClaimSpec>& claims() const { return declaration_.claims; }
   const std::vector<SweepSpec>& sweeps() const { return declaration_.sweeps; }
   bool evaluates_in_floating_point() const { return declaration_.evaluates_in_floating_point; }
+  bool eval_traces() const { return declaration_.eval_traces; }
 
   // Checks the given claims (every claim check decides for this run when empty) on the construction's domain. The
   // report's options record the claims as requested (requested_claims), so that recheck re-runs the same command.

@@ -289,7 +289,7 @@ int run(int argc, char** argv) {
     eval_args[c->name()].add_to(ev, *c);
     ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required();
     ev->add_option("--variant", variant, variant_help(*c));
-    ev->add_flag("--trace", trace, "print every intermediate block");
+    if (c->eval_traces()) ev->add_flag("--trace", trace, "print every intermediate block");
     if (c->evaluates_in_floating_point())
       ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)");
   }

@@ -262,6 +262,22 @@ TEST_CASE("count3: the value sweep writes CSV, PNG and JSON", "[cli][sweep][coun
   for (const char* ext : {".csv", ".png", ".json", ".gp"}) CHECK(fs::exists(out / (std::string("count3-values") + ext)));
 }
 
+TEST_CASE("count3: the value sweep runs Algorithm 4 in the run's variant", "[cli][sweep][count3]") {
+  // Errata N1: Algorithm 4 as printed agrees with eq. (4) while every value is below the length n, and fails on some
+  // sequence once a value reaches it; the corrected one agrees everywhere.
+  const fs::path paper = scratch() / "count3-sweep-paper", corrected = scratch() / "count3-sweep-corrected";
+  REQUIRE(run_cli("sweep count3 --vary values --n 3 --L-max 4 --program alg4 --out " + paper.string()).exit_code == 0);
+  REQUIRE(run_cli("sweep count3 --vary values --n 3 --L-max 4 --program alg4 --variant corrected --out " +
+                  corrected.string())
+              .exit_code == 0);
+  const std::string printed = slurp(paper / "count3-values.csv"), fixed = slurp(corrected / "count3-values.csv");
+  CHECK(printed.find("K,sequences,alg4_agree,alg4_fraction\n1,8,8,") == 0);
+  CHECK(printed.find("\n2,27,27,") != std::string::npos);
+  CHECK(printed.find("\n3,64,64,") == std::string::npos);
+  CHECK(fixed.find("K,sequences,alg4-corrected_agree,alg4-corrected_fraction\n") == 0);
+  for (const char* row : {"\n1,8,8,", "\n2,27,27,", "\n3,64,64,", "\n4,125,125,"}) CHECK(fixed.find(row) != std::string::npos);
+}
+
 TEST_CASE("cat: bad input gets one line and exit 2", "[cli][bad-input][cat]") {
   expect_usage_error("check cat --V 1", "--V must be an integer in [2, 16]");
   expect_usage_error("check cat --N 0", "--N must be an integer in [1, 4]");

@@ -78,7 +78,10 @@ ClaimResult check_recall(const ClaimSpec& spec, const CatSetup& setup, const Run
   t.fill(r);
   r.summary = fmt::format("{}/{} valid instances decoded, c = {}", t.passed, t.checked,
                           setup.numbers["c"].get<std::string>());
-  if (t.unknown > 0) r.reason = "some decodings stayed undecided at 512 bits (a margin below that precision; exact ties are decided exactly)";
+  if (t.unknown > 0)
+    r.reason = fmt::format("some decodings stayed undecided at {} bits, the ceiling of the readout's precision ladder (a "
+                           "margin below that precision; exact ties are decided exactly)",
+                           readout_rungs.ceiling);
   r.details["sequences_enumerated"] = sequences.load();
   r.details["valid_instances"] = sequences.load() - invalid.load();
   return r;

@@ -133,11 +133,12 @@ void prove_count3(const ParamValues&, const std::string&, const ClaimSelection&,
   report.claims.push_back(std::move(printed));
 }
 
-Json sweep_count3(const ParamValues& params, const std::string&, const SweepRun& sweep, const RunOptions& run) {
+Json sweep_count3(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
+                  const RunOptions& run) {
   if (sweep.vary != sweep.spec.vary) throw UsageError("--vary values takes no range (got '" + sweep.vary + "')");
   const std::optional<long long> value_max =
       sweep.options.has("L-max") ? std::optional<long long>(sweep.options.integer("L-max")) : std::nullopt;
-  return sweep_value_range(params.small_int("n"), params.choice("program"), semantics_from(params, "paper").mean,
+  return sweep_value_range(params.small_int("n"), params.choice("program"), semantics_from(params, variant),
                            value_max, sweep.out_dir, run);
 }
 

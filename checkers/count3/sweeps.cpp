@@ -9,17 +9,20 @@ namespace tverify::count3 {
 
 namespace {
 
-std::vector<std::string> programs_for(const std::string& program) {
+// The programs swept: Algorithm 4 in the run's variant for "alg4", both variants for "all".
+std::vector<std::string> programs_for(const std::string& program, Alg4Variant variant) {
   if (program == "all") return {"alg4", "alg4-corrected", "alg6"};
   if (program == "alg5") throw UsageError("--program alg5 computes Match3', not Count3; sweep alg4, alg6 or all");
+  if (program == "alg4" && variant == Alg4Variant::Corrected) return {"alg4-corrected"};
   return {program};
 }
 
 }  // namespace
 
-Json sweep_value_range(int length, const std::string& program, rasp::MeanSemantics mean,
+Json sweep_value_range(int length, const std::string& program, const ProgramSemantics& semantics,
                        std::optional<long long> value_max, const std::string& out_dir, const RunOptions& run) {
-  const std::vector<std::string> programs = programs_for(program);
+  const rasp::MeanSemantics mean = semantics.mean;
+  const std::vector<std::string> programs = programs_for(program, semantics.alg4);
   const bool given = value_max.has_value();
   const long long asked = value_max.value_or(3LL * length);
   // --max-inputs bounds the whole run: every row's sequences, once per program. A given --L-max beyond it is refused;

@@ -178,6 +178,7 @@ Construction markov_construction() {
       "markov", "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)",
       markov_params(), markov_variants(), markov_claims(), markov_sweeps()};
   declaration.records_counterexample_limit = false;  // its claims keep no counterexample lists
+  declaration.eval_traces = false;                   // eval prints both points' predictions on the prefix, always
   return {std::move(declaration),
           {check_in_groups<MarkovSetup>(prepare_markov_run, markov_claim_groups()), prove_markov, sweep_markov,
            eval_markov}};

@@ -107,8 +107,9 @@ Decoded decide_modulo_ties(const AttentionLevels& a, const TokenEmbedding& embed
     }
     ++class_size[static_cast<std::size_t>(class_of[static_cast<std::size_t>(v)])];
   }
-  Decoded d = representatives.size() == 1 ? Decoded{representatives.front(), Margin::Certified, 512}
-                                          : decide_at<512>(a, embedding, c_squared, representatives);
+  constexpr unsigned bits = readout_rungs.ceiling;
+  Decoded d = representatives.size() == 1 ? Decoded{representatives.front(), Margin::Certified, bits}
+                                          : decide_at<bits>(a, embedding, c_squared, representatives);
   if (d.token && class_size[static_cast<std::size_t>(class_of[static_cast<std::size_t>(*d.token)])] > 1) {
     d.token.reset();
     d.margin = Margin::Tie;
@@ -122,10 +123,10 @@ Decoded decide_levels(const AttentionLevels& levels, const TokenEmbedding& embed
   if (levels.empty()) return {};  // nothing to attend to
   std::vector<int> tokens;
   for (int v = 0; v < static_cast<int>(embedding.size()); ++v) tokens.push_back(v);
-  // Two rungs of the ladder (core/precision_ladder.hpp) suffice here: what 512 bits cannot decide is an exact tie of
+  // Two rungs of the ladder (core/precision_ladder.hpp) suffice here: what the ceiling cannot decide is an exact tie of
   // readouts, which decide_modulo_ties finds exactly.
   Decoded d = climb(
-                  Rungs<64, 512>{}, [&]<unsigned Bits>() { return decide_at<Bits>(levels, embedding, c_squared, tokens); },
+                  readout_rungs, [&]<unsigned Bits>() { return decide_at<Bits>(levels, embedding, c_squared, tokens); },
                   [](const Decoded& r) { return r.margin != Margin::Undecided; })
                   .result;
   if (d.margin == Margin::Undecided) d = decide_modulo_ties(levels, embedding, c_squared);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "constructions/cat/embedding.hpp"
+#include "core/precision_ladder.hpp"
 #include "core/readout.hpp"
 
 #include <map>
@@ -54,7 +55,11 @@ class AttentionLevels {
   Levels levels_;
 };
 
-// The nearest embedding to o (argmax of <o, e(v)> over unit embeddings), certified in MPFI at 64 then 512 bits; an
+// The rungs of the ladder the CAT readout climbs: what the last one cannot decide is an exact tie of readouts, which
+// is decided exactly (levels.cpp).
+inline constexpr Rungs<64, 512> readout_rungs{};
+
+// The nearest embedding to o (argmax of <o, e(v)> over unit embeddings), certified in MPFI up readout_rungs; an
 // exact tie between tokens (decided exactly, see levels.cpp) is reported as Margin::Tie. Nothing to attend to: {}.
 Decoded decide_levels(const AttentionLevels& levels, const TokenEmbedding& embedding, const Exact& c_squared);
 

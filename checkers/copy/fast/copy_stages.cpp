@@ -66,7 +66,7 @@ bool FastCopy::certify_top(const Table& table, const std::int64_t* top_sum, std:
   std::size_t w = 0;
   for (std::size_t x = 1; x < tokens; ++x)
     if (top_sum[x] > top_sum[w]) w = x;
-  const double r_hi = lower == 0 ? 0.0 : static_cast<double>(lower) * weight_bound(gap, scratch);
+  const double r_hi = lower == 0 ? 0.0 : bounds::mul_upper(static_cast<double>(lower), weight_bound(gap, scratch));
   const std::int64_t below_w = -std::min<std::int64_t>(table.value_min(w), 0);
   for (std::size_t x = 0; x < tokens; ++x) {
     if (x == w) continue;
