@@ -181,3 +181,21 @@ TEST_CASE("layer-1 memo: a copy of a transformer has its own, and destroying the
   CHECK(blocks[2].key.front().to_string() == before);
   CHECK(&original.layer1(s).entry(2) == &blocks.entry(2));  // still memoised
 }
+
+TEST_CASE("layer-1 memo: a transformer assigned another configuration computes that configuration's layer 1",
+          "[copy][transformer]") {
+  const TokenString x{0, 1, 1, 0};
+  auto keys = [&](const CopyTransformer& t) {
+    const Layer1Blocks blocks = t.layer1(t.copy_sequence(x, x.size()));
+    std::string out;
+    for (std::size_t p = 0; p < blocks.size(); ++p)
+      for (const auto& k : blocks[p].key) out += k.to_string() + ",";
+    return out;
+  };
+  const CopyTransformer printed(config(2, 2, 4, TransformerVariant::Paper));
+  CopyTransformer t(config(2, 2, 4, TransformerVariant::Corrected));
+  const std::string corrected_keys = keys(t);  // fills t's memo
+  REQUIRE(corrected_keys != keys(printed));  // the gadgets differ (errata E4), so a stale memo would show
+  t = printed;
+  CHECK(keys(t) == keys(printed));
+}

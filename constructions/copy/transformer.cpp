@@ -104,7 +104,15 @@ std::unordered_map<std::uint64_t, std::map<TokenString, Layer1Entry>>& layer1_me
 
 CopyTransformer::MemoKey::MemoKey() : id(next_instance()) {}
 
-CopyTransformer::MemoKey::~MemoKey() {
+CopyTransformer::MemoKey& CopyTransformer::MemoKey::operator=(const MemoKey&) {
+  release();
+  id = next_instance();
+  return *this;
+}
+
+CopyTransformer::MemoKey::~MemoKey() { release(); }
+
+void CopyTransformer::MemoKey::release() const {
   if (live_memos) live_memos->by_key.erase(id);
 }
 

@@ -169,15 +169,19 @@ class CopyTransformer {
   std::vector<Vector<Surd>> embed(const TokenString& sequence) const;
   Layer1Output layer1_at(const std::vector<Vector<Surd>>& embedded, std::size_t p) const;
 
-  // The key of this transformer's per-thread memo of layer 1. A copy draws a key of its own; the memo of the thread
-  // that destroys a transformer goes with it (a worker thread's memos end with the thread).
+  // The key of this transformer's per-thread memo of layer 1. A copy, and a transformer assigned another's
+  // configuration, draw a key of their own (a memo is valid for one configuration only); the memo of the thread that
+  // destroys a transformer, or assigns to it, goes with its key (a worker thread's memos end with the thread).
   class MemoKey {
    public:
     MemoKey();
     MemoKey(const MemoKey&) : MemoKey() {}
-    MemoKey& operator=(const MemoKey&) { return *this; }
+    MemoKey& operator=(const MemoKey&);
     ~MemoKey();
     std::uint64_t id;
+
+   private:
+    void release() const;
   };
 
   CopyTransformerConfig config_;
