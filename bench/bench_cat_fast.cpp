@@ -1,7 +1,8 @@
-// The CAT fast path (issue 7): one probe of the worst-case NAR family (every b^p g t b^r g of length L, V = 4,
-// N = 2, key_delay_full, geometric filter, c = 12, at which no instance fails up to L = 2^20 (see `tverify sweep cat
-// --fast`), so every one of the 3 * 4^4 = 768 instances is checked for validity and decoded at its last position), by the fast path (keys grouped by window) for L from 2^10
-// to 2^20, and by the exact evaluator (every instance materialised) for L from 2^6 to 2^10, in the same run.
+// The CAT fast path: one probe of the worst-case NAR family (every b^p g t b^r g of length L, V = 4, N = 2,
+// key_delay_full, geometric filter, c = 12, at which no instance fails up to L = 2^20 (see `tverify sweep cat --fast`),
+// so every one of the 3 * 4^4 = 768 instances is checked for validity and decoded at its last position), by the fast
+// path (keys grouped by window) for L from 2^10 to 2^20, and by the exact evaluator (every instance materialised) for L
+// from 2^6 to 2^10, in the same run.
 #include "checkers/cat/cat_construction.hpp"
 #include "checkers/registry.hpp"
 

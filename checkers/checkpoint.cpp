@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace tverify::fast {
+namespace tverify {
 
 Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Json params, bool resume,
                        std::vector<Json> grid, RowCheck check, std::string key)
@@ -60,4 +60,4 @@ ParamSpec resume_option() {
   return flag_param("resume", "continue an interrupted sweep from the checkpoint in --out");
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace tverify::fast {
+namespace tverify {
 
 class Checkpoint {
  public:
@@ -42,4 +42,4 @@ class Checkpoint {
 // The --resume flag of every checkpointed sweep.
 ParamSpec resume_option();
 
-}  // namespace tverify::fast
+}  // namespace tverify

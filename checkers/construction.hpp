@@ -37,7 +37,7 @@ struct ClaimSpec {
   DecidedBy decided_by = DecidedBy::Check;
   // Empty when the claim is about the run's parameters and variant; otherwise why it is not (e.g. "checked with
   // --variant ar"). Unset: always about them.
-  std::function<std::string(const ParamValues&, const std::string& variant)> outside_run;
+  std::function<std::string(const ParamValues&, const std::string& variant)> outside_run{};
 
   bool checked_by_check() const { return decided_by != DecidedBy::Prove; }
   bool checked_by_prove() const { return decided_by != DecidedBy::Check; }

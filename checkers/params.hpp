@@ -23,7 +23,7 @@ struct ParamSpec {
   long long min = 1, max = 1;            // Integer: inclusive range; IntegerRange: the bounds of both ends
   std::vector<std::string> choices;      // Choice; PositiveRational: words that stand for "no number" (a default)
   std::string default_value;             // empty: optional, absent unless given (ParamValues::has)
-  std::string rational_min, rational_max;  // PositiveRational: inclusive exact bounds ("1/1048576"); empty: none
+  std::string rational_min{}, rational_max{};  // PositiveRational: inclusive exact bounds ("1/1048576"); empty: none
 
   std::string range_text() const;        // "an integer in [1, 64]" / "one of paper, corrected"
 };
@@ -41,8 +41,8 @@ ParamSpec seed_param(std::string help);
 // The words and bounds of an exact positive number parameter: words stand for "no number" ("proof", "auto"); min and
 // max are inclusive exact bounds ("1/1048576"), empty for none.
 struct RationalBounds {
-  std::vector<std::string> words;
-  std::string min, max;
+  std::vector<std::string> words{};
+  std::string min{}, max{};
 };
 ParamSpec rational_param(std::string name, std::string help, std::string default_value, RationalBounds bounds = {});
 

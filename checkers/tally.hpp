@@ -12,7 +12,7 @@ namespace tverify {
 
 struct Tally {
   std::uint64_t checked = 0, passed = 0, failed = 0, unknown = 0;
-  std::vector<Counterexample> counterexamples;
+  std::vector<Counterexample> counterexamples{};
   std::size_t limit = 10;
 
   void pass() { ++checked, ++passed; }

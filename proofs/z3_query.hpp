@@ -18,7 +18,7 @@ struct QueryOptions {
   unsigned timeout_ms = 60'000;
   std::string smt2_dir;  // empty: no dump
   bool solve_dumped_text = false;  // solve the query as printed in SMT-LIB2 (re-parsed), exactly what --smt2 dumps
-  std::string name;  // the stem of the dump files' names, given by the caller (the claim's id); proofs append to it
+  std::string name{};  // the stem of the dump files' names, given by the caller (the claim's id); proofs append to it
 
   QueryOptions named(std::string stem) const {
     QueryOptions o = *this;

@@ -13,7 +13,7 @@
 
 using namespace tverify;
 using namespace tverify::cat;
-using namespace tverify::fast;
+using namespace tverify::cat::fast;
 
 namespace {
 

@@ -181,7 +181,7 @@ TEST_CASE("parse fuzz: checkpoints are accepted or refused with a usage error, n
   const fs::path file = dir / "sweep.checkpoint.json";
   const std::size_t accepted = fuzz(seed, 7, 4000, [&](const std::string& text) {
     write(file, text);
-    const fast::Checkpoint checkpoint(dir.string(), "sweep", params, true, grid, check);
+    const Checkpoint checkpoint(dir.string(), "sweep", params, true, grid, check);
     for (const Json& row : checkpoint.sorted_rows()) {  // what a resumed sweep then reads
       (void)row["samples"].get<std::uint64_t>();
       (void)row["errors"].get<std::uint64_t>();

@@ -143,7 +143,7 @@ std::vector<VariantSpec> cat_variants() {
 }
 
 std::vector<SweepSpec> cat_sweeps() {
-  const ParamSpec resume = fast::resume_option();
+  const ParamSpec resume = resume_option();
   const ParamSpec length_max =
       integer_param("L-max", "the largest L probed (default 64, at most 4096; with --fast 2^20)", 3, 1L << 20, "");
   const std::string c_help = "for each c on a grid, the largest L at which every worst-case NAR instance decodes";

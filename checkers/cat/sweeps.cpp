@@ -164,7 +164,7 @@ Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, con
 // finished point); the sweeps of the exact evaluator stay within the exhaustive budget and keep none. The parameters
 // it must match: the construction's, the sweep, and the budget of the exhaustive probes. Each row holds the key, the
 // table's `cells` (one text per column) and the summary's `row` (an object).
-std::optional<fast::Checkpoint> fast_checkpoint(const CatSweepOptions& request, const CatSetup& setup,
+std::optional<Checkpoint> fast_checkpoint(const CatSweepOptions& request, const CatSetup& setup,
                                                 const ParamValues& params, const std::string& sweep,
                                                 const RunOptions& run, const std::string& key, std::vector<Json> grid,
                                                 std::size_t cells, const Json& extra = Json::object()) {
@@ -182,13 +182,13 @@ std::optional<fast::Checkpoint> fast_checkpoint(const CatSweepOptions& request, 
     if (f.need(row["row"], key, at + ".row." + key) != row[key]) f.fail(at + ".row." + key, "the row's own " + key);
     if (key == "c") f.boolean(row, "all_at_cap", at + ".all_at_cap", true);
   };
-  return std::make_optional<fast::Checkpoint>(request.out_dir, sweep, std::move(checked), request.resume,
+  return std::make_optional<Checkpoint>(request.out_dir, sweep, std::move(checked), request.resume,
                                               std::move(grid), check, key);
 }
 
 // The entry for `key` from the checkpoint when it has one, else compute() (then recorded in the checkpoint).
 template <class Compute>
-Json finished_or_computed(std::optional<fast::Checkpoint>& checkpoint, const Json& key, Compute compute) {
+Json finished_or_computed(std::optional<Checkpoint>& checkpoint, const Json& key, Compute compute) {
   if (checkpoint)
     if (const Json* done = checkpoint->find(key)) return *done;
   Json entry = compute();
@@ -243,7 +243,7 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
   prepare_output_dir(request.out_dir);
-  std::optional<fast::Checkpoint> checkpoint =
+  std::optional<Checkpoint> checkpoint =
       fast_checkpoint(request, setup, params, "cat-length-vs-c", run, "c", c_keys(request.fast),
                       2 + 3 * sweep_series(setup).size(), {{"L_cap", cap}});
   const std::vector<CatSetup> series = sweep_series(setup);
@@ -293,7 +293,7 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
   prepare_output_dir(request.out_dir);
   std::vector<Json> lengths;
   for (int length = setup.n + 2; length <= setup.length; ++length) lengths.emplace_back(length);
-  std::optional<fast::Checkpoint> checkpoint =
+  std::optional<Checkpoint> checkpoint =
       fast_checkpoint(request, setup, params, "cat-c-vs-length", run, "L", lengths, 6);
   SweepTable table;
   table.columns = {"L", "c_min", "c_min_squared", "probe", "c_condition", "c_condition_squared"};

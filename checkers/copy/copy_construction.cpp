@@ -72,7 +72,7 @@ std::vector<SweepSpec> copy_sweeps() {
        {integer_param("samples", "random strings per L", 1, 1'000'000, "64"), seed_param("seed of the random strings"),
         threshold, text_param("formats", "measure these formats instead (float64,float32,bfloat16,float16)", ""),
         flag_param("min-bits", "the fewest MPFR bits (2..25) that copy every sampled string, per L"),
-        fast::resume_option()}},
+        resume_option()}},
   };
 }
 

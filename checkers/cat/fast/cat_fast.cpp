@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-namespace tverify::fast {
+namespace tverify::cat::fast {
 
 using cat::ExactVector;
 using cat::RunSequence;
@@ -69,4 +69,4 @@ cat::Decoded decode_last_fast(const cat::CatConfig& config, const RunSequence& z
   return cat::decide_levels(levels, config.embedding, config.c_squared);
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::cat::fast

@@ -18,7 +18,7 @@
 
 #include <optional>
 
-namespace tverify::fast {
+namespace tverify::cat::fast {
 
 // NAR on runs (tasks.hpp, nar_match): the end index of the unique earlier occurrence of the last n-gram.
 std::optional<std::uint64_t> nar_match_runs(const cat::RunSequence& z, int n);
@@ -26,4 +26,4 @@ std::optional<std::uint64_t> nar_match_runs(const cat::RunSequence& z, int n);
 // The layer's output token at the last position of z, as CatLayer::decode_last(z.tokens()) decides it.
 cat::Decoded decode_last_fast(const cat::CatConfig& config, const cat::RunSequence& z);
 
-}  // namespace tverify::fast
+}  // namespace tverify::cat::fast
