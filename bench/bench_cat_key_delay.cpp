@@ -1,6 +1,6 @@
-// Throughput of the exhaustive cat.thm1.key_delay check (issue 4): V = 3, N = 2, every sequence of length 3..10
-// (88,560 sequences), the valid NAR instances among them decoded by the CAT layer (exact convolutions and inner
-// products, interval softmax and certified nearest-neighbour decoding).
+// Throughput of the exhaustive cat.thm1.key_delay check: V = 3, N = 2, every sequence of length 3..10 (88,560
+// sequences), the valid NAR instances among them decoded by the CAT layer (exact convolutions and inner products,
+// interval softmax and certified nearest-neighbour decoding).
 #include "checkers/cat/cat_construction.hpp"
 #include "checkers/registry.hpp"
 

@@ -1,8 +1,8 @@
-// The fast exact path of the copy construction (issue 7): one full autoregressive copy of a repeat-free string,
-// D = 16, n = 4 (corrected construction, one-hot, the proof's tau), every decision certified; L from 2^10 to 2^16
-// (scaling: the construction attends over all keys at each of L steps, so the exponent should be 2). And the
-// exhaustive copy.thm2_3 domain D = 2, n = 3, L = 16 (65,536 strings, each generated until its first wrong token, as
-// the exact check does) through the fast path, on 1 and 2 threads.
+// The fast exact path of the copy construction: one full autoregressive copy of a repeat-free string, D = 16, n = 4
+// (corrected construction, one-hot, the proof's tau), every decision certified; L from 2^10 to 2^16 (scaling: the
+// construction attends over all keys at each of L steps, so the exponent should be 2). And the exhaustive copy.thm2_3
+// domain D = 2, n = 3, L = 16 (65,536 strings, each generated until its first wrong token, as the exact check does)
+// through the fast path, on 1 and 2 threads.
 #include "constructions/copy/strings.hpp"
 #include "checkers/copy/fast/copy_fast.hpp"
 

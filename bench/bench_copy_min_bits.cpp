@@ -1,4 +1,4 @@
-// The MPFR-bits evaluator of the copy construction (issue 7, part 3: the fewest bits vs L up to 10^5): one full
+// The MPFR-bits evaluator of the copy construction (what `sweep copy --fast --min-bits` runs up to L = 10^5): one full
 // generation of a repeat-free string at b bits by MpfrBitsCopy (the same tokens as FinitePrecisionCopy, the plain MPFR
 // evaluator), corrected construction, one-hot, the proof's tau, at 3 bits: D = 16, n = 4 for L up to 2^16, and
 // D = 18, n = 4 (D^n > 10^5, the sweep's configuration) for L = 10^5. Beside it, FinitePrecisionCopy itself where it

@@ -1,6 +1,6 @@
-// Issue 3's number: the exhaustive exact check of copy.thm2_3 for D = 2, n = 3, L = 16 (65,536 strings), layer 1 and
-// scores exact, every generation step's argmax certified in interval arithmetic. Target: >= 10,000 strings/s on 2
-// cores. Each iteration builds a fresh transformer, so the per-window memo starts cold.
+// The exhaustive exact check of copy.thm2_3 for D = 2, n = 3, L = 16 (65,536 strings), layer 1 and scores exact, every
+// generation step's argmax certified in interval arithmetic. Target: >= 10,000 strings/s on 2 cores. Each iteration
+// builds a fresh transformer, so the per-window memo starts cold.
 #include "checkers/copy/transformer_claims.hpp"
 
 #include <benchmark/benchmark.h>

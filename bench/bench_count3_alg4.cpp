@@ -1,5 +1,5 @@
-// Throughput of the exhaustive count3.alg4 check (issue 6): every sequence of length 1..7 over the values 0..6
-// (960,799 sequences, 823,543 of them of length 7) through Algorithm 4 in the exact RASP interpreter, each compared
+// Throughput of the exhaustive count3.alg4 check: every sequence of length 1..7 over the values 0..6 (960,799
+// sequences, 823,543 of them of length 7) through Algorithm 4 in the exact RASP interpreter, each compared
 // with eq. (4).
 #include "checkers/count3/count3_claims.hpp"
 

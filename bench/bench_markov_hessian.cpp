@@ -1,6 +1,6 @@
-// Time of the certified full Hessian of the population loss at theta_pi (issue 5): weight-tied, N = 8, d = 4, m = 4,
-// r = 16 (229 parameters), p = 1/2, q = 4/5; every one of the 510 prefixes on its own tape, one forward tangent and
-// reverse sweep per parameter (core/autodiff.hpp), 128-bit MPFI intervals. Target: under 60 s on 2 cores.
+// Time of the certified full Hessian of the population loss at theta_pi: weight-tied, N = 8, d = 4, m = 4, r = 16 (229
+// parameters), p = 1/2, q = 4/5; every one of the 510 prefixes on its own tape, one forward tangent and reverse sweep
+// per parameter (core/autodiff.hpp), 128-bit MPFI intervals. Target: under 60 s on 2 cores.
 #include "constructions/markov/loss.hpp"
 #include "constructions/markov/points.hpp"
 

@@ -1,7 +1,7 @@
-// Writes one copy-construction case for the peer implementations in bench/peers/ (issue 7), and times the fast exact
-// path on it: `export_copy_case D n L OUT.json [threads]`. The JSON holds the construction's literal weights (the
-// embedding Psi, layer 1's MLP, the head windows, tau) as doubles and the repeat-free string x; the peers rebuild the
-// same construction from them. Prints the fast path's time for the full copy (every decision certified).
+// Writes one copy-construction case for the peer implementations in bench/peers/, and times the fast exact path on it:
+// `export_copy_case D n L OUT.json [threads]`. The JSON holds the construction's literal weights (the embedding Psi,
+// layer 1's MLP, the head windows, tau) as doubles and the repeat-free string x; the peers rebuild the same
+// construction from them. Prints the fast path's time for the full copy (every decision certified).
 #include "constructions/copy/strings.hpp"
 #include "checkers/copy/fast/copy_fast.hpp"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The copy construction of Repeat After Me (Theorem 2.3) in vectorized numpy or PyTorch (CPU), float32: the peers of
-tverify's fast path (issue 7). It rebuilds the construction from the literal weights that bench/export_copy_case
+tverify's fast path. It rebuilds the construction from the literal weights that bench/export_copy_case
 writes (embedding Psi, layer-1 MLP, averaging-head windows, tau), runs layer 1 for every position at once, then
 generates the L copy tokens autoregressively with incremental keys (the keys of positions 0..p are computed once and
 reused), a max-shifted softmax and the argmax readout. Floating point: a measurement of speed, never a verification.
