@@ -23,7 +23,25 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 std::string vary_key(const std::string& vary) { return vary.substr(0, vary.find('=')); }
 
 std::string sweep_label(const std::string& construction, const SweepSpec& s) {
-  return "sweep " + construction + " --vary " + s.vary + (s.fast ? " --fast" : "");
+  return "sweep " + construction + " --vary " + s.vary + (s.fast ? " --fast" : "") +
+         (s.selector.empty() ? "" : " --" + s.selector);
+}
+
+// Among the sweeps one --vary (and --fast) selects, the one whose selector option is given, else the one without a
+// selector. Two selectors given is a usage error naming both.
+const SweepSpec* select_sweep(const std::vector<const SweepSpec*>& matching, const SweepRequest& request) {
+  const SweepSpec* plain = nullptr;
+  const SweepSpec* selected = nullptr;
+  for (const SweepSpec* s : matching) {
+    if (s->selector.empty()) {
+      plain = s;
+    } else if (request.options.count(s->selector)) {
+      if (selected)
+        throw UsageError("--" + selected->selector + " and --" + s->selector + " select separate sweeps: give one of them");
+      selected = s;
+    }
+  }
+  return selected ? selected : plain ? plain : matching.front();
 }
 
 // Every claim asked has a result: a claim left out of its construction's groups is a programming error, never a
@@ -157,13 +175,15 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
   require_verb("sweep");
   const auto& all = sweeps();
   std::vector<std::string> known;
-  const SweepSpec* spec = nullptr;
+  std::vector<const SweepSpec*> matching;
   for (const auto& s : all) {
     known.push_back(s.vary + (s.fast ? " (with --fast)" : ""));
-    if (s.vary == vary_key(request.vary) && s.fast == request.fast) spec = &s;
+    if (s.vary == vary_key(request.vary) && s.fast == request.fast) matching.push_back(&s);
   }
-  if (!spec) throw UsageError("--vary must be one of " + joined(known) + " for " + name() + " (got '" + request.vary +
-                              "'" + (request.fast ? " with --fast" : "") + ")");
+  if (matching.empty())
+    throw UsageError("--vary must be one of " + joined(without_repeats(known)) + " for " + name() + " (got '" +
+                     request.vary + "'" + (request.fast ? " with --fast" : "") + ")");
+  const SweepSpec* spec = select_sweep(matching, request);
   std::vector<std::string> own;
   for (const auto& o : spec->options) own.push_back("--" + o.name);
   for (const auto& [option, text] : request.options)

@@ -43,12 +43,15 @@ struct ClaimSpec {
   bool checked_by_prove() const { return decided_by != DecidedBy::Check; }
 };
 
-// One sweep of a construction: selected by the name before '=' in --vary (and --fast when `fast`), with its own options.
+// One sweep of a construction: selected by the name before '=' in --vary (and --fast when `fast`), and, among the
+// sweeps those select, by its selector option when it has one (the sweep without a selector when none is given). It
+// has its own options.
 struct SweepSpec {
   std::string vary;  // "tau", "L", ...
   bool fast = false;  // selected by --fast
   std::string help;   // what it varies and what it writes
   std::vector<ParamSpec> options;  // without the dashes; "--out" and "--vary" are every sweep's
+  std::string selector{};          // the name of one of `options` whose presence selects this sweep; empty: none
 };
 
 // What `tverify sweep` was asked, after the CLI parsed it: the sweep's options are still raw text.

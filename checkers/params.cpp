@@ -51,6 +51,13 @@ ParamSpec rational_param(std::string name, std::string help, std::string default
           std::move(bounds.words),   std::move(default_value), std::move(bounds.min),         std::move(bounds.max)};
 }
 
+std::vector<std::string> without_repeats(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items)
+    if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+  return out;
+}
+
 std::vector<std::string> split_list(const std::string& text, char sep, const std::string& option, const std::string& what) {
   std::vector<std::string> items;
   std::size_t start = 0;

@@ -74,6 +74,9 @@ class ParamValues {
 // Parses an integer option of the CLI itself (--threads, --max-inputs) with the same one-line error.
 long long parse_integer_option(const std::string& option, const std::string& text, long long min, long long max);
 
+// The items in their first order, each once.
+std::vector<std::string> without_repeats(const std::vector<std::string>& items);
+
 // The items of a list separated by `sep` ("0,1,1"). An empty item ("0,,1", "0,1,", "") is a UsageError naming
 // `option` and `what` the list must be.
 std::vector<std::string> split_list(const std::string& text, char sep, const std::string& option, const std::string& what);

@@ -21,13 +21,6 @@ bool records_requested_claims(const Json& cert) {
 
 }  // namespace
 
-std::vector<std::string> without_repeats(const std::vector<std::string>& ids) {
-  std::vector<std::string> out;
-  for (const auto& id : ids)
-    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
-  return out;
-}
-
 std::vector<std::string> requested_claims_of(const Json& cert) {
   std::vector<std::string> ids;
   const bool recorded = records_requested_claims(cert);

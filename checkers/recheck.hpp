@@ -33,7 +33,4 @@ struct RecheckResult {
 // Re-runs the certificate's command (with its counterexample limit and Z3 timeout; threads from `options`).
 RecheckResult recheck_certificate(const Json& certificate, const std::string& path, RunOptions options);
 
-// The ids in their first order, each once.
-std::vector<std::string> without_repeats(const std::vector<std::string>& ids);
-
 }  // namespace tverify

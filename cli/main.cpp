@@ -123,7 +123,8 @@ struct SweepArgs {
     std::string kinds;
     bool any_fast = false;
     for (const auto& s : c.sweeps()) {
-      kinds += fmt::format("; {}{}: {}", s.vary, s.fast ? " with --fast" : "", s.help);
+      kinds += fmt::format("; {}{}{}: {}", s.vary, s.fast ? " with --fast" : "",
+                           s.selector.empty() ? "" : " --" + s.selector, s.help);
       any_fast = any_fast || s.fast;
     }
     app->add_option("--vary", vary, "what varies" + kinds)->required();
@@ -134,7 +135,9 @@ struct SweepArgs {
         std::string readers;
         for (const auto& t : c.sweeps())
           for (const auto& u : t.options)
-            if (u.name == o.name) readers += (readers.empty() ? "" : ", ") + t.vary + (t.fast ? " --fast" : "");
+            if (u.name == o.name)
+              readers += (readers.empty() ? "" : ", ") + t.vary + (t.fast ? " --fast" : "") +
+                         (t.selector.empty() || t.selector == o.name ? "" : " --" + t.selector);
         options.add(app, o, " [--vary " + readers + "]");
       }
   }

@@ -60,19 +60,23 @@ std::vector<SweepSpec> copy_sweeps() {
       "L-max", "the largest L (default: the largest with D^L <= 10^4 for --vary L, 2n + 4 for --vary bits)", 1, 64, "");
   const ParamSpec threshold = rational_param(
       "threshold", "mark the first L whose error rate reaches this (default 1/2)", "", {.max = "1"});
+  const ParamSpec samples = integer_param("samples", "random strings per L", 1, 1'000'000, "64");
+  const ParamSpec seed = seed_param("seed of the random strings");
   return {
       {"tau", false, "bisect the smallest tau at which the transformer copies every string of [D]^L (exhaustive)",
        {rational_param("resolution", "grid step of the bisection", "1/16", {.min = "1/1048576", .max = "1000"})}},
       {"L", false, "the exact error rate and p_n-gram for L = 1..L-max (exhaustive)", {length_max, threshold}},
       {"bits", false, "the fewest MPFR bits that copy every string, for L = 1..L-max (exhaustive; a measurement)",
        {length_max}},
-      {"L", true,
-       "--vary L=lo:hi:xF or L=lo:hi:+S: the error rate of sampled strings at large L on the fast exact path; with "
-       "--formats, the same in floating-point formats; with --min-bits, the fewest MPFR bits (measurements)",
-       {integer_param("samples", "random strings per L", 1, 1'000'000, "64"), seed_param("seed of the random strings"),
-        threshold, text_param("formats", "measure these formats instead (float64,float32,bfloat16,float16)", ""),
-        flag_param("min-bits", "the fewest MPFR bits (2..25) that copy every sampled string, per L"),
-        resume_option()}},
+      {"L", true, "--vary L=lo:hi:xF or L=lo:hi:+S: the error rate of sampled strings at large L on the fast exact path",
+       {samples, seed, threshold, resume_option()}},
+      {"L", true, "the same strings in floating-point formats instead (a measurement)",
+       {samples, seed, text_param("formats", "measure these formats instead (float64,float32,bfloat16,float16); selects that sweep", ""),
+        resume_option()},
+       "formats"},
+      {"L", true, "the fewest MPFR bits (2..25) that copy every sampled string, per L (a measurement)",
+       {samples, seed, flag_param("min-bits", "measure the fewest MPFR bits (2..25) that copy every sampled string; selects that sweep"), resume_option()},
+       "min-bits"},
   };
 }
 
@@ -162,25 +166,19 @@ Json sweep_fast(const ParamValues& params, const std::string& variant, const Swe
     throw UsageError("--fast sweeps vary L: --vary L=lo:hi:xF or L=lo:hi:+S (got '" + sweep.vary + "')");
   const fast::LengthGrid grid = fast::parse_length_grid(sweep.vary);
   const ParamValues& given = sweep.options;
-  const bool min_bits = given.flag("min-bits"), formats = given.has("formats");
-  if ((min_bits || formats) && given.has("threshold"))
-    throw UsageError("--threshold is not an option of sweep copy --fast with --formats or --min-bits (it marks the "
-                     "error-rate sweep)");
   fast::FastSweepOptions o;
   o.out_dir = sweep.out_dir;
   o.samples = static_cast<std::uint64_t>(given.integer("samples"));
   o.seed = static_cast<std::uint64_t>(given.integer("seed"));
-  o.threshold = given.has("threshold") ? *given.rational("threshold") : Exact(1, 2);
+  o.threshold = given.has("threshold") ? *given.rational("threshold") : Exact(1, 2);  // the error-rate sweep's
   o.resume = given.flag("resume");
   o.threads = run.threads;
   check_budget(static_cast<std::uint64_t>(grid.values().size()) * o.samples, run, "sampled strings");
   fast::require_memory(grid, o);
   const CopyTransformerConfig config = transformer_config(params, variant, params.small_int("L"));
-  if (min_bits) {
-    if (formats) throw UsageError("--min-bits and --formats are separate sweeps: give one of them");
-    return fast::sweep_copy_min_bits(config, grid, o);
-  }
-  if (formats) return fast::sweep_copy_formats(config, grid, fast::parse_formats(given.text("formats")), o);
+  if (sweep.spec.selector == "min-bits") return fast::sweep_copy_min_bits(config, grid, o);
+  if (sweep.spec.selector == "formats")
+    return fast::sweep_copy_formats(config, grid, fast::parse_formats(given.text("formats")), o);
   return fast::sweep_copy_length_fast(config, grid, o);
 }
 
