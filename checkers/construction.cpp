@@ -123,6 +123,16 @@ ClaimSelection Construction::requested_claims(const std::string& verb, const Par
   return ClaimSelection(std::move(ordered));
 }
 
+std::vector<ParamSpec> Construction::params_for(const std::string& verb) const {
+  if (verb != "prove" || !declaration_.prove_params) return params();
+  std::vector<ParamSpec> out;
+  for (const auto& p : params())
+    if (std::find(declaration_.prove_params->begin(), declaration_.prove_params->end(), p.name) !=
+        declaration_.prove_params->end())
+      out.push_back(p);
+  return out;
+}
+
 void Construction::require_verb(const std::string& verb) const {
   if (verb == "prove" && (!has_proofs() || !actions_.prove))
     throw UsageError("construction '" + name() + "' has no Z3 proofs (its claims are checked with `tverify check " +

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,8 @@ struct ConstructionDeclaration {
   std::vector<SweepSpec> sweeps;
   bool evaluates_in_floating_point = false;  // eval --bits
   bool eval_traces = true;                   // eval --trace: eval has intermediate blocks to print
+  // The parameters `prove` reads, when it reads fewer than `check` (Z3 proofs over symbols need fewer); nullopt: all.
+  std::optional<std::vector<std::string>> prove_params{};
   bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
 };
 
@@ -118,6 +121,8 @@ class Construction {
   const std::string& name() const { return declaration_.name; }
   const std::string& paper() const { return declaration_.paper; }
   const std::vector<ParamSpec>& params() const { return declaration_.params; }
+  // The parameters `verb` reads: params(), or for "prove" the declared prove_params.
+  std::vector<ParamSpec> params_for(const std::string& verb) const;
   const std::vector<VariantSpec>& variants() const { return declaration_.variants; }
   const std::vector<ClaimSpec>& claims() const { return declaration_.claims; }
   const std::vector<SweepSpec>& sweeps() const { return declaration_.sweeps; }

@@ -32,7 +32,8 @@ std::vector<std::string> requested_claims_of(const Json& cert) {
 CertificateCommand certificate_command(const Json& cert, const std::string& path) {
   try {
     const Construction& c = find_construction(cert["construction"].get<std::string>());
-    CertificateCommand out{c, ParamValues::parse(c.params(), params_from_certificate(cert["params"])),
+    const std::vector<ParamSpec> specs = c.params_for(cert.value("verb", "check"));
+    CertificateCommand out{c, ParamValues::parse(specs, params_from_certificate(cert["params"])),
                            c.variant_or_default(cert["variant"].get<std::string>())};
     for (const auto& claim : cert["claims"]) c.claim(claim["id"].get<std::string>());
     for (const auto& id : requested_claims_of(cert)) c.claim(id);

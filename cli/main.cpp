@@ -88,13 +88,16 @@ struct DeclaredOptions {
 
 struct ConstructionArgs {
   const Construction* construction = nullptr;
+  std::string verb;
   DeclaredOptions params;
 
-  void add_to(CLI::App* app, const Construction& c) {
+  void add_to(CLI::App* app, const Construction& c, const std::string& for_verb) {
     construction = &c;
-    for (const auto& p : c.params()) params.add(app, p);
+    verb = for_verb;
+    for (const auto& p : c.params_for(verb)) params.add(app, p);
   }
-  std::map<std::string, std::string> given() const { return params.given(); }
+  // The given values validated against the parameters the verb reads, defaults filled in.
+  ParamValues parse() const { return ParamValues::parse(construction->params_for(verb), params.given()); }
 };
 
 std::string variant_help(const Construction& c) {
@@ -150,7 +153,7 @@ template <class Run>
 int run_claims_verb(const ConstructionArgs& args, const std::string& variant, const std::string& json_path,
                     const CommonRunArgs& common, const std::string& command, Run run) {
   const Construction& c = *args.construction;
-  const ParamValues params = ParamValues::parse(c.params(), args.given());
+  const ParamValues params = args.parse();
   const std::string v = c.variant_or_default(variant);
   const RunOptions options = common.parse();
   if (!json_path.empty()) ensure_writable(json_path);
@@ -272,24 +275,24 @@ int run(int argc, char** argv) {
       common.add_to(sub);
     };
     auto* sub = check->add_subcommand(c->name(), c->paper());
-    check_args[c->name()].add_to(sub, *c);
+    check_args[c->name()].add_to(sub, *c, "check");
     add_claim_options(sub, "check");
     if (c->has_proofs()) {
       auto* pr = prove->add_subcommand(c->name(), c->paper());
-      prove_args[c->name()].add_to(pr, *c);
+      prove_args[c->name()].add_to(pr, *c, "prove");
       add_claim_options(pr, "prove");
       pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory");
       pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)");
     }
     if (!c->sweeps().empty()) {
       auto* sw = sweep->add_subcommand(c->name(), c->paper());
-      sweep_args[c->name()].add_to(sw, *c);
+      sweep_args[c->name()].add_to(sw, *c, "sweep");
       sweep_options[c->name()].add_to(sw, *c);
       sw->add_option("--variant", variant, variant_help(*c));
       common.add_to(sw);
     }
     auto* ev = eval->add_subcommand(c->name(), c->paper());
-    eval_args[c->name()].add_to(ev, *c);
+    eval_args[c->name()].add_to(ev, *c, "eval");
     ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required();
     ev->add_option("--variant", variant, variant_help(*c));
     if (c->eval_traces()) ev->add_flag("--trace", trace, "print every intermediate block");
@@ -336,7 +339,7 @@ int run(int argc, char** argv) {
     if (check->got_subcommand(c->name()))
       return run_check(check_args[c->name()], claims, variant, json_path, common, command);
     if (!c->sweeps().empty() && sweep->got_subcommand(c->name())) {
-      const ParamValues params = ParamValues::parse(c->params(), sweep_args[c->name()].given());
+      const ParamValues params = sweep_args[c->name()].parse();
       const Json summary =
           c->sweep(params, c->variant_or_default(variant), sweep_options[c->name()].request(), common.parse());
       fmt::print("{}\n", summary.dump(2));
@@ -345,7 +348,7 @@ int run(int argc, char** argv) {
     if (c->has_proofs() && prove->got_subcommand(c->name()))
       return run_prove(prove_args[c->name()], claims, variant, json_path, smt2_dir, timeout_s, common, command);
     if (eval->got_subcommand(c->name())) {
-      const ParamValues params = ParamValues::parse(c->params(), eval_args[c->name()].given());
+      const ParamValues params = eval_args[c->name()].parse();
       const long bits = bits_text.empty() ? 0 : parse_integer_option("--bits", bits_text, 2, 65536);
       fmt::print("{}", c->eval(params, c->variant_or_default(variant), input, trace, bits));
       return 0;

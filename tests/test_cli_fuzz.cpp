@@ -930,9 +930,9 @@ void add_fixed_corpus(std::vector<Invocation>& corpus) {
       {"check", "cat", "--V", "2", "--N", "1", "--L", "3", "--vectors", ";"});
   add("known: --bits ignored by eval markov (count3 and cat refuse it)",
       {"eval", "markov", "--input", "0,1", "--bits", "24"});
-  add("known: --p ignored by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--p", "0"});
-  add("known: --q ignored by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--q", "abc"});
-  add("known: --point-file ignored by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--point-file",
+  add("known: --p not read by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--p", "0"});
+  add("known: --q not read by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--q", "abc"});
+  add("known: --point-file not read by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--point-file",
                                                       std::string(kIn) + "/missing.json"});
   for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
            {"--L-max", "abc"}, {"--threshold", "1/0"}, {"--resolution", "x"}, {"--samples", "-1"}, {"--seed", "abc"},

@@ -128,6 +128,14 @@ TEST_CASE("help: check and sweep of each construction show its own options and v
 TEST_CASE("help: prove is offered for the constructions with Z3 proofs only", "[cli][help]") {
   for (const std::string name : {"copy", "count3", "markov"})
     CHECK(run_cli({"prove", name, "--help"}).exit_code == 0);
+  // prove offers the parameters its proofs read: none for count3 (Lemma A.6 for every n), d and N for markov.
+  const auto count3 = listed_options(run_cli({"prove", "count3", "--help"}).out);
+  for (const std::string p : {"--n", "--values", "--seed"}) CHECK_FALSE(contains(count3, p));
+  const auto markov = listed_options(run_cli({"prove", "markov", "--help"}).out);
+  CHECK(contains(markov, "--d"));
+  CHECK(contains(markov, "--N"));
+  for (const std::string p : {"--p", "--q", "--r", "--point-file"}) CHECK_FALSE(contains(markov, p));
+  CHECK(run_cli({"prove", "count3", "--n", "5"}).exit_code == 2);
   const auto cat = run_cli({"prove", "cat"});
   CHECK(cat.exit_code == 2);
   CHECK(cat.err.find("construction 'cat' has no Z3 proofs") != std::string::npos);
