@@ -28,6 +28,7 @@ void BM_MpfrBitsCopy(benchmark::State& state) {
   const copy::TokenString x = copy::repeat_free_string(alphabet, 4, static_cast<std::size_t>(length), 1);
   fast::BitsRun run;
   for (auto _ : state) run = evaluator.run(x, 3, static_cast<unsigned>(state.range(2)));
+  if (run.refusal) state.SkipWithError(run.refusal->c_str());
   state.counters["copied"] = run.copied();
   state.counters["mpfr_steps"] = static_cast<double>(run.mpfr_steps);
 }

@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
   const unsigned threads = argc > 5 ? static_cast<unsigned>(std::stoi(argv[5])) : 1;
   const copy::CopyTransformer t(copy::CopyTransformerConfig{alphabet, n, length, copy::EmbeddingKind::OneHot,
                                                             copy::TransformerVariant::Corrected, {}});
+  if (const Refusal why = fast::FastCopy::refusal(t)) {
+    std::cerr << "export_copy_case: D = " << alphabet << ", n = " << n << ": " << *why << "\n";
+    return 2;
+  }
   const copy::TokenString x = copy::repeat_free_string(alphabet, n, static_cast<std::size_t>(length), 1);
   nlohmann::json out;
   out["D"] = alphabet;

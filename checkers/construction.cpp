@@ -28,20 +28,25 @@ std::string sweep_label(const std::string& construction, const SweepSpec& s) {
 }
 
 // Among the sweeps one --vary (and --fast) selects, the one whose selector option is given, else the one without a
-// selector. Two selectors given is a usage error naming both.
+// selector. Two selectors given, or none where every sweep has one, is a usage error naming them.
 const SweepSpec* select_sweep(const std::vector<const SweepSpec*>& matching, const SweepRequest& request) {
   const SweepSpec* plain = nullptr;
   const SweepSpec* selected = nullptr;
+  std::vector<std::string> selectors;
   for (const SweepSpec* s : matching) {
     if (s->selector.empty()) {
       plain = s;
-    } else if (request.options.count(s->selector)) {
-      if (selected)
-        throw UsageError("--" + selected->selector + " and --" + s->selector + " select separate sweeps: give one of them");
-      selected = s;
+      continue;
     }
+    selectors.push_back("--" + s->selector);
+    if (!request.options.count(s->selector)) continue;
+    if (selected)
+      throw UsageError("--" + selected->selector + " and --" + s->selector +
+                       " select separate sweeps: give one of them");
+    selected = s;
   }
-  return selected ? selected : plain ? plain : matching.front();
+  if (!selected && !plain) throw UsageError("this --vary needs one of " + joined(selectors));
+  return selected ? selected : plain;
 }
 
 // Every claim asked has a result: a claim left out of its construction's groups is a programming error, never a
@@ -59,7 +64,12 @@ bool ClaimSelection::has(const ClaimSpec& claim) const {
 }
 
 Construction::Construction(ConstructionDeclaration declaration, ConstructionActions actions)
-    : declaration_(std::move(declaration)), actions_(std::move(actions)) {}
+    : declaration_(std::move(declaration)), actions_(std::move(actions)) {
+  for (const auto& s : declaration_.sweeps)
+    if (!s.selector.empty() && std::none_of(s.options.begin(), s.options.end(),
+                                            [&](const ParamSpec& o) { return o.name == s.selector; }))
+      throw std::logic_error(declaration_.name + ": the selector --" + s.selector + " of a sweep is not one of its options");
+}
 
 const ClaimSpec& Construction::claim(const std::string& id) const {
   std::vector<std::string> known;

@@ -353,10 +353,12 @@ bool run_program(const std::string& program, const std::vector<std::string>& arg
 void ensure_writable_dir(const std::string& dir, const std::string& option) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path p = fs::absolute(dir, ec);
+  fs::path p = fs::absolute(dir, ec).lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();  // "queries/" names the folder queries
   const fs::path existing = fs::exists(p, ec) ? p : p.parent_path();
   if (dir.empty() || !fs::is_directory(existing, ec) || access(existing.c_str(), W_OK) != 0)
-    throw UsageError(option + " '" + dir + "' is not a writable directory (nor one that can be created in a writable one)");
+    throw UsageError(option + " '" + dir +
+                     "' is not a writable directory (nor one that can be created in a writable one)");
 }
 
 }  // namespace tverify

@@ -32,7 +32,8 @@ ParamSpec range_param(std::string name, std::string help, long long min, long lo
   return {std::move(name), std::move(help), ParamSpec::Kind::IntegerRange, min, max, {}, std::move(default_value)};
 }
 
-ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value) {
+ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices,
+                       std::string default_value) {
   return {std::move(name), std::move(help), ParamSpec::Kind::Choice, 0, 0, std::move(choices), std::move(default_value)};
 }
 
@@ -141,7 +142,12 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
   for (const auto& [name, text] : raw) {
     bool known = false;
     for (const auto& spec : specs) known = known || spec.name == name;
-    if (!known) throw UsageError("--" + name + " is not a parameter of this construction");
+    if (!known) {
+      std::string read;
+      for (const auto& spec : specs) read += (read.empty() ? "--" : ", --") + spec.name;
+      throw UsageError("--" + name + " is not a parameter this command reads (it reads " +
+                       (read.empty() ? std::string("none") : read) + ")");
+    }
   }
   return values;
 }

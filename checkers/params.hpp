@@ -32,7 +32,8 @@ struct ParamSpec {
 // optional (absent unless given).
 ParamSpec integer_param(std::string name, std::string help, long long min, long long max, std::string default_value);
 ParamSpec range_param(std::string name, std::string help, long long min, long long max, std::string default_value);
-ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value);
+ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices,
+                       std::string default_value);
 ParamSpec text_param(std::string name, std::string help, std::string default_value);
 ParamSpec flag_param(std::string name, std::string help);
 // A seed of seeded random draws: an integer in [0, 10^12], default 1.

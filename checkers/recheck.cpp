@@ -3,7 +3,6 @@
 #include "checkers/build_info.hpp"
 #include "checkers/registry.hpp"
 
-#include <algorithm>
 
 namespace tverify {
 

@@ -12,10 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cstdio>
 #include <map>
 #include <thread>

@@ -84,6 +84,14 @@ TEST_CASE("bad transformer parameters and proof options", "[cli][bad-input]") {
   expect_usage_error("prove copy --smt2 " + (scratch() / "a-file").string(), "is not a writable directory");
 }
 
+TEST_CASE("prove --smt2 creates a missing folder, also when it is written with a trailing slash", "[cli]") {
+  const fs::path dir = scratch() / "queries-with-slash";
+  fs::remove_all(dir);
+  const CliRun prove = run_cli("prove copy --D 2 --n 1 --L 2 --claim copy.lemma_c3 --smt2 " + dir.string() + "/");
+  CHECK(prove.exit_code == 0);
+  CHECK(fs::exists(dir / "copy.lemma_c3.smt2"));
+}
+
 TEST_CASE("prove writes a certificate that recheck reproduces", "[cli]") {
   const fs::path cert = scratch() / "prove.json";
   const CliRun prove = run_cli("prove copy --variant corrected --D 2 --n 1 --L 2 --json " + cert.string());

@@ -71,11 +71,15 @@ std::vector<SweepSpec> copy_sweeps() {
       {"L", true, "--vary L=lo:hi:xF or L=lo:hi:+S: the error rate of sampled strings at large L on the fast exact path",
        {samples, seed, threshold, resume_option()}},
       {"L", true, "the same strings in floating-point formats instead (a measurement)",
-       {samples, seed, text_param("formats", "measure these formats instead (float64,float32,bfloat16,float16); selects that sweep", ""),
+       {samples, seed,
+        text_param("formats", "measure these formats instead (float64,float32,bfloat16,float16); selects that sweep",
+                   ""),
         resume_option()},
        "formats"},
       {"L", true, "the fewest MPFR bits (2..25) that copy every sampled string, per L (a measurement)",
-       {samples, seed, flag_param("min-bits", "measure the fewest MPFR bits (2..25) that copy every sampled string; selects that sweep"), resume_option()},
+       {samples, seed,
+        flag_param("min-bits", "measure the fewest MPFR bits (2..25) that copy every sampled string; selects that sweep"),
+        resume_option()},
        "min-bits"},
   };
 }

@@ -78,7 +78,7 @@ std::vector<OutputIdentity> decoder_prefix_identities(const std::vector<EntpMode
   for (std::size_t m = 0; m < decoders.size(); ++m) {
     const auto xs = random_inputs(seed + m, input_length, decoders[m].dim());
     for (std::size_t i = 1; i <= input_length; ++i)
-      out.push_back({fmt::format("decoder {} at position {}", m, i), decoders[m], xs, i - 1, decoders[m],
+      out.push_back({fmt::format("decoder{}.position{}", m, i), decoders[m], xs, i - 1, decoders[m],
                      prefix(xs, i), i - 1});
   }
   return out;
@@ -91,7 +91,7 @@ std::vector<OutputIdentity> encoder_decoder_identities(const std::vector<EntpMod
     decoder.causal = true;
     const auto xs = random_inputs(seed + m, input_length, encoders[m].dim());
     for (std::size_t i = 1; i <= input_length; ++i)
-      out.push_back({fmt::format("encoder {} at length {}", m, i), encoders[m], prefix(xs, i), i - 1, decoder,
+      out.push_back({fmt::format("encoder{}.length{}", m, i), encoders[m], prefix(xs, i), i - 1, decoder,
                      prefix(xs, i), i - 1});
   }
   return out;

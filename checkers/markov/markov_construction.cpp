@@ -124,9 +124,11 @@ void prove_markov(const ParamValues& params, const std::string&, const ClaimSele
   proofs::QueryOptions query{.timeout_ms = options.timeout_ms, .smt2_dir = options.smt2_dir};
   report.arithmetic = "Z3 (nonlinear real arithmetic)";
   report.domain_description = fmt::format("all reals p, q and p_n in R^{} for n <= {}", d, N);
-  if (asked.has(s.schur)) report.claims.push_back(claim_from_proof(s.schur, proofs::prove_markov_schur(d, N, query.named(s.schur.id))));
+  if (asked.has(s.schur))
+    report.claims.push_back(claim_from_proof(s.schur, proofs::prove_markov_schur(d, N, query.named(s.schur.id))));
   if (asked.has(s.h_alpha_pd))
-    report.claims.push_back(claim_from_proof(s.h_alpha_pd, proofs::prove_markov_h_alpha_pd(d, N, query.named(s.h_alpha_pd.id))));
+    report.claims.push_back(
+        claim_from_proof(s.h_alpha_pd, proofs::prove_markov_h_alpha_pd(d, N, query.named(s.h_alpha_pd.id))));
 }
 
 Json sweep_markov(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {

@@ -46,33 +46,40 @@ std::optional<std::string> IntegerLayer1::unsupported_reason(const copy::CopyTra
 
 Refusal IntegerLayer1::refusal(const copy::CopyTransformer& t) {
   if (const auto why = unsupported_reason(t)) return "fast path: " + *why;
-  const IntegerLayer1 scaled(t, ScaledWeightsOnly{});
-  return scaled.weight_refusal_ ? scaled.weight_refusal_ : scaled.magnitude_refusal();
+  return IntegerLayer1(t, ScaledWeightsOnly{}).scaling_refusal();
 }
 
 IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t) : IntegerLayer1(t, ScaledWeightsOnly{}) {
   // Callers check refusal() first: running a refused configuration is a bug, not bad input.
-  if (const Refusal why = weight_refusal_ ? weight_refusal_ : magnitude_refusal())
+  if (const Refusal why = scaling_refusal())
     throw std::logic_error("IntegerLayer1 built for a refused configuration: " + *why);
   build_token_tables();
 }
 
 IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t, ScaledWeightsOnly) {
   if (const auto why = unsupported_reason(t)) throw std::logic_error("IntegerLayer1: " + *why);
-  const auto to_int64 = [this](const Exact& x) {
-    const auto v = fast::to_int64(x);
+  const auto scaled = [this](const Exact& x) {
+    const auto v = to_int64(x);
     if (!v && !weight_refusal_) weight_refusal_ = "fast path: a scaled layer-1 weight exceeds 2^40";
     return v.value_or(0);
   };
   n_ = t.config().n;
   dim_ = static_cast<std::size_t>(t.dim());
-  for (int k = 1; k <= n_ + 1; ++k) window_scale_ = std::lcm(window_scale_, static_cast<std::int64_t>(k));
+  BigInt window_scale = 1;  // lcm(1..n+1), exactly: it passes 2^63 from n = 42 on
+  for (int k = 1; k <= n_ + 1; ++k)
+    window_scale = window_scale / boost::multiprecision::gcd(window_scale, BigInt(k)) * k;
+  if (window_scale > BigInt(std::int64_t{1} << 40)) {
+    weight_refusal_ = "fast path: the window scale lcm(1..n+1) exceeds 2^40";
+    return;
+  }
+  window_scale_ = window_scale.convert_to<std::int64_t>();
   const auto& psi = t.embedding();
   const BigInt p_den = lcm_of_denominators(psi);
   for (std::size_t x = 0; x < psi.rows(); ++x) {
     psi_.emplace_back();
-    for (std::size_t c = 0; c < psi.cols(); ++c) psi_.back().push_back(to_int64(psi(x, c).rational_part() * p_den));
+    for (std::size_t c = 0; c < psi.cols(); ++c) psi_.back().push_back(scaled(psi(x, c).rational_part() * p_den));
   }
+  if (weight_refusal_) return;
   const auto& mlp = t.layer1_mlp();
   BigInt in_den = lcm_of_denominators(mlp.inner);
   for (const auto& b : mlp.inner_bias) {
@@ -85,15 +92,16 @@ IntegerLayer1::IntegerLayer1(const copy::CopyTransformer& t, ScaledWeightsOnly) 
     SparseRow row;
     for (std::size_t c = 0; c < mlp.inner.cols(); ++c)
       if (!is_zero(mlp.inner(h, c)))
-        row.entries.emplace_back(static_cast<std::uint32_t>(c), to_int64(mlp.inner(h, c).rational_part() * in_den));
-    if (!mlp.inner_bias.empty()) row.bias = to_int64(mlp.inner_bias[h].rational_part() * in_den * input_scale);
+        row.entries.emplace_back(static_cast<std::uint32_t>(c), scaled(mlp.inner(h, c).rational_part() * in_den));
+    if (!mlp.inner_bias.empty()) row.bias = scaled(mlp.inner_bias[h].rational_part() * in_den * input_scale);
     inner_.push_back(std::move(row));
   }
+  if (weight_refusal_) return;
   for (std::size_t o = 0; o < mlp.outer.rows(); ++o) {
     SparseRow row;
     for (std::size_t h = 0; h < mlp.outer.cols(); ++h)
       if (!is_zero(mlp.outer(o, h)))
-        row.entries.emplace_back(static_cast<std::uint32_t>(h), to_int64(mlp.outer(o, h).rational_part() * out_den));
+        row.entries.emplace_back(static_cast<std::uint32_t>(h), scaled(mlp.outer(o, h).rational_part() * out_den));
     outer_.push_back(std::move(row));
   }
   key_dim_ = (mlp.outer.rows() - dim_) / 2;

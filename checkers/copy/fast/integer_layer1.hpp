@@ -10,7 +10,7 @@
 #pragma once
 
 #include "constructions/copy/transformer.hpp"
-#include "core/evaluation_limit.hpp"
+#include "core/refusal.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -47,10 +47,12 @@ class IntegerLayer1 {
   BigInt score_bound() const;
  private:
   struct ScaledWeightsOnly {};
-  // The integer weights and scales, without the token tables; a weight past 2^40 sets weight_refusal_.
+  // The integer weights and scales, without the token tables; a scale or weight past 2^40 sets weight_refusal_ and
+  // stops the scaling there.
   IntegerLayer1(const copy::CopyTransformer& t, ScaledWeightsOnly);
   void build_token_tables();
   Refusal magnitude_refusal() const;
+  Refusal scaling_refusal() const { return weight_refusal_ ? weight_refusal_ : magnitude_refusal(); }
   std::vector<BigInt> output_magnitudes() const;  // per output coordinate, over every window
   BigInt score_bound(const std::vector<BigInt>& magnitude) const;  // score_bound from output_magnitudes()
 

@@ -1,6 +1,6 @@
 #include "checkers/copy/fast/mpfr_bits_copy.hpp"
 
-#include "core/evaluation_limit.hpp"
+#include "core/refusal.hpp"
 #include "checkers/copy/fast/bits_layer1_table.hpp"
 #include "checkers/copy/fast/rounded_sum.hpp"
 #include "core/parallel.hpp"

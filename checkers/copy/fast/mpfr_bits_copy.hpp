@@ -22,7 +22,7 @@
 #pragma once
 
 #include "constructions/copy/finite_precision.hpp"
-#include "core/evaluation_limit.hpp"
+#include "core/refusal.hpp"
 
 #include <algorithm>
 #include <cstdint>

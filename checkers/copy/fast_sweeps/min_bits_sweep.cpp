@@ -5,7 +5,7 @@
 #include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/copy/fast_sweeps/format_sweep.hpp"
 #include "checkers/copy/fast/mpfr_bits_copy.hpp"
-#include "core/evaluation_limit.hpp"
+#include "core/refusal.hpp"
 #include "checkers/sweep_output.hpp"
 
 #include <fmt/format.h>
@@ -27,7 +27,6 @@ struct BitsPoint {
   Json probes = Json::array();  // per bits tried: whether every string copied, else the failing string and step
 };
 
-// The probe at `bits`: true when every string copies; a failure is recorded in point.probes.
 // One run of the MPFR-bits evaluator; a configuration beyond its limits is this sweep's usage error.
 BitsRun run_within_limits(const MpfrBitsCopy& bits_copy, const copy::TokenString& x, int bits, unsigned threads) {
   BitsRun run = bits_copy.run(x, bits, threads);
@@ -35,6 +34,7 @@ BitsRun run_within_limits(const MpfrBitsCopy& bits_copy, const copy::TokenString
   return run;
 }
 
+// The probe at `bits`: true when every string copies; a failure is recorded in point.probes.
 bool all_copy(const MpfrBitsCopy& bits_copy, const std::vector<copy::TokenString>& strings, int bits,
               unsigned threads, BitsPoint& point) {
   for (std::size_t i = 0; i < strings.size(); ++i) {
