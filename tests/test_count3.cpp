@@ -145,7 +145,7 @@ TEST_CASE("entp.thm4_1: the printed layer outputs / a decoder with W_V = 2I is c
 TEST_CASE("entp.thm4_2: alpha, beta > 0, and alpha + beta = 4 when x1 = x2", "[count3][entp]") {
   CHECK(check_thm4_2(1).verdict == Verdict::Verified);
   // Identical tokens: every softmax is uniform, E~(v, v)_2 = E~(v)_1 = 4v, so alpha + beta = 4.
-  const auto [alpha, beta] = thm4_2_coefficients(thm4_2_encoder(2), {Exact(1, 2), Exact(-1)}, {Exact(1, 2), Exact(-1)});
+  const auto [alpha, beta] = thm4_2_coefficients<128>(thm4_2_encoder(2), {Exact(1, 2), Exact(-1)}, {Exact(1, 2), Exact(-1)});
   CHECK((alpha + beta).contains(Exact(4)));
   CHECK(alpha.sign() == Sign::Positive);
 }

@@ -4,6 +4,7 @@
 #include "checkers/count3/count3_claims.hpp"
 #include "constructions/count3/entp_transformer.hpp"
 #include "core/interval.hpp"
+#include "core/precision_ladder.hpp"
 
 namespace tverify::count3 {
 
@@ -29,8 +30,14 @@ std::vector<EntpModel> random_models(std::uint64_t seed, std::size_t layers, boo
 
 // Theorem 4.1's checks on a given decoder (the paper's D~, or a broken one).
 ClaimResult check_thm4_1_model(const EntpModel& decoder, std::uint64_t seed);
-// alpha, beta of eq. (5): E~(x1, x2)_2 = alpha x1 + beta x2 (the encoder must have W_V = I).
-std::pair<Interval<128>, Interval<128>> thm4_2_coefficients(const EntpModel& encoder, const ExactVector& x1,
-                                                            const ExactVector& x2);
+// The rungs of the precision ladder the ENTP interval checks climb (core/precision_ladder.hpp); their enclosures are
+// reported at the rung that decided them.
+inline constexpr Rungs<128, 1024, 16384> entp_rungs{};
+
+// alpha, beta of eq. (5) enclosed at `Bits` bits: E~(x1, x2)_2 = alpha x1 + beta x2 (the encoder must have W_V = I).
+// Defined for the rungs of entp_rungs.
+template <unsigned Bits>
+std::pair<Interval<Bits>, Interval<Bits>> thm4_2_coefficients(const EntpModel& encoder, const ExactVector& x1,
+                                                              const ExactVector& x2);
 
 }  // namespace tverify::count3
