@@ -134,12 +134,11 @@ ClaimSelection Construction::requested_claims(const std::string& verb, const Par
 }
 
 std::vector<ParamSpec> Construction::params_for(const std::string& verb) const {
-  if (verb != "prove" || !declaration_.prove_params) return params();
+  const auto& read = declaration_.features.prove_params;
+  if (verb != "prove" || !read) return params();
   std::vector<ParamSpec> out;
   for (const auto& p : params())
-    if (std::find(declaration_.prove_params->begin(), declaration_.prove_params->end(), p.name) !=
-        declaration_.prove_params->end())
-      out.push_back(p);
+    if (std::find(read->begin(), read->end(), p.name) != read->end()) out.push_back(p);
   return out;
 }
 
@@ -166,7 +165,7 @@ CheckReport Construction::check(const ParamValues& params, const std::string& va
   const auto start = std::chrono::steady_clock::now();
   const ClaimSelection asked = requested_claims("check", params, variant, claim_ids);
   CheckReport report = new_report("check", params, variant);
-  report.options = declaration_.records_counterexample_limit
+  report.options = declaration_.features.records_counterexample_limit
                        ? Json{{"max_counterexamples", options.max_counterexamples}}
                        : Json::object();
   report.options["requested_claims"] = claim_ids;

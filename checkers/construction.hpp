@@ -82,6 +82,15 @@ class ClaimSelection {
   std::vector<std::string> ids_;
 };
 
+// What a construction's verbs offer beyond its parameters, variants, claims and sweeps; the defaults fit most.
+struct ConstructionFeatures {
+  bool evaluates_in_floating_point = false;  // eval --bits
+  bool eval_traces = true;                   // eval --trace: eval has intermediate blocks to print
+  // The parameters `prove` reads, when it reads fewer than `check` (Z3 proofs over symbols need fewer); nullopt: all.
+  std::optional<std::vector<std::string>> prove_params{};
+  bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
+};
+
 // What a construction is, as data.
 struct ConstructionDeclaration {
   std::string name;   // the CLI word: "copy"
@@ -90,11 +99,7 @@ struct ConstructionDeclaration {
   std::vector<VariantSpec> variants;  // the first is the default
   std::vector<ClaimSpec> claims;      // in the order `tverify list` shows them and runs report them
   std::vector<SweepSpec> sweeps;
-  bool evaluates_in_floating_point = false;  // eval --bits
-  bool eval_traces = true;                   // eval --trace: eval has intermediate blocks to print
-  // The parameters `prove` reads, when it reads fewer than `check` (Z3 proofs over symbols need fewer); nullopt: all.
-  std::optional<std::vector<std::string>> prove_params{};
-  bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
+  ConstructionFeatures features{};
 };
 
 // What a construction does, given validated parameters, variant and claims. `check` fills the report's arithmetic,
@@ -126,8 +131,8 @@ class Construction {
   const std::vector<VariantSpec>& variants() const { return declaration_.variants; }
   const std::vector<ClaimSpec>& claims() const { return declaration_.claims; }
   const std::vector<SweepSpec>& sweeps() const { return declaration_.sweeps; }
-  bool evaluates_in_floating_point() const { return declaration_.evaluates_in_floating_point; }
-  bool eval_traces() const { return declaration_.eval_traces; }
+  bool evaluates_in_floating_point() const { return declaration_.features.evaluates_in_floating_point; }
+  bool eval_traces() const { return declaration_.features.eval_traces; }
 
   // Checks the given claims (every claim check decides for this run when empty) on the construction's domain. The
   // report's options record the claims as requested (requested_claims), so that recheck re-runs the same command.

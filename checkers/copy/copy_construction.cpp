@@ -300,7 +300,7 @@ std::string eval_copy(const ParamValues& params, const std::string& variant, con
 
 Construction copy_construction() {
   return {{"copy", "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)", copy_params(),
-           copy_variants(), copy_claims(), copy_sweeps(), true},
+           copy_variants(), copy_claims(), copy_sweeps(), {.evaluates_in_floating_point = true}},
           {check_in_groups<CopyCheckContext>(prepare_copy_run, copy_claim_groups()), prove_copy, sweep_copy, eval_copy}};
 }
 

@@ -199,11 +199,9 @@ std::string eval_count3(const ParamValues& params, const std::string& variant, c
 }  // namespace
 
 Construction count3_construction() {
-  ConstructionDeclaration declaration{
-      "count3", "Ewer, Chae, Zeng, Kim, Lee: ENTP: Encoder-only Next Token Prediction (arXiv 2410.01600 v3)",
-      count3_params(), count3_variants(), count3_claims(), count3_sweeps()};
-  declaration.prove_params = std::vector<std::string>{};  // Lemma A.6 is proved for every n at once
-  return {std::move(declaration),
+  return {{"count3", "Ewer, Chae, Zeng, Kim, Lee: ENTP: Encoder-only Next Token Prediction (arXiv 2410.01600 v3)",
+           count3_params(), count3_variants(), count3_claims(), count3_sweeps(),
+           {.prove_params = std::vector<std::string>{}}},  // Lemma A.6 is proved for every n at once
           {check_in_groups<Count3CheckContext>(prepare_count3_run, count3_claim_groups()), prove_count3, sweep_count3,
            eval_count3}};
 }

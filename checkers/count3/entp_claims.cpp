@@ -37,6 +37,11 @@ bool certainly_differ(const std::vector<I>& a, const std::vector<I>& b) {
   return false;
 }
 
+// The reason of an unknown verdict: `what` stayed undecided at the last rung of entp_rungs.
+std::string at_ladder_ceiling(const std::string& what) {
+  return fmt::format("{} up to {} bits, the ceiling of the precision ladder", what, entp_rungs.ceiling);
+}
+
 Json exact_vector_json(const ExactVector& v) {
   Json out = Json::array();
   for (const auto& e : v) out.push_back(exact_to_string(e));
@@ -76,10 +81,7 @@ ClaimResult check_output_identities(const ClaimSpec& spec, const std::vector<Out
   Tally t;
   for (const auto& identity : identities) check_output_identity(identity, timeout_ms, t);
   t.fill(r);
-  if (t.unknown > 0)
-    r.reason = fmt::format("Z3 did not prove some identity and its interval enclosures overlap up to {} bits, the "
-                           "ceiling of the precision ladder",
-                           entp_rungs.ceiling);
+  if (t.unknown > 0) r.reason = at_ladder_ceiling("Z3 did not prove some identity and its interval enclosures overlap");
   r.summary = fmt::format("{}/{} identities proved (Z3, free positive exponentials)", t.passed, t.checked);
   return r;
 }
@@ -334,10 +336,7 @@ ClaimResult check_thm4_2(std::uint64_t seed) {
     record(out[0] == out[1], "D(0, p1 - p2) is constant", Json{{"p1", exact_vector_json(p1)}, {"p2", exact_vector_json(p2)}});
   }
   t.fill(r);
-  if (t.unknown > 0)
-    r.reason = fmt::format("an enclosure of alpha or beta still contains 0 at {} bits, the ceiling of the precision "
-                           "ladder",
-                           entp_rungs.ceiling);
+  if (t.unknown > 0) r.reason = at_ladder_ceiling("an enclosure of alpha or beta contains 0");
   r.summary = fmt::format("{}/{} checks (exact, and alpha, beta > 0 certified)", t.passed, t.checked);
   r.details["alpha_beta"] = alphas;
   return r;

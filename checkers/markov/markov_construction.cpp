@@ -175,13 +175,12 @@ std::string eval_markov(const ParamValues& params, const std::string& variant, c
 }  // namespace
 
 Construction markov_construction() {
-  ConstructionDeclaration declaration{
-      "markov", "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)",
-      markov_params(), markov_variants(), markov_claims(), markov_sweeps()};
-  declaration.records_counterexample_limit = false;  // its claims keep no counterexample lists
-  declaration.eval_traces = false;                   // eval prints both points' predictions on the prefix, always
-  declaration.prove_params = std::vector<std::string>{"d", "N"};  // the proofs hold for all p, q and points
-  return {std::move(declaration),
+  // eval prints both points' predictions on the prefix, always (no --trace); the proofs hold for all p, q and points,
+  // so prove reads d and N only; the claims keep no counterexample lists.
+  const ConstructionFeatures features{
+      .eval_traces = false, .prove_params = std::vector<std::string>{"d", "N"}, .records_counterexample_limit = false};
+  return {{"markov", "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)",
+           markov_params(), markov_variants(), markov_claims(), markov_sweeps(), features},
           {check_in_groups<MarkovSetup>(prepare_markov_run, markov_claim_groups()), prove_markov, sweep_markov,
            eval_markov}};
 }
