@@ -42,3 +42,8 @@ tverify_require_package(Threads libc6-dev)
 if(TVERIFY_BUILD_BENCH)
   tverify_require_package(benchmark libbenchmark-dev)
 endif()
+
+# Reading ONNX models: Debian's libonnx parses the protobuf; OpenSSL's libcrypto hashes the model file.
+tverify_require_package(Protobuf libprotobuf-dev)
+tverify_require_package(ONNX libonnx-dev)
+tverify_require_package(OpenSSL libssl-dev)

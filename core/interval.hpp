@@ -102,6 +102,20 @@ class Interval {
       throw std::domain_error("interval sqrt of an interval that reaches below 0");
     return Interval(Number(boost::multiprecision::sqrt(x.value_)));
   }
+  friend Interval tanh(const Interval& x) {
+    Interval r;
+    mpfi_tanh(r.value_.backend().data(), x.value_.backend().data());
+    return r;
+  }
+  // erf is increasing: its enclosure is erf of the lower end rounded down and of the upper end rounded up.
+  friend Interval erf(const Interval& x) {
+    Interval r;
+    mpfi_srcptr p = x.value_.backend().data();
+    mpfi_ptr out = r.value_.backend().data();
+    mpfr_erf(&out->left, &p->left, MPFR_RNDD);
+    mpfr_erf(&out->right, &p->right, MPFR_RNDU);
+    return r;
+  }
   // The intersection of two enclosures of the same number; throws std::logic_error when they are disjoint (then one
   // of them was not an enclosure).
   friend Interval intersect(const Interval& x, const Interval& y) {

@@ -1,0 +1,222 @@
+#include "constructions/model/evaluator.hpp"
+
+#include "constructions/model/ops_nonlinear.hpp"
+#include "core/precision_ladder.hpp"
+
+#include <deque>
+
+namespace tverify::model {
+
+namespace {
+
+template <class T>
+Tensor<T> converted(const ExactTensor& t) {
+  if (!t.is_real()) return Tensor<T>::integer(t.shape, t.ints, t.kind);
+  std::vector<Extended<T>> reals;
+  reals.reserve(t.reals.size());
+  for (const auto& x : t.reals) reals.push_back(x.finite() ? Extended<T>{from_exact<T>(x.value), 0} : Extended<T>::infinity(x.inf));
+  return Tensor<T>::real(t.shape, std::move(reals));
+}
+
+// The tensor a Constant node holds (value, value_float(s), value_int(s)).
+ExactTensor constant_value(const Node& node) {
+  if (const Attribute* a = node.attribute("value")) return a->tensor;
+  if (const Attribute* a = node.attribute("value_float")) return ExactTensor::real({}, {{a->f, 0}});
+  if (const Attribute* a = node.attribute("value_int")) return ExactTensor::integer({}, {a->i});
+  if (const Attribute* a = node.attribute("value_ints"))
+    return ExactTensor::integer({static_cast<std::int64_t>(a->ints.size())}, a->ints);
+  if (const Attribute* a = node.attribute("value_floats")) {
+    std::vector<Extended<Exact>> values;
+    for (const auto& f : a->floats) values.push_back({f, 0});
+    return ExactTensor::real({static_cast<std::int64_t>(values.size())}, std::move(values));
+  }
+  throw ModelError(node.label() + " holds no value tverify reads (value, value_float(s), value_int(s))");
+}
+
+template <class T>
+const std::vector<std::int64_t>* optional_integers(const ops::Inputs<T>& in, std::size_t i, const std::string& what) {
+  return ops::has_input(in, i) ? &integers_of(*in[i], what) : nullptr;
+}
+
+template <class T>
+const std::vector<std::int64_t>& integers(const ops::Inputs<T>& in, std::size_t i, const Node& node,
+                                          const std::string& what) {
+  return integers_of(ops::input(in, i, node), what);
+}
+
+template <class T>
+Tensor<T> as_real(const Tensor<T>& t) {
+  return t.is_real() ? t : ops::cast(t, 1);
+}
+
+template <class T>
+Tensor<T> relu_of(const Tensor<T>& a) {
+  return ops::unary(a, [](const Extended<T>& x) { return maximum(x, ops::real_zero<T>()); },
+                    [](std::int64_t x) { return std::max<std::int64_t>(x, 0); });
+}
+
+template <class T>
+Tensor<T> power_of(const Tensor<T>& base, const Tensor<T>& exponent) {
+  if (!base.is_real()) throw ModelError("Pow of an integer base");
+  return ops::binary(base, as_real(exponent), [](const Extended<T>& x, const Extended<T>& e) { return ops::power(x, e); },
+                     [](std::int64_t x, std::int64_t) { return x; });
+}
+
+// Shape and movement ops.
+template <class T>
+std::optional<Tensor<T>> moved(const Node& node, const ops::Inputs<T>& in) {
+  const std::string& op = node.op;
+  auto x = [&]() -> const Tensor<T>& { return ops::input(in, 0, node); };
+  if (op == "Identity" || op == "Dropout") return x();
+  if (op == "Reshape")
+    return ops::reshape(x(), integers(in, 1, node, "Reshape's shape"), node.int_attribute("allowzero", 0) != 0);
+  if (op == "Transpose") {
+    const Attribute* perm = node.attribute("perm");
+    return ops::transpose(x(), perm ? perm->ints : std::vector<std::int64_t>{});
+  }
+  if (op == "Unsqueeze") return ops::unsqueeze(x(), integers(in, 1, node, "Unsqueeze's axes"));
+  if (op == "Squeeze") return ops::squeeze(x(), optional_integers(in, 1, "Squeeze's axes"));
+  if (op == "Concat") return ops::concat(in, node.int_attribute("axis", 0));
+  if (op == "Slice")
+    return ops::slice(x(), integers(in, 1, node, "Slice's starts"), integers(in, 2, node, "Slice's ends"),
+                      optional_integers(in, 3, "Slice's axes"), optional_integers(in, 4, "Slice's steps"));
+  if (op == "Shape") {
+    const Attribute* end = node.attribute("end");
+    return ops::shape_of(x(), node.int_attribute("start", 0),
+                         end ? std::optional<std::int64_t>(end->i) : std::nullopt);
+  }
+  if (op == "Expand") return ops::expand(x(), integers(in, 1, node, "Expand's shape"));
+  if (op == "Gather") return ops::gather(x(), ops::input(in, 1, node), node.int_attribute("axis", 0));
+  if (op == "Trilu") {
+    const auto* k = optional_integers(in, 1, "Trilu's k");
+    return ops::trilu(x(), k ? k->at(0) : 0, node.int_attribute("upper", 1) != 0);
+  }
+  if (op == "Cast") return ops::cast(x(), node.int_attribute("to", 1));
+  return std::nullopt;
+}
+
+template <class T>
+std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
+  const std::string& op = node.op;
+  auto x = [&]() -> const Tensor<T>& { return ops::input(in, 0, node); };
+  auto y = [&]() -> const Tensor<T>& { return ops::input(in, 1, node); };
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") return ops::arithmetic(op, x(), y());
+  if (op == "Equal" || op == "Less" || op == "Greater" || op == "LessOrEqual" || op == "GreaterOrEqual")
+    return ops::comparison(op, x(), y());
+  if (op == "And" || op == "Or") return ops::logical(op, x(), y());
+  if (op == "Not")
+    return ops::unary(x(), [](const Extended<T>&) -> Extended<T> { throw ModelError("Not of a real tensor"); },
+                      [](std::int64_t v) -> std::int64_t { return v == 0; });
+  if (op == "Neg") return ops::unary(x(), [](const Extended<T>& v) { return -v; }, [](std::int64_t v) { return -v; });
+  if (op == "Relu") return relu_of(x());
+  if (op == "Max" || op == "Min") return ops::extremum(in, op == "Max");
+  if (op == "Where") return ops::where(x(), y(), ops::input(in, 2, node));
+  if (op == "MatMul") return ops::matmul(x(), y());
+  if (op == "Gemm") return ops::gemm(node, x(), y(), ops::has_input(in, 2) ? in[2] : nullptr);
+  if (op == "ReduceSum") {
+    const auto* axes = optional_integers(in, 1, "ReduceSum's axes");
+    return ops::reduce(op, x(), ops::reduced_axes(x().shape.size(), axes, node.int_attribute("noop_with_empty_axes", 0)),
+                       node.int_attribute("keepdims", 1) != 0);
+  }
+  if (op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin") {
+    const Attribute* axes = node.attribute("axes");
+    return ops::reduce(op, x(), ops::reduced_axes(x().shape.size(), axes ? &axes->ints : nullptr, false),
+                       node.int_attribute("keepdims", 1) != 0);
+  }
+  if (op == "CumSum")
+    return ops::cumsum(x(), integers(in, 1, node, "CumSum's axis").at(0), node.int_attribute("exclusive", 0) != 0,
+                       node.int_attribute("reverse", 0) != 0);
+  if (op == "Range") return ops::range(x(), y(), ops::input(in, 2, node));
+  if (op == "ConstantOfShape") {
+    const Attribute* value = node.attribute("value");
+    return ops::filled(integers(in, 0, node, "ConstantOfShape's shape"),
+                       value ? converted<T>(value->tensor) : Tensor<T>::real({1}, {ops::real_zero<T>()}));
+  }
+  if (op == "Pow") return power_of(x(), y());
+  if (op == "Exp" || op == "Log" || op == "Sqrt" || op == "Erf" || op == "Tanh" || op == "Sigmoid")
+    return ops::elementwise(op, x());
+  if (op == "Softmax" || op == "LogSoftmax") return ops::softmax(x(), node.int_attribute("axis", -1), op == "LogSoftmax");
+  if (op == "LayerNormalization")
+    return ops::layer_normalization(node, x(), y(), ops::has_input(in, 2) ? in[2] : nullptr);
+  return std::nullopt;
+}
+
+// The node's outputs, in order (Split has several; the others one, with Dropout's mask and LayerNormalization's
+// statistics left out: tverify refuses a graph that reads them).
+template <class T>
+std::vector<Tensor<T>> run_node(const Node& node, const ops::Inputs<T>& in) {
+  if (node.op == "Split") {
+    const Tensor<T>& x = ops::input(in, 0, node);
+    return ops::split(x, node.int_attribute("axis", 0), optional_integers(in, 1, "Split's split"), node.outputs.size());
+  }
+  if (auto out = moved(node, in)) return {std::move(*out)};
+  if (auto out = computed(node, in)) return {std::move(*out)};
+  throw std::logic_error("no evaluation for supported op " + node.op);
+}
+
+}  // namespace
+
+template <class T>
+Weights<T> convert_weights(const Graph& graph) {
+  Weights<T> w;
+  for (const auto& [slot, tensor] : graph.constants) w.by_slot.emplace(slot, converted<T>(tensor));
+  for (const auto& node : graph.nodes)
+    if (node.op == "Constant") {
+      try {
+        w.by_slot.emplace(node.outputs.front(), converted<T>(constant_value(node)));
+      } catch (const ModelError& e) {
+        throw ModelError(node.label() + ": " + e.what());
+      }
+    }
+  return w;
+}
+
+template <class T>
+Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens) {
+  std::vector<const Tensor<T>*> value(static_cast<std::size_t>(graph.slot_count), nullptr);
+  std::deque<Tensor<T>> computed_values;
+  for (const auto& [slot, tensor] : weights.by_slot) value[static_cast<std::size_t>(slot)] = &tensor;
+  const auto n = static_cast<std::int64_t>(tokens.size());
+  computed_values.push_back(Tensor<T>::integer(graph.input_dims.size() == 2 ? Shape{1, n} : Shape{n}, tokens));
+  value[static_cast<std::size_t>(graph.input_slot)] = &computed_values.back();
+  for (const auto& node : graph.nodes) {
+    if (node.op == "Constant") continue;
+    ops::Inputs<T> in;
+    for (int slot : node.inputs) in.push_back(slot < 0 ? nullptr : value[static_cast<std::size_t>(slot)]);
+    try {
+      std::vector<Tensor<T>> out = run_node(node, in);
+      for (std::size_t k = 0; k < node.outputs.size() && k < out.size(); ++k) {
+        if (node.outputs[k] < 0) continue;
+        computed_values.push_back(std::move(out[k]));
+        value[static_cast<std::size_t>(node.outputs[k])] = &computed_values.back();
+      }
+    } catch (const ModelError& e) {
+      throw ModelError(node.label() + ": " + e.what());
+    } catch (const NotANumber& e) {
+      throw ModelError(node.label() + ": " + e.what() + " has no value");
+    }
+  }
+  const Tensor<T>* out = value[static_cast<std::size_t>(graph.output_slot)];
+  if (!out) throw ModelError("the graph output '" + graph.output_name + "' is never computed");
+  return *out;
+}
+
+template Weights<Exact> convert_weights<Exact>(const Graph&);
+template Tensor<Exact> evaluate<Exact>(const Graph&, const Weights<Exact>&, const std::vector<std::int64_t>&);
+
+// Every rung of the evaluators' precision ladder.
+static_assert(std::is_same_v<std::remove_const_t<decltype(standard_rungs)>, Rungs<64, 256, 1024, 4096, 16384>>,
+              "instantiate the evaluation at every rung of standard_rungs");
+template Weights<Interval<64>> convert_weights<Interval<64>>(const Graph&);
+template Weights<Interval<256>> convert_weights<Interval<256>>(const Graph&);
+template Weights<Interval<1024>> convert_weights<Interval<1024>>(const Graph&);
+template Weights<Interval<4096>> convert_weights<Interval<4096>>(const Graph&);
+template Weights<Interval<16384>> convert_weights<Interval<16384>>(const Graph&);
+template Tensor<Interval<64>> evaluate(const Graph&, const Weights<Interval<64>>&, const std::vector<std::int64_t>&);
+template Tensor<Interval<256>> evaluate(const Graph&, const Weights<Interval<256>>&, const std::vector<std::int64_t>&);
+template Tensor<Interval<1024>> evaluate(const Graph&, const Weights<Interval<1024>>&, const std::vector<std::int64_t>&);
+template Tensor<Interval<4096>> evaluate(const Graph&, const Weights<Interval<4096>>&, const std::vector<std::int64_t>&);
+template Tensor<Interval<16384>> evaluate(const Graph&, const Weights<Interval<16384>>&,
+                                          const std::vector<std::int64_t>&);
+
+}  // namespace tverify::model

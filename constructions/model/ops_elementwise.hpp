@@ -1,0 +1,184 @@
+// ONNX element-wise ops with numpy broadcasting, over extended reals (exact or enclosed) and 64-bit integers. Each
+// follows the ONNX operator specification (opsets 13-17); floating-point types are evaluated as the reals their
+// stored values are, so no op rounds.
+#pragma once
+
+#include "constructions/model/graph.hpp"
+
+#include <functional>
+
+namespace tverify::model::ops {
+
+template <class T>
+using Inputs = std::vector<const Tensor<T>*>;
+
+template <class T>
+const Tensor<T>& input(const Inputs<T>& in, std::size_t i, const Node& node) {
+  if (i >= in.size() || !in[i]) throw ModelError("input " + std::to_string(i + 1) + " is missing");
+  (void)node;
+  return *in[i];
+}
+
+template <class T>
+bool has_input(const Inputs<T>& in, std::size_t i) {
+  return i < in.size() && in[i];
+}
+
+// out[i] = op(a[i'], b[i'']) over the broadcast shape; both real or both integer.
+template <class T, class RealOp, class IntOp>
+Tensor<T> binary(const Tensor<T>& a, const Tensor<T>& b, RealOp real_op, IntOp int_op,
+                 ElementKind int_result = ElementKind::Integer) {
+  const Shape shape = broadcast_shapes(a.shape, b.shape);
+  const auto ia = broadcast_index_map(a.shape, shape), ib = broadcast_index_map(b.shape, shape);
+  if (a.is_real() != b.is_real()) throw ModelError("operands of different element types (real and integer)");
+  Tensor<T> out;
+  out.shape = shape;
+  if (a.is_real()) {
+    out.reals.reserve(ia.size());
+    for (std::size_t i = 0; i < ia.size(); ++i) out.reals.push_back(real_op(a.reals[ia[i]], b.reals[ib[i]]));
+  } else {
+    out.kind = int_result;
+    out.ints.reserve(ia.size());
+    for (std::size_t i = 0; i < ia.size(); ++i) out.ints.push_back(int_op(a.ints[ia[i]], b.ints[ib[i]]));
+  }
+  return out;
+}
+
+// A comparison: a boolean tensor, decided for every pair (Undecided otherwise).
+template <class T, class RealCompare, class IntCompare>
+Tensor<T> compare(const Tensor<T>& a, const Tensor<T>& b, RealCompare real_cmp, IntCompare int_cmp) {
+  const Shape shape = broadcast_shapes(a.shape, b.shape);
+  const auto ia = broadcast_index_map(a.shape, shape), ib = broadcast_index_map(b.shape, shape);
+  if (a.is_real() != b.is_real()) throw ModelError("operands of different element types (real and integer)");
+  Tensor<T> out = Tensor<T>::integer(shape, std::vector<std::int64_t>(ia.size()), ElementKind::Boolean);
+  for (std::size_t i = 0; i < ia.size(); ++i)
+    out.ints[i] = a.is_real() ? real_cmp(a.reals[ia[i]], b.reals[ib[i]]) : int_cmp(a.ints[ia[i]], b.ints[ib[i]]);
+  return out;
+}
+
+template <class T, class RealOp, class IntOp>
+Tensor<T> unary(const Tensor<T>& a, RealOp real_op, IntOp int_op) {
+  Tensor<T> out;
+  out.kind = a.kind;
+  out.shape = a.shape;
+  if (a.is_real()) {
+    out.reals.reserve(a.reals.size());
+    for (const auto& x : a.reals) out.reals.push_back(real_op(x));
+  } else {
+    for (std::int64_t x : a.ints) out.ints.push_back(int_op(x));
+  }
+  return out;
+}
+
+template <class T>
+Tensor<T> arithmetic(const std::string& op, const Tensor<T>& a, const Tensor<T>& b) {
+  using E = Extended<T>;
+  if (op == "Add") return binary(a, b, [](const E& x, const E& y) { return x + y; }, std::plus<std::int64_t>{});
+  if (op == "Sub") return binary(a, b, [](const E& x, const E& y) { return x - y; }, std::minus<std::int64_t>{});
+  if (op == "Mul") return binary(a, b, [](const E& x, const E& y) { return x * y; }, std::multiplies<std::int64_t>{});
+  if (op == "Div")
+    return binary(a, b, [](const E& x, const E& y) { return x / y; }, [](std::int64_t x, std::int64_t y) {
+      if (y == 0) throw ModelError("integer division by zero");
+      return x / y;  // truncation, as ONNX runtimes divide integers
+    });
+  throw std::logic_error("not an arithmetic op: " + op);
+}
+
+template <class T>
+Tensor<T> comparison(const std::string& op, const Tensor<T>& a, const Tensor<T>& b) {
+  using E = Extended<T>;
+  using I = std::int64_t;
+  if (op == "Equal") return compare(a, b, [](const E& x, const E& y) { return equal(x, y); }, std::equal_to<I>{});
+  if (op == "Less") return compare(a, b, [](const E& x, const E& y) { return greater(y, x); }, std::less<I>{});
+  if (op == "Greater") return compare(a, b, [](const E& x, const E& y) { return greater(x, y); }, std::greater<I>{});
+  if (op == "LessOrEqual")
+    return compare(a, b, [](const E& x, const E& y) { return !greater(x, y); }, std::less_equal<I>{});
+  if (op == "GreaterOrEqual")
+    return compare(a, b, [](const E& x, const E& y) { return !greater(y, x); }, std::greater_equal<I>{});
+  throw std::logic_error("not a comparison op: " + op);
+}
+
+template <class T>
+Tensor<T> logical(const std::string& op, const Tensor<T>& a, const Tensor<T>& b) {
+  auto never = [](const Extended<T>&, const Extended<T>&) -> Extended<T> {
+    throw ModelError("logical op on real operands");
+  };
+  if (op == "And") return binary(a, b, never, [](std::int64_t x, std::int64_t y) -> std::int64_t { return x && y; },
+                                 ElementKind::Boolean);
+  return binary(a, b, never, [](std::int64_t x, std::int64_t y) -> std::int64_t { return x || y; },
+                ElementKind::Boolean);
+}
+
+// Max or Min of any number of inputs, broadcast.
+template <class T>
+Tensor<T> extremum(const Inputs<T>& in, bool is_max) {
+  Tensor<T> out = *in.at(0);
+  for (std::size_t i = 1; i < in.size(); ++i)
+    out = binary(out, *in[i],
+                 [is_max](const Extended<T>& x, const Extended<T>& y) { return is_max ? maximum(x, y) : minimum(x, y); },
+                 [is_max](std::int64_t x, std::int64_t y) { return is_max ? std::max(x, y) : std::min(x, y); });
+  return out;
+}
+
+// Where(cond, X, Y), all three broadcast.
+template <class T>
+Tensor<T> where(const Tensor<T>& cond, const Tensor<T>& x, const Tensor<T>& y) {
+  if (cond.is_real()) throw ModelError("the condition must be boolean");
+  if (x.is_real() != y.is_real()) throw ModelError("X and Y of different element types");
+  const Shape shape = broadcast_shapes(cond.shape, broadcast_shapes(x.shape, y.shape));
+  const auto ic = broadcast_index_map(cond.shape, shape), ix = broadcast_index_map(x.shape, shape),
+             iy = broadcast_index_map(y.shape, shape);
+  Tensor<T> out;
+  out.kind = x.kind;
+  out.shape = shape;
+  for (std::size_t i = 0; i < ic.size(); ++i) {
+    const bool take_x = cond.ints[ic[i]] != 0;
+    if (x.is_real()) out.reals.push_back(take_x ? x.reals[ix[i]] : y.reals[iy[i]]);
+    else out.ints.push_back(take_x ? x.ints[ix[i]] : y.ints[iy[i]]);
+  }
+  return out;
+}
+
+// The integer part of x, truncated toward zero (Cast from a real to an integer type); Undecided when an enclosure
+// straddles an integer.
+template <class T>
+std::int64_t truncated(const Extended<T>& x) {
+  if (!x.finite()) throw ModelError("Cast of an infinite value to an integer");
+  if constexpr (std::is_same_v<T, Exact>) {
+    const BigInt q = numerator(x.value) / denominator(x.value);
+    if (abs(q) > BigInt(INT64_MAX)) throw ModelError("Cast of a value past 2^63 to an integer");
+    return q.convert_to<std::int64_t>();
+  } else {
+    const Exact lo = x.value.lower(), hi = x.value.upper();
+    const BigInt a = numerator(lo) / denominator(lo), b = numerator(hi) / denominator(hi);
+    if (a != b) throw Undecided{};  // truncation is monotone: equal at both ends, equal everywhere between
+    if (abs(a) > BigInt(INT64_MAX)) throw ModelError("Cast of a value past 2^63 to an integer");
+    return a.template convert_to<std::int64_t>();
+  }
+}
+
+// Cast(to): real types stay the reals they are (tverify evaluates no rounding); reals to integers truncate; anything
+// to bool is != 0.
+template <class T>
+Tensor<T> cast(const Tensor<T>& a, std::int64_t to) {
+  const bool to_real = to == 1 || to == 10 || to == 11 || to == 16;
+  const bool to_bool = to == 9;
+  if (a.is_real()) {
+    if (to_real) return a;
+    Tensor<T> out = Tensor<T>::integer(a.shape, {}, to_bool ? ElementKind::Boolean : ElementKind::Integer);
+    for (const auto& x : a.reals) out.ints.push_back(to_bool ? decided_sign(x) != 0 : truncated(x));
+    return out;
+  }
+  if (to_real) {
+    Tensor<T> out = Tensor<T>::real(a.shape, {});
+    for (std::int64_t x : a.ints) out.reals.push_back({T(static_cast<long>(x)), 0});
+    return out;
+  }
+  Tensor<T> out = a;
+  out.kind = to_bool ? ElementKind::Boolean : ElementKind::Integer;
+  if (to_bool)
+    for (auto& x : out.ints) x = x != 0;
+  return out;
+}
+
+}  // namespace tverify::model::ops

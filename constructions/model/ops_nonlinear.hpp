@@ -1,0 +1,199 @@
+// ONNX ops with irrational values (opsets 13-17): Exp, Log, Sqrt, Erf, Tanh, Sigmoid, Pow with a fractional
+// exponent, Softmax, LogSoftmax, LayerNormalization. Over intervals each returns an enclosure of the exact real
+// result (MPFI, outward rounding); the limits at +-infinity are exact (exp(-inf) = 0, so a -inf attention mask gives
+// weight exactly 0). Pow with integer exponents is rational and serves exact evaluation too.
+#pragma once
+
+#include "constructions/model/ops_linear.hpp"
+
+namespace tverify::model::ops {
+
+// x^e for an integer e, by repeated squaring; an even power is enclosed in [0, inf) (x * x of an interval that
+// straddles 0 would reach below 0).
+template <class T>
+Extended<T> integer_power(const Extended<T>& x, std::int64_t e) {
+  if (e < 0) return Extended<T>{T(1), 0} / integer_power(x, -e);
+  if (e == 0) return {T(1), 0};
+  if (!x.finite()) return Extended<T>::infinity(e % 2 == 0 ? 1 : x.inf);
+  const Extended<T> half = integer_power(x, e / 2);
+  Extended<T> square{half.value * half.value, 0};
+  if constexpr (is_interval_v<T>) square.value = relu(square.value);
+  return e % 2 == 0 ? square : Extended<T>{square.value * x.value, 0};
+}
+
+template <class T>
+Extended<T> exp_of(const Extended<T>& x) {
+  if (!x.finite()) return x.inf < 0 ? Extended<T>{T(0), 0} : x;
+  return {exp(x.value), 0};
+}
+
+template <class T>
+Extended<T> log_of(const Extended<T>& x) {
+  const int s = decided_sign(x);
+  if (s < 0) throw NotANumber("log of a negative number");
+  if (s == 0) return Extended<T>::infinity(-1);
+  if (!x.finite()) return x;
+  return {log(x.value), 0};
+}
+
+template <class T>
+Extended<T> sqrt_of(const Extended<T>& x) {
+  const int s = decided_sign(x);
+  if (s < 0) throw NotANumber("sqrt of a negative number");
+  if (s == 0) return {T(0), 0};
+  if (!x.finite()) return x;
+  return {sqrt(x.value), 0};
+}
+
+template <class T>
+Extended<T> erf_of(const Extended<T>& x) {
+  if (!x.finite()) return {T(x.inf), 0};
+  return {erf(x.value), 0};
+}
+
+template <class T>
+Extended<T> tanh_of(const Extended<T>& x) {
+  if (!x.finite()) return {T(x.inf), 0};
+  return {tanh(x.value), 0};
+}
+
+template <class T>
+Extended<T> sigmoid_of(const Extended<T>& x) {
+  const Extended<T> one{T(1), 0};
+  return one / (one + exp_of(-x));
+}
+
+// x^e: integer exponents by multiplication, others as exp(e log x) for x > 0 (0^e = 0 for e > 0).
+template <class T>
+Extended<T> power(const Extended<T>& x, const Extended<T>& e) {
+  const Exact* integer = nullptr;
+  Exact exponent;
+  if (e.finite()) {
+    if constexpr (std::is_same_v<T, Exact>) {
+      exponent = e.value;
+      integer = &exponent;
+    } else if (e.value.lower() == e.value.upper()) {
+      exponent = e.value.lower();
+      integer = &exponent;
+    }
+  }
+  if (integer && denominator(*integer) == 1) {
+    const BigInt k = numerator(*integer);
+    if (abs(k) > 64) throw ModelError("Pow with an integer exponent above 64 in absolute value");
+    return integer_power(x, k.convert_to<std::int64_t>());
+  }
+  if constexpr (!is_interval_v<T>) {
+    throw std::logic_error("Pow with a fractional exponent in exact evaluation");
+  } else {
+    if (decided_sign(x) == 0 && decided_sign(e) > 0) return {T(0), 0};
+    return exp_of(e * log_of(x));
+  }
+}
+
+template <class T>
+Tensor<T> elementwise(const std::string& op, const Tensor<T>& a) {
+  if (!a.is_real()) throw ModelError(op + " of an integer tensor");
+  if constexpr (!is_interval_v<T>) {
+    throw std::logic_error(op + " in exact evaluation");
+  } else {
+    auto f = [&op](const Extended<T>& x) {
+      if (op == "Exp") return exp_of(x);
+      if (op == "Log") return log_of(x);
+      if (op == "Sqrt") return sqrt_of(x);
+      if (op == "Erf") return erf_of(x);
+      if (op == "Tanh") return tanh_of(x);
+      return sigmoid_of(x);
+    };
+    return unary(a, f, [](std::int64_t x) { return x; });
+  }
+}
+
+// Calls f(offsets) for every slice of `shape` along `axis`, with the flat offsets of the slice's elements.
+template <class F>
+void for_each_slice(const Shape& shape, std::size_t axis, F f) {
+  const std::int64_t dim = shape[axis];
+  const std::int64_t inner = element_count(Shape(shape.begin() + static_cast<long>(axis) + 1, shape.end()));
+  const std::int64_t outer = element_count(shape) / std::max<std::int64_t>(dim * inner, 1);
+  std::vector<std::size_t> offsets(static_cast<std::size_t>(dim));
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t in = 0; in < inner; ++in) {
+      for (std::int64_t k = 0; k < dim; ++k) offsets[static_cast<std::size_t>(k)] = static_cast<std::size_t>((o * dim + k) * inner + in);
+      f(offsets);
+    }
+}
+
+// Softmax or LogSoftmax along `axis`. With r the slice's first finite entry and e_j = exp(x_j - x_r), softmax_i =
+// 1 / (1 + sum_{j != i} e_j / e_i): e_i does not appear twice in a difference, so the enclosure stays tight, and a
+// single entry left by a -inf mask gets weight exactly 1. log_softmax_i = x_i - x_r - log(sum_j e_j).
+template <class T>
+Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
+  if (!a.is_real()) throw ModelError("Softmax of an integer tensor");
+  if constexpr (!is_interval_v<T>) {
+    throw std::logic_error("Softmax in exact evaluation");
+  } else {
+    using E = Extended<T>;
+    Tensor<T> out = a;
+    for_each_slice(a.shape, normalized_axis(axis_in, a.shape.size()), [&](const std::vector<std::size_t>& at) {
+      const E* reference = nullptr;
+      for (std::size_t i : at) {
+        if (a.reals[i].inf > 0) throw NotANumber("softmax of +inf");
+        if (!reference && a.reals[i].finite()) reference = &a.reals[i];
+      }
+      if (!reference) throw NotANumber("softmax of a slice that is -inf everywhere");
+      std::vector<E> e;
+      for (std::size_t i : at) e.push_back(exp_of(a.reals[i] - *reference));
+      if (logarithm) {
+        E total{T(0), 0};
+        for (const E& x : e) total = total + x;
+        const E log_total = log_of(total);
+        for (std::size_t k = 0; k < at.size(); ++k) out.reals[at[k]] = a.reals[at[k]] - *reference - log_total;
+        return;
+      }
+      for (std::size_t k = 0; k < at.size(); ++k) {
+        if (!a.reals[at[k]].finite()) {
+          out.reals[at[k]] = {T(0), 0};
+          continue;
+        }
+        E others{T(0), 0};
+        for (std::size_t j = 0; j < at.size(); ++j)
+          if (j != k) others = others + e[j];
+        out.reals[at[k]] = E{T(1), 0} / (E{T(1), 0} + others / e[k]);
+      }
+    });
+    return out;
+  }
+}
+
+// LayerNormalization (opset 17): (x - mean) / sqrt(variance + epsilon) * scale + bias over the axes from `axis` on.
+template <class T>
+Tensor<T> layer_normalization(const Node& node, const Tensor<T>& x, const Tensor<T>& scale, const Tensor<T>* bias) {
+  if (!x.is_real() || !scale.is_real() || (bias && !bias->is_real())) throw ModelError("LayerNormalization of integers");
+  if constexpr (!is_interval_v<T>) {
+    throw std::logic_error("LayerNormalization in exact evaluation");
+  } else {
+    using E = Extended<T>;
+    const std::size_t axis = normalized_axis(node.int_attribute("axis", -1), x.shape.size());
+    const Shape normalized(x.shape.begin() + static_cast<long>(axis), x.shape.end());
+    const std::int64_t width = element_count(normalized), rows = x.size() / std::max<std::int64_t>(width, 1);
+    const auto is = broadcast_index_map(scale.shape, normalized);
+    const auto ib = bias ? broadcast_index_map(bias->shape, normalized) : std::vector<std::int64_t>{};
+    const E epsilon{T(node.float_attribute("epsilon", Exact(1) / Exact(100000))), 0}, n{T(static_cast<long>(width)), 0};
+    Tensor<T> out = x;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const auto row = [&](std::int64_t k) { return static_cast<std::size_t>(r * width + k); };
+      E mean{T(0), 0}, variance{T(0), 0};
+      for (std::int64_t k = 0; k < width; ++k) mean = mean + x.reals[row(k)];
+      mean = mean / n;
+      for (std::int64_t k = 0; k < width; ++k) variance = variance + integer_power(x.reals[row(k)] - mean, 2);
+      const E deviation = sqrt_of(variance / n + epsilon);
+      for (std::int64_t k = 0; k < width; ++k) {
+        E y = (x.reals[row(k)] - mean) / deviation * scale.reals[static_cast<std::size_t>(is[static_cast<std::size_t>(k)])];
+        if (bias) y = y + bias->reals[static_cast<std::size_t>(ib[static_cast<std::size_t>(k)])];
+        out.reals[row(k)] = y;
+      }
+    }
+    return out;
+  }
+}
+
+}  // namespace tverify::model::ops

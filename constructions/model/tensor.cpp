@@ -1,0 +1,65 @@
+#include "constructions/model/tensor.hpp"
+
+#include <algorithm>
+
+namespace tverify::model {
+
+std::int64_t element_count(const Shape& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t d : shape) n *= d;
+  return n;
+}
+
+Shape strides_of(const Shape& shape) {
+  Shape s(shape.size(), 1);
+  for (std::size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * shape[i];
+  return s;
+}
+
+std::string shape_text(const Shape& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  const std::size_t rank = std::max(a.size(), b.size());
+  Shape out(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const std::int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      throw ModelError("shapes " + shape_text(a) + " and " + shape_text(b) + " do not broadcast");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+std::vector<std::int64_t> broadcast_index_map(const Shape& from, const Shape& to) {
+  const std::size_t offset = to.size() - from.size();
+  const Shape from_strides = strides_of(from);
+  const std::int64_t n = element_count(to);
+  std::vector<std::int64_t> map(static_cast<std::size_t>(n));
+  Shape index(to.size(), 0);
+  for (std::int64_t flat = 0; flat < n; ++flat) {
+    std::int64_t source = 0;
+    for (std::size_t i = 0; i < from.size(); ++i)
+      if (from[i] != 1) source += index[offset + i] * from_strides[i];
+    map[static_cast<std::size_t>(flat)] = source;
+    for (std::size_t i = to.size(); i-- > 0;) {
+      if (++index[i] < to[i]) break;
+      index[i] = 0;
+    }
+  }
+  return map;
+}
+
+std::size_t normalized_axis(std::int64_t axis, std::size_t rank) {
+  const auto r = static_cast<std::int64_t>(rank);
+  if (axis < -r || axis >= r)
+    throw ModelError("axis " + std::to_string(axis) + " is outside [" + std::to_string(-r) + ", " +
+                     std::to_string(r - 1) + "]");
+  return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
+}
+
+}  // namespace tverify::model
