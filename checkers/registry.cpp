@@ -4,6 +4,7 @@
 #include "checkers/copy/copy_construction.hpp"
 #include "checkers/count3/count3_construction.hpp"
 #include "checkers/markov/markov_construction.hpp"
+#include "checkers/model/model_construction.hpp"
 
 namespace tverify {
 
@@ -11,7 +12,7 @@ const std::vector<std::unique_ptr<Construction>>& all_constructions() {
   static const auto registry = [] {
     std::vector<std::unique_ptr<Construction>> r;
     for (auto make : {copy::copy_construction, count3::count3_construction, cat::cat_construction,
-                      markov::markov_construction})
+                      markov::markov_construction, model::model_construction})
       r.push_back(std::make_unique<Construction>(make()));
     return r;
   }();

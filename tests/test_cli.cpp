@@ -135,7 +135,7 @@ TEST_CASE("bad sweep requests are refused before any file is written", "[cli][ba
 }
 
 TEST_CASE("unknown constructions and claims name what exists", "[cli][bad-input]") {
-  expect_usage_error("check nope", "construction 'nope' does not exist (available: copy, count3, cat, markov)");
+  expect_usage_error("check nope", "construction 'nope' does not exist (available: copy, count3, cat, markov, model)");
   expect_usage_error("list nope", "construction 'nope' does not exist");
   expect_usage_error("check copy --claim copy.nope", "--claim 'copy.nope' is not a claim of copy");
   expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, report, recheck)");

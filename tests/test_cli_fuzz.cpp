@@ -328,6 +328,9 @@ std::vector<Baseline> baselines() {
   add("sweep", "markov", {"--vary", "pq", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--resolution",
                           "1/2", "--out", "o", "--threads", "1"});
   add("eval", "markov", {"--input", "0,1"});
+  const std::string reverse_model = std::string(TVERIFY_SOURCE_DIR) + "/tests/models/reverse.onnx";
+  add("check", "model", {"--onnx", reverse_model, "--task", "reverse", "--V", "2", "--lengths", "1:2", "--threads", "1"});
+  add("eval", "model", {"--onnx", reverse_model, "--input", "2,0,1"});
   Options recheck = common_run_options();
   out.push_back({"recheck", {"recheck", std::string(kIn) + "/cert.json", "--threads", "1"}, recheck, {}});
   out.push_back({"report", {"report", std::string(kIn) + "/cert.json"},
@@ -421,6 +424,7 @@ std::vector<std::string> bad_values(const Option& o) {
       if (c == "count3") v.insert(v.end(), {"1000000001", "1e3"});
       if (c == "cat") v.insert(v.end(), {"3", "0,3"});
       if (c == "markov") v.insert(v.end(), {"2", "01", "0,1,0,1,0,1,0", ",,,"});
+      if (c == "model") v.insert(v.end(), {"9", "0,9", "1000001"});
       return v;
     }
     case Kind::Flag:

@@ -1,0 +1,161 @@
+#include "checkers/model/case_check.hpp"
+
+#include "checkers/errors.hpp"
+#include "core/readout.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace tverify::model {
+
+namespace {
+
+// The certified argmax of one row of logits: the class, or the classes tied for the top.
+struct Argmax {
+  std::int64_t winner = 0;
+  std::vector<std::int64_t> tied;  // empty unless an exact tie
+};
+
+// Infinite logits are compared exactly: a single +inf wins, -inf entries lose to any finite one.
+template <class T>
+Argmax argmax_of(const Extended<T>* row, std::int64_t classes) {
+  std::vector<std::int64_t> top, finite;
+  for (std::int64_t k = 0; k < classes; ++k) {
+    if (row[k].inf > 0) top.push_back(k);
+    if (row[k].finite()) finite.push_back(k);
+  }
+  if (top.empty() && finite.empty()) for (std::int64_t k = 0; k < classes; ++k) top.push_back(k);
+  if (!top.empty()) return top.size() == 1 ? Argmax{top[0], {}} : Argmax{top[0], top};
+  Vector<T> scores;
+  for (std::int64_t k : finite) scores.push_back(row[k].value);
+  const ArgmaxReadout r = argmax_readout(scores);
+  if (r.margin == Margin::Undecided) throw Undecided{};
+  const std::int64_t winner = finite[r.winner];
+  if (r.margin == Margin::Certified) return {winner, {}};
+  Argmax tie{winner, {}};
+  for (std::size_t j = 0; j < scores.size(); ++j)
+    if (is_greater(scores[r.winner], scores[j]) == Tri::False) tie.tied.push_back(finite[j]);
+  return tie;
+}
+
+// The logits of every position of `sequence`, as rows of `classes` entries.
+template <class T>
+struct Logits {
+  Tensor<T> tensor;
+  std::int64_t classes = 0;
+  const Extended<T>* row(std::size_t position) const { return &tensor.reals[position * static_cast<std::size_t>(classes)]; }
+};
+
+template <class T>
+Logits<T> logits_of(const LoadedModel& model, const Weights<T>& weights, const Tokens& sequence, const CaseLimits& limits) {
+  Tensor<T> out = evaluate(model.graph, weights, sequence);
+  const auto n = static_cast<std::int64_t>(sequence.size());
+  const Shape& s = out.shape;
+  const bool fits = out.is_real() && ((s.size() == 3 && s[0] == 1 && s[1] == n) || (s.size() == 2 && s[0] == n));
+  if (!fits)
+    throw UsageError(fmt::format("--onnx '{}': the output '{}' has shape {} for {} input tokens; tverify reads real "
+                                 "logits of shape [1, seq, classes] or [seq, classes]",
+                                 model.path, model.graph.output_name, shape_text(s), n));
+  const std::int64_t classes = s.empty() ? 0 : s.back();
+  if (classes < limits.classes)
+    throw UsageError(fmt::format("--onnx '{}': the model's output has {} classes; the task's outputs need {} (a token "
+                                 "layout this model cannot express)",
+                                 model.path, classes, limits.classes));
+  return {std::move(out), classes};
+}
+
+struct Reading {
+  Argmax argmax;
+  std::size_t position = 0;
+};
+
+Json got_entry(const Argmax& a) {
+  if (a.tied.empty()) return a.winner;
+  return fmt::format("tie {}", fmt::join(a.tied, ","));
+}
+
+CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targets) {
+  CaseOutcome out;
+  out.kind = CaseOutcome::Kind::Right;
+  for (std::size_t i = 0; i < readings.size(); ++i) {
+    const Reading& r = readings[i];
+    out.got.push_back(got_entry(r.argmax));
+    out.expected.push_back(targets[i]);
+    if (out.kind == CaseOutcome::Kind::Wrong) continue;
+    if (!r.argmax.tied.empty()) {
+      out.kind = CaseOutcome::Kind::Wrong;
+      out.detail = fmt::format("position {}: exact tie between classes {}, expected {}", r.position,
+                               fmt::join(r.argmax.tied, ", "), targets[i]);
+    } else if (r.argmax.winner != targets[i]) {
+      out.kind = CaseOutcome::Kind::Wrong;
+      out.detail = fmt::format("position {}: argmax {}, expected {}", r.position, r.argmax.winner, targets[i]);
+    }
+  }
+  if (readings.size() < targets.size()) {
+    for (std::size_t i = readings.size(); i < targets.size(); ++i) out.expected.push_back(targets[i]);
+    if (out.kind == CaseOutcome::Kind::Right) {
+      out.kind = CaseOutcome::Kind::Wrong;
+      out.detail = "generation stopped early";
+    }
+  }
+  return out;
+}
+
+// The outputs of one case at precision T; throws Undecided when T cannot decide.
+template <class T>
+CaseOutcome read_case(const LoadedModel& model, const Weights<T>& weights, const TaskCase& c, Decode decode,
+                      const CaseLimits& limits) {
+  std::vector<Reading> readings;
+  const std::size_t m = c.targets.size();
+  if (decode == Decode::Generate) {
+    Tokens sequence(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from) + 1);
+    for (std::size_t i = 0; i < m; ++i) {
+      const Logits<T> logits = logits_of(model, weights, sequence, limits);
+      const std::size_t position = sequence.size() - 1;
+      readings.push_back({argmax_of(logits.row(position), logits.classes), position});
+      const Argmax& a = readings.back().argmax;
+      if (!a.tied.empty() || a.winner > limits.max_token) break;  // nothing the model can read back
+      sequence.push_back(a.winner);
+    }
+    return outcome_of(readings, c.targets);
+  }
+  const Logits<T> logits = logits_of(model, weights, c.sequence, limits);
+  for (std::size_t i = decode == Decode::Last ? m - 1 : 0; i < m; ++i)
+    readings.push_back({argmax_of(logits.row(c.read_from + i), logits.classes), c.read_from + i});
+  if (decode == Decode::Last) return outcome_of(readings, Tokens{c.targets.back()});
+  return outcome_of(readings, c.targets);
+}
+
+CaseOutcome checked(const LoadedModel& model, const TaskCase& c, Decode decode, const CaseLimits& limits) {
+  if (model.graph.rational) return read_case(model, model.exact, c, decode, limits);
+  const auto climbed = climb(
+      standard_rungs,
+      [&]<unsigned Bits>() -> std::optional<CaseOutcome> {
+        try {
+          CaseOutcome out = read_case(model, std::get<Weights<Interval<Bits>>>(model.intervals), c, decode, limits);
+          out.bits = Bits;
+          return out;
+        } catch (const Undecided&) {
+          return std::nullopt;
+        }
+      },
+      [](const std::optional<CaseOutcome>& r) { return r.has_value(); });
+  if (climbed.result) return *climbed.result;
+  CaseOutcome unknown;
+  unknown.detail = fmt::format("a comparison or argmax is undecided at the ladder's ceiling of {} bits", climbed.bits);
+  unknown.bits = climbed.bits;
+  return unknown;
+}
+
+}  // namespace
+
+CaseOutcome check_case(const LoadedModel& model, const TaskCase& c, Decode decode, const CaseLimits& limits) {
+  try {
+    return checked(model, c, decode, limits);
+  } catch (const ModelError& e) {
+    throw UsageError(fmt::format("--onnx '{}': on the input [{}]: {}", model.path, fmt::join(c.sequence, ", "),
+                                 e.what()));
+  }
+}
+
+}  // namespace tverify::model

@@ -1,0 +1,34 @@
+// One input of a model check: the model is evaluated on the task's sequence, each output read as a certified argmax
+// (core/readout.hpp: an exact tie is a failure, as everywhere in tverify), and compared with the task's targets.
+// A rational model is evaluated once, exactly; any other climbs the precision ladder until every comparison inside
+// the graph and every argmax is decided, and is `unknown` for this input when the ladder's ceiling does not decide.
+#pragma once
+
+#include "checkers/model/loaded_model.hpp"
+#include "checkers/verdict.hpp"
+
+namespace tverify::model {
+
+// How outputs are read: the argmax at each target position of one evaluation (teacher forcing for generated
+// targets), the argmax at the last target position only, or autoregressive generation from the prompt.
+enum class Decode { Every, Last, Generate };
+
+struct CaseOutcome {
+  enum class Kind { Right, Wrong, Unknown };
+  Kind kind = Kind::Unknown;
+  Json got = Json::array();  // the certified argmax at each read position ("tie a,b" for an exact tie)
+  Json expected = Json::array();
+  std::string detail;        // what was wrong, or why unknown
+  unsigned bits = 0;         // the precision that decided (0: exact)
+};
+
+struct CaseLimits {
+  std::int64_t classes = 0;    // the output classes the task's targets need
+  std::int64_t max_token = 0;  // the largest token id the model reads (for generation)
+};
+
+// UsageError (exit 2) when the model cannot be evaluated on the case (a shape or index error, an indeterminate form)
+// or its output has fewer classes than the task needs.
+CaseOutcome check_case(const LoadedModel& model, const TaskCase& c, Decode decode, const CaseLimits& limits);
+
+}  // namespace tverify::model

@@ -1,0 +1,63 @@
+#include "checkers/model/loaded_model.hpp"
+
+#include "checkers/errors.hpp"
+#include "checkers/files.hpp"
+#include "constructions/model/onnx_reader.hpp"
+
+#include <openssl/evp.h>
+
+#include <fmt/format.h>
+
+namespace tverify::model {
+
+namespace {
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 of the model file failed");
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
+  return hex;
+}
+
+template <unsigned... Bits>
+RungWeights weights_at_rungs(const Graph& graph, Rungs<Bits...>) {
+  return RungWeights{convert_weights<Interval<Bits>>(graph)...};
+}
+
+}  // namespace
+
+LoadedModel load_model(const std::string& path, std::optional<int> weights_as_decimal) {
+  const std::string what = "--onnx '" + path + "'";
+  const std::string bytes = read_text_file(path, what, 256u << 20);
+  auto read = read_onnx(bytes, ReadOptions{weights_as_decimal});
+  if (auto* reason = std::get_if<std::string>(&read)) throw UsageError(what + " " + *reason);
+  LoadedModel model;
+  model.graph = std::move(std::get<Graph>(read));
+  model.path = path;
+  model.sha256 = sha256_hex(bytes);
+  model.weights_as_decimal = weights_as_decimal;
+  try {
+    if (model.graph.rational) model.exact = convert_weights<Exact>(model.graph);
+    else model.intervals = weights_at_rungs(model.graph, standard_rungs);
+  } catch (const ModelError& e) {
+    throw UsageError(what + ": " + e.what());
+  }
+  return model;
+}
+
+std::optional<std::int64_t> embedding_rows(const LoadedModel& model) {
+  std::optional<std::int64_t> rows;
+  for (const auto& node : model.graph.nodes) {
+    if (node.op != "Gather" || node.inputs.size() < 2 || node.inputs[1] != model.graph.input_slot) continue;
+    const auto it = model.graph.constants.find(node.inputs[0]);
+    if (it == model.graph.constants.end() || it->second.shape.empty()) continue;
+    const std::size_t axis = normalized_axis(node.int_attribute("axis", 0), it->second.shape.size());
+    rows = std::min(rows.value_or(INT64_MAX), it->second.shape[axis]);
+  }
+  return rows;
+}
+
+}  // namespace tverify::model

@@ -1,0 +1,42 @@
+// A model file read for checking: its graph, the file's SHA-256 (what a certificate records), and its weights in
+// exact arithmetic (a rational graph) or at every rung of the precision ladder (a graph with irrational ops).
+#pragma once
+
+#include "checkers/model/tasks.hpp"
+#include "constructions/model/evaluator.hpp"
+#include "core/precision_ladder.hpp"
+
+#include <optional>
+#include <string>
+#include <tuple>
+
+namespace tverify::model {
+
+template <class Ladder>
+struct LadderWeights;
+template <unsigned... Bits>
+struct LadderWeights<Rungs<Bits...>> {
+  using type = std::tuple<Weights<Interval<Bits>>...>;
+};
+using RungWeights = LadderWeights<std::remove_const_t<decltype(standard_rungs)>>::type;
+
+struct LoadedModel {
+  Graph graph;
+  std::string path;
+  std::string sha256;  // of the file's bytes, lowercase hex
+  std::optional<int> weights_as_decimal;
+  Weights<Exact> exact;   // a rational graph
+  RungWeights intervals;  // a graph with irrational ops
+
+  // "exact" or "interval"
+  std::string evaluation() const { return graph.rational ? "exact" : "interval"; }
+};
+
+// Reads and converts the model; UsageError (exit 2) naming the file and what is wrong.
+LoadedModel load_model(const std::string& path, std::optional<int> weights_as_decimal);
+
+// The number of rows of the embedding the token input indexes (the smallest over Gathers reading the input), when a
+// Gather reads the input directly.
+std::optional<std::int64_t> embedding_rows(const LoadedModel& model);
+
+}  // namespace tverify::model

@@ -1,0 +1,103 @@
+#include "checkers/model/model_cases.hpp"
+
+#include "checkers/errors.hpp"
+#include "checkers/files.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace tverify::model {
+
+namespace {
+
+constexpr std::int64_t max_file_token = 1'000'000;
+
+Tokens tokens_of(const Json& j, const std::string& where, bool allow_scalar) {
+  Tokens out;
+  if (allow_scalar && j.is_number_integer()) return {j.get<std::int64_t>()};
+  if (!j.is_array()) throw UsageError(where + " must be a list of token ids");
+  for (const auto& t : j) {
+    if (!t.is_number_integer() || t.get<std::int64_t>() < 0 || t.get<std::int64_t>() > max_file_token)
+      throw UsageError(fmt::format("{} must hold token ids, integers in [0, {}]", where, max_file_token));
+    out.push_back(t.get<std::int64_t>());
+  }
+  return out;
+}
+
+// One line: {"input": [...], "output": [...]} (for --decode last, "output" may be one id).
+ModelCase file_case(const Json& line, const std::string& where, Decode decode) {
+  if (!line.is_object() || !line.contains("input") || !line.contains("output"))
+    throw UsageError(where + " must be an object with \"input\" and \"output\"");
+  const Tokens input = tokens_of(line["input"], where + ": \"input\"", false);
+  const Tokens output = tokens_of(line["output"], where + ": \"output\"", true);
+  if (input.empty() || output.empty()) throw UsageError(where + ": \"input\" and \"output\" must not be empty");
+  TaskCase c;
+  c.targets = output;
+  if (decode == Decode::Generate) {
+    c.generative = true;
+    c.sequence = input;
+    c.read_from = input.size() - 1;
+    c.sequence.insert(c.sequence.end(), output.begin(), output.end() - 1);
+  } else if (decode == Decode::Last) {
+    if (output.size() != 1) throw UsageError(where + ": with --decode last, \"output\" must be one token id");
+    c.sequence = input;
+    c.read_from = input.size() - 1;
+  } else {
+    if (output.size() > input.size())
+      throw UsageError(where + ": \"output\" is longer than \"input\" (--decode every reads the last outputs)");
+    c.sequence = input;
+    c.read_from = input.size() - output.size();
+  }
+  return {std::move(c), line["input"], static_cast<int>(input.size())};
+}
+
+}  // namespace
+
+ModelCases::ModelCases(const Task& task, long long V, int lo, int hi, const RunOptions& options)
+    : task_(&task), V_(V), domain_(make_sequence_domain(hi, 0, V - 1, options, lo)) {}
+
+ModelCases::ModelCases(const std::string& expected_path, Decode decode, const RunOptions& options)
+    : file_(expected_path) {
+  const std::string what = "--expected '" + expected_path + "'";
+  std::istringstream text(read_text_file(expected_path, what));
+  std::string line;
+  for (int number = 1; std::getline(text, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = fmt::format("{} line {}", what, number);
+    file_cases_.push_back(file_case(parse_json_text(line, where), where, decode));
+  }
+  if (file_cases_.empty()) throw UsageError(what + " holds no input/output pairs");
+  check_budget(file_cases_.size(), options, "input/output pairs of " + what);
+  std::stable_sort(file_cases_.begin(), file_cases_.end(),
+                   [](const ModelCase& a, const ModelCase& b) { return a.length < b.length; });
+}
+
+std::uint64_t ModelCases::size() const { return domain_ ? domain_->size : file_cases_.size(); }
+
+ModelCase ModelCases::at(std::uint64_t index) const {
+  if (!domain_) return file_cases_.at(index);
+  const Sequence x = domain_->at(index);
+  const Tokens tokens(x.begin(), x.end());
+  return {case_of(*task_, tokens, V_), Json(tokens), static_cast<int>(tokens.size())};
+}
+
+std::vector<std::size_t> ModelCases::sequence_lengths() const {
+  std::vector<std::size_t> lengths;
+  auto add = [&](std::size_t n) {
+    if (std::find(lengths.begin(), lengths.end(), n) == lengths.end()) lengths.push_back(n);
+  };
+  if (domain_)
+    for (int n = domain_->min_length; n <= domain_->max_length; ++n)
+      add(case_of(*task_, Tokens(static_cast<std::size_t>(n), 0), V_).sequence.size());
+  for (const auto& c : file_cases_) add(c.task_case.sequence.size());
+  return lengths;
+}
+
+std::string ModelCases::describe() const {
+  if (domain_) return domain_->describe() + ", laid out by task " + task_->name + " (" + task_->layout + ")";
+  return fmt::format("the {} input/output pairs of '{}'", file_cases_.size(), file_);
+}
+
+}  // namespace tverify::model

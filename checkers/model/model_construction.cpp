@@ -1,0 +1,263 @@
+#include "checkers/model/model_construction.hpp"
+
+#include "checkers/model/model_cases.hpp"
+#include "checkers/tally.hpp"
+#include "core/exact.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+#include <memory>
+
+namespace tverify::model {
+
+namespace {
+
+const ClaimSpec& task_claim() {
+  static const ClaimSpec spec{
+      "model.task", "the user's model",
+      "on every input of the domain, the model's output read by --decode is the task's reference output",
+      "every input of the domain (every sequence over --V tokens of each length in --lengths, laid out by --task; or "
+      "every line of --expected), evaluated exactly when every op is rational and in MPFI intervals up the precision "
+      "ladder otherwise; each argmax certified, an exact tie a failure, an undecided input unknown; the exact error "
+      "rate per length in the details",
+      {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal"}};
+  return spec;
+}
+
+struct ModelRun {
+  std::shared_ptr<const LoadedModel> model;
+  std::shared_ptr<const ModelCases> cases;
+  Decode decode = Decode::Every;
+  CaseLimits limits;
+  std::size_t max_counterexamples = 10;
+  unsigned threads = 1;
+  bool progress = false;
+};
+
+Decode decode_of(const std::string& word, const Task* task) {
+  if (word == "every") return Decode::Every;
+  if (word == "last") return Decode::Last;
+  if (word == "generate") {
+    if (task && !task->generative)
+      throw UsageError("--decode generate needs a task whose outputs are generated tokens (copy); task " + task->name +
+                       " reads its outputs at fixed positions (use every or last)");
+    return Decode::Generate;
+  }
+  return task && task->generative ? Decode::Generate : Decode::Every;  // auto
+}
+
+void require_fixed_length_fits(const LoadedModel& model, const ModelCases& cases, Decode decode) {
+  const auto fixed = model.graph.fixed_length();
+  if (!fixed) return;
+  const std::string where = fmt::format("--onnx '{}' was exported at a fixed sequence length of {} tokens (input '{}' "
+                                        "has no symbolic axis), so it is checked at that length only",
+                                        model.path, *fixed, model.graph.input_name);
+  if (decode == Decode::Generate) throw UsageError(where + "; --decode generate needs a symbolic sequence axis");
+  for (std::size_t length : cases.sequence_lengths())
+    if (static_cast<std::int64_t>(length) != *fixed)
+      throw UsageError(fmt::format("{}; the inputs make sequences of {} tokens (choose --lengths to match)", where,
+                                   length));
+}
+
+CaseLimits limits_for(const LoadedModel& model, const Task* task, long long V, int max_length) {
+  CaseLimits limits;
+  const auto rows = embedding_rows(model);
+  if (task) {
+    limits.classes = task->classes(V, max_length);
+    limits.max_token = V + task->special_tokens - 1;
+    if (rows && *rows <= limits.max_token)
+      throw UsageError(fmt::format("--V {} with task {} needs token ids 0..{} ({}), but the model's embedding has {} "
+                                   "rows: a vocabulary larger than the embedding",
+                                   V, task->name, limits.max_token, task->layout, *rows));
+  } else {
+    limits.max_token = rows ? *rows - 1 : INT64_MAX;
+  }
+  return limits;
+}
+
+std::optional<int> decimal_digits(const ParamValues& params) {
+  if (!params.has("weights-as-decimal")) return std::nullopt;
+  return params.small_int("weights-as-decimal");
+}
+
+const std::string& onnx_path(const ParamValues& params) {
+  if (!params.has("onnx") || params.text("onnx").empty())
+    throw UsageError("--onnx FILE is required: the ONNX model to check (docs/model.md)");
+  return params.text("onnx");
+}
+
+std::string arithmetic_of(const LoadedModel& model) {
+  if (model.graph.rational) return "exact (every op rational; the stored weights as exact rationals)";
+  return fmt::format("MPFI interval (up to {} bits; irrational ops enclosed, the stored weights as exact rationals)",
+                     standard_rungs.ceiling);
+}
+
+ModelRun prepare_model_run(const ParamValues& params, const std::string&, const ClaimSelection&,
+                           const RunOptions& options, CheckReport& report) {
+  const bool from_file = params.has("expected");
+  if (from_file == params.has("task"))
+    throw UsageError("give exactly one of --task (a reference task) and --expected FILE (input/output pairs)");
+  const Task* task = from_file ? nullptr : &find_task(params.choice("task"));
+  ModelRun run;
+  run.decode = decode_of(params.choice("decode"), task);
+  if (from_file && params.choice("decode") == "auto") run.decode = Decode::Every;
+  long long V = 0;
+  int max_length = 0;
+  if (task) {
+    if (!params.has("V")) throw UsageError("--V is required with --task: the number of data tokens");
+    V = params.integer("V");
+    if (V < task->min_V || V > task->max_V)
+      throw UsageError(fmt::format("--V must be in [{}, {}] for task {} (got {})", task->min_V, task->max_V,
+                                   task->name, V));
+    const auto [lo, hi] = params.range("lengths");
+    max_length = static_cast<int>(hi);
+    run.cases = std::make_shared<ModelCases>(*task, V, static_cast<int>(lo), static_cast<int>(hi), options);
+  } else {
+    run.cases = std::make_shared<ModelCases>(params.text("expected"), run.decode, options);
+  }
+  run.model = std::make_shared<LoadedModel>(load_model(onnx_path(params), decimal_digits(params)));
+  run.limits = limits_for(*run.model, task, V, max_length);
+  require_fixed_length_fits(*run.model, *run.cases, run.decode);
+  run.max_counterexamples = options.max_counterexamples;
+  run.threads = options.threads;
+  run.progress = options.progress;
+  report.arithmetic = arithmetic_of(*run.model);
+  report.domain_description = run.cases->describe();
+  report.domain_inputs = run.cases->size();
+  report.options["model"] = {{"sha256", run.model->sha256},
+                             {"producer", run.model->graph.producer},
+                             {"opset", run.model->graph.opset},
+                             {"evaluation", run.model->evaluation()},
+                             {"weights", run.model->weights_as_decimal
+                                             ? fmt::format("snapped to multiples of 10^-{}", *run.model->weights_as_decimal)
+                                             : std::string("exact as stored")}};
+  report.options["decode"] = run.decode == Decode::Every ? "every" : run.decode == Decode::Last ? "last" : "generate";
+  return run;
+}
+
+// What one chunk of inputs accumulates: a tally per input length, and how many inputs each precision decided.
+struct ModelTally {
+  std::map<int, Tally> by_length;
+  std::map<unsigned, std::uint64_t> by_bits;
+  std::vector<Json> unknown_inputs;
+};
+
+std::string rate_text(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? "0" : exact_to_string(Exact(static_cast<long>(part)) / Exact(static_cast<long>(whole)));
+}
+
+Json length_row(int length, const Tally& t) {
+  Json row = {{"length", length}, {"inputs", t.checked}, {"failed", t.failed}, {"unknown", t.unknown}};
+  if (t.unknown == 0) row["error_rate"] = rate_text(t.failed, t.checked);
+  else row["error_rate_bounds"] = {rate_text(t.failed, t.checked), rate_text(t.failed + t.unknown, t.checked)};
+  return row;
+}
+
+std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSelection&) {
+  RunOptions options;
+  options.threads = run.threads;
+  options.progress = run.progress;
+  const std::size_t limit = run.max_counterexamples;
+  ModelTally all = enumerate_indices<ModelTally>(
+      run.cases->size(), options, "model inputs",
+      [&](std::uint64_t index, ModelTally& acc) {
+        const ModelCase c = run.cases->at(index);
+        const CaseOutcome out = check_case(*run.model, c.task_case, run.decode, run.limits);
+        Tally& t = acc.by_length.try_emplace(c.length, Tally{.limit = limit}).first->second;
+        if (out.kind != CaseOutcome::Kind::Unknown) ++acc.by_bits[out.bits];
+        if (out.kind == CaseOutcome::Kind::Right) t.pass();
+        else if (out.kind == CaseOutcome::Kind::Wrong) t.fail({c.input, out.expected, out.got, out.detail});
+        else {
+          ++t.checked, ++t.unknown;
+          if (acc.unknown_inputs.size() < limit) acc.unknown_inputs.push_back({{"input", c.input}, {"detail", out.detail}});
+        }
+      },
+      [limit](ModelTally& into, ModelTally&& from) {
+        for (auto& [length, t] : from.by_length)
+          into.by_length.try_emplace(length, Tally{.limit = limit}).first->second.merge(std::move(t));
+        for (const auto& [bits, n] : from.by_bits) into.by_bits[bits] += n;
+        append_limited(into.unknown_inputs, std::move(from.unknown_inputs), limit);
+      });
+  ClaimResult r = result_for(task_claim());
+  Tally total{.limit = limit};
+  Json lengths = Json::array();
+  std::vector<std::string> rates;
+  for (auto& [length, t] : all.by_length) {
+    lengths.push_back(length_row(length, t));
+    const Json& row = lengths.back();
+    rates.push_back(fmt::format("n={}: {}", length,
+                                row.contains("error_rate") ? row["error_rate"].get<std::string>()
+                                                           : row["error_rate_bounds"][0].get<std::string>() + ".." +
+                                                                 row["error_rate_bounds"][1].get<std::string>()));
+    total.merge(Tally(t));
+  }
+  total.fill(r);
+  r.details["lengths"] = lengths;
+  Json bits = Json::object();
+  for (const auto& [b, n] : all.by_bits) bits[b == 0 ? "exact" : std::to_string(b)] = n;
+  r.details["decided_at_bits"] = bits;
+  if (!all.unknown_inputs.empty()) r.details["unknown_inputs"] = all.unknown_inputs;
+  r.summary = "error rate " + fmt::format("{}", fmt::join(rates, ", "));
+  if (r.verdict == Verdict::Unknown)
+    r.reason = fmt::format("{} inputs undecided at the precision ladder's ceiling of {} bits", r.unknown,
+                           standard_rungs.ceiling);
+  return {r};
+}
+
+std::vector<ParamSpec> model_params() {
+  return {text_param("onnx", "the ONNX model file (opset 13-17, as torch.onnx.export writes it); required", ""),
+          choice_param("task", "the reference task (docs/model.md has each token layout); or --expected",
+                       task_names(), ""),
+          integer_param("V", "the number of data tokens 0..V-1 (BOS = V, COPY = V + 1); required with --task", 1, 64,
+                        ""),
+          range_param("lengths", "the lengths n of the data sequences x_1..x_n, lo:hi", 1, 64, "1:4"),
+          choice_param("decode",
+                       "how outputs are read: the argmax at every target position, at the last one, or autoregressive "
+                       "generation (auto: generate for copy, every otherwise)",
+                       {"auto", "every", "last", "generate"}, "auto"),
+          text_param("expected", "a JSON Lines file of {\"input\": [...], \"output\": [...]} pairs, instead of --task",
+                     ""),
+          integer_param("weights-as-decimal",
+                        "snap every real weight to the nearest multiple of 10^-K (for a float export of intended "
+                        "decimal weights); absent: the stored values exactly",
+                        0, 30, "")};
+}
+
+std::string eval_model(const ParamValues& params, const std::string&, const std::string& input, bool, long) {
+  const LoadedModel model = load_model(onnx_path(params), decimal_digits(params));
+  Tokens tokens;
+  for (const auto& item : split_list(input, ',', "--input", "token ids, comma-separated"))
+    tokens.push_back(parse_integer_option("--input", item, 0, 1'000'000));
+  TaskCase c;
+  c.sequence = tokens;
+  c.read_from = 0;
+  CaseLimits limits;
+  limits.max_token = INT64_MAX;
+  std::string out = fmt::format("model {} (sha256 {}), {} evaluation\n", model.path, model.sha256, model.evaluation());
+  c.targets.assign(tokens.size(), -1);
+  const CaseOutcome o = check_case(model, c, Decode::Every, limits);
+  if (o.kind == CaseOutcome::Kind::Unknown) return out + "undecided: " + o.detail + "\n";
+  for (std::size_t p = 0; p < tokens.size(); ++p)
+    out += fmt::format("position {} (token {}): argmax {}\n", p, tokens[p], o.got[p].dump());
+  out += o.bits == 0 ? "decided exactly\n" : fmt::format("decided with {}-bit intervals\n", o.bits);
+  return out;
+}
+
+}  // namespace
+
+Construction model_construction() {
+  const auto& claim = task_claim();
+  // eval prints the certified argmax at every position (no --trace); check reads no proofs and has no sweeps.
+  const ConstructionFeatures features{.eval_traces = false};
+  return {{"model", "a user's ONNX model (torch.onnx.export), checked against a reference task",
+           model_params(),
+           {{"stored", "the model's weights as the file stores them (snapped only by --weights-as-decimal)"}},
+           {claim},
+           {},
+           features},
+          {check_in_groups<ModelRun>(prepare_model_run, {{{&claim}, check_task}}), {}, {}, eval_model}};
+}
+
+}  // namespace tverify::model

@@ -1,0 +1,152 @@
+#include "checkers/model/tasks.hpp"
+
+#include "checkers/errors.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace tverify::model {
+
+namespace {
+
+std::map<std::int64_t, std::int64_t> counts_of(const Tokens& x) {
+  std::map<std::int64_t, std::int64_t> count;
+  for (std::int64_t t : x) ++count[t];
+  return count;
+}
+
+Tokens reversed(const Tokens& x, long long) { return Tokens(x.rbegin(), x.rend()); }
+
+Tokens sorted(const Tokens& x, long long) {
+  Tokens y = x;
+  std::sort(y.begin(), y.end());
+  return y;
+}
+
+Tokens histogram(const Tokens& x, long long) {
+  const auto count = counts_of(x);
+  Tokens y;
+  for (std::int64_t t : x) y.push_back(count.at(t));
+  return y;
+}
+
+// For each x_i, the number of distinct tokens whose count equals x_i's count.
+Tokens double_histogram(const Tokens& x, long long) {
+  const auto count = counts_of(x);
+  Tokens y;
+  for (std::int64_t t : x)
+    y.push_back(std::count_if(count.begin(), count.end(), [&](const auto& c) { return c.second == count.at(t); }));
+  return y;
+}
+
+// The distinct tokens by decreasing count, ties in order of first occurrence.
+Tokens most_frequent(const Tokens& x, long long) {
+  const auto count = counts_of(x);
+  Tokens distinct;
+  for (std::int64_t t : x)
+    if (std::find(distinct.begin(), distinct.end(), t) == distinct.end()) distinct.push_back(t);
+  std::stable_sort(distinct.begin(), distinct.end(),
+                   [&](std::int64_t a, std::int64_t b) { return count.at(a) > count.at(b); });
+  return distinct;
+}
+
+// Prefix states of a bracket language: 0 balanced, 1 open (every bracket so far matched or still open), 2 failed
+// (a closing bracket with no open one of its kind on top; failed stays failed). Token 2k opens kind k, 2k + 1 closes it.
+Tokens dyck(const Tokens& x, long long) {
+  Tokens y, stack;
+  bool failed = false;
+  for (std::int64_t t : x) {
+    if (!failed) {
+      if (t % 2 == 0) stack.push_back(t / 2);
+      else if (!stack.empty() && stack.back() == t / 2) stack.pop_back();
+      else failed = true;
+    }
+    y.push_back(failed ? 2 : stack.empty() ? 0 : 1);
+  }
+  return y;
+}
+
+Tokens parity(const Tokens& x, long long) {
+  Tokens y;
+  std::int64_t p = 0;
+  for (std::int64_t t : x) y.push_back(p = (p + t) % 2);
+  return y;
+}
+
+// The most frequent token of each prefix, the smallest among ties.
+Tokens majority(const Tokens& x, long long V) {
+  Tokens y, count(static_cast<std::size_t>(V), 0);
+  for (std::int64_t t : x) {
+    ++count[static_cast<std::size_t>(t)];
+    y.push_back(std::max_element(count.begin(), count.end()) - count.begin());
+  }
+  return y;
+}
+
+Tokens copied(const Tokens& x, long long) { return x; }
+
+std::int64_t vocabulary(long long V, int) { return V; }
+std::int64_t count_classes(long long, int max_length) { return max_length + 1; }
+
+const std::string rasp_layout = "[BOS, x_1, ..., x_n] with BOS = V; outputs y_1..y_n at positions 1..n";
+
+}  // namespace
+
+const std::vector<Task>& all_tasks() {
+  static const std::vector<Task> tasks{
+      {"copy", "[BOS, x_1, ..., x_n, COPY] with BOS = V, COPY = V + 1; then n generated tokens",
+       "y = x: the model generates x_1..x_n after COPY", 1, 64, 2, true, vocabulary, copied},
+      {"reverse", rasp_layout, "y_i = x_{n+1-i}", 1, 64, 1, false, vocabulary, reversed},
+      {"sort", rasp_layout, "y = x sorted ascending", 1, 64, 1, false, vocabulary, sorted},
+      {"histogram", rasp_layout, "y_i = the number of j with x_j = x_i", 1, 64, 1, false, count_classes, histogram},
+      {"double-histogram", rasp_layout, "y_i = the number of distinct tokens whose count equals x_i's count", 1, 64, 1,
+       false, count_classes, double_histogram},
+      {"most-frequent", "[BOS, x_1, ..., x_n] with BOS = V; outputs y_1..y_k at positions 1..k, k the number of "
+                        "distinct tokens",
+       "y = the distinct tokens by decreasing count, ties by first occurrence", 1, 64, 1, false, vocabulary,
+       most_frequent},
+      {"dyck1", rasp_layout + "; tokens 0 = '(', 1 = ')'",
+       "y_i = the state of x_1..x_i: 0 balanced, 1 open, 2 failed (closed more than opened)", 2, 2, 1, false,
+       [](long long, int) -> std::int64_t { return 3; }, dyck},
+      {"dyck2", rasp_layout + "; tokens 0 = '(', 1 = ')', 2 = '[', 3 = ']'",
+       "y_i = the state of x_1..x_i: 0 balanced, 1 open, 2 failed (a closing bracket that matches no open one)", 4, 4,
+       1, false, [](long long, int) -> std::int64_t { return 3; }, dyck},
+      {"parity", rasp_layout + "; tokens 0, 1", "y_i = (x_1 + ... + x_i) mod 2", 2, 2, 1, false,
+       [](long long, int) -> std::int64_t { return 2; }, parity},
+      {"majority", rasp_layout, "y_i = the most frequent token of x_1..x_i, the smallest among ties", 1, 64, 1, false,
+       vocabulary, majority},
+  };
+  return tasks;
+}
+
+std::vector<std::string> task_names() {
+  std::vector<std::string> names;
+  for (const auto& t : all_tasks()) names.push_back(t.name);
+  return names;
+}
+
+const Task& find_task(const std::string& name) {
+  for (const auto& t : all_tasks())
+    if (t.name == name) return t;
+  std::string known;
+  for (const auto& n : task_names()) known += (known.empty() ? "" : ", ") + n;
+  throw UsageError("--task must be one of " + known + " (got '" + name + "')");
+}
+
+TaskCase case_of(const Task& task, const Tokens& x, long long V) {
+  TaskCase c;
+  c.targets = task.targets(x, V);
+  c.generative = task.generative;
+  c.sequence.push_back(V);  // BOS
+  c.sequence.insert(c.sequence.end(), x.begin(), x.end());
+  if (task.generative) {
+    c.sequence.push_back(V + 1);  // COPY
+    c.read_from = c.sequence.size() - 1;
+    c.sequence.insert(c.sequence.end(), c.targets.begin(), c.targets.end() - 1);
+  } else {
+    c.read_from = 1;
+  }
+  return c;
+}
+
+}  // namespace tverify::model

@@ -1,0 +1,44 @@
+// The reference tasks a model is checked against (docs/model.md has each token layout): the copy task of Repeat
+// After Me, and the classic RASP suite (Weiss, Goldberg, Yahav: Thinking Like Transformers, arXiv 2106.06981). Each
+// task turns a sequence x_1..x_n over the data tokens 0..V-1 into the token sequence the model reads and the outputs
+// it must produce, at which positions.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tverify::model {
+
+using Tokens = std::vector<std::int64_t>;
+
+// One input of a check: the sequence the model reads (with every target fed back, as teacher forcing would), the
+// outputs expected at positions read_from, read_from + 1, ..., and whether those outputs are generated tokens (then
+// `--decode generate` feeds the model its own argmax instead of the targets).
+struct TaskCase {
+  Tokens sequence;
+  Tokens targets;
+  std::size_t read_from = 0;
+  bool generative = false;
+};
+
+struct Task {
+  std::string name;
+  std::string layout;     // the token layout, as help and docs print it
+  std::string reference;  // what the model must output
+  long long min_V = 1, max_V = 64;
+  int special_tokens = 1;  // BOS = V (and COPY = V + 1): the embedding needs V + special_tokens rows
+  bool generative = false;
+  std::function<std::int64_t(long long V, int max_length)> classes;  // output classes the targets need
+  std::function<Tokens(const Tokens& x, long long V)> targets;
+};
+
+const std::vector<Task>& all_tasks();
+const Task& find_task(const std::string& name);  // throws UsageError naming the tasks
+std::vector<std::string> task_names();
+
+// The model's input and targets for the data tokens x.
+TaskCase case_of(const Task& task, const Tokens& x, long long V);
+
+}  // namespace tverify::model

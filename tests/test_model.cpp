@@ -1,0 +1,177 @@
+// The model checker (checkers/model, constructions/model): ONNX models from tests/models (written by
+// tests/models/make_fixtures.py with python3-onnx) checked against tasks whose answers are derived by hand below.
+#include "checkers/model/tasks.hpp"
+#include "checkers/recheck.hpp"
+#include "checkers/registry.hpp"
+#include "cli_runner.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include <unistd.h>
+
+using namespace tverify;
+using model::Tokens;
+
+namespace {
+
+std::string fixture(const std::string& name) { return std::string(TVERIFY_SOURCE_DIR) + "/tests/models/" + name; }
+
+CheckReport check_model(std::map<std::string, std::string> raw, unsigned threads = 1) {
+  const Construction& c = find_construction("model");
+  RunOptions options;
+  options.threads = threads;
+  return c.check(ParamValues::parse(c.params(), raw), "stored", {}, options);
+}
+
+const ClaimResult& task_claim(const CheckReport& r) {
+  REQUIRE(r.claims.size() == 1);
+  return r.claims.front();
+}
+
+}  // namespace
+
+TEST_CASE("model tasks: reference outputs derived by hand", "[model]") {
+  using model::find_task;
+  CHECK(find_task("reverse").targets({0, 1, 2}, 3) == Tokens{2, 1, 0});
+  CHECK(find_task("sort").targets({2, 0, 1, 0}, 3) == Tokens{0, 0, 1, 2});
+  CHECK(find_task("histogram").targets({2, 0, 2, 2}, 3) == Tokens{3, 1, 3, 3});
+  // counts: 0 -> 1, 1 -> 2, 2 -> 1: tokens 0 and 2 share the count 1 (two tokens), token 1 alone has count 2
+  CHECK(find_task("double-histogram").targets({0, 1, 2, 1}, 3) == Tokens{2, 1, 2, 1});
+  // counts: 2 -> 2, 0 -> 2, 1 -> 1; 2 occurs first among the tied ones
+  CHECK(find_task("most-frequent").targets({2, 0, 1, 0, 2}, 3) == Tokens{2, 0, 1});
+  // ( ) ) ( : balanced, open... -> 1, 0, 2, 2 (failed stays failed)
+  CHECK(find_task("dyck1").targets({0, 1, 1, 0}, 2) == Tokens{1, 0, 2, 2});
+  // ( [ ] ) then ( ] : 1 1 1 0 1 2
+  CHECK(find_task("dyck2").targets({0, 2, 3, 1, 0, 3}, 4) == Tokens{1, 1, 1, 0, 1, 2});
+  CHECK(find_task("parity").targets({1, 0, 1, 1}, 2) == Tokens{1, 1, 0, 1});
+  // prefix counts (0,1): 1,0 -> 0; 1,1 -> 0 (tie: smaller); 1,2 -> 1; 2,2 -> 0
+  CHECK(find_task("majority").targets({0, 1, 1, 0}, 2) == Tokens{0, 0, 1, 0});
+
+  const model::TaskCase copy = model::case_of(find_task("copy"), {1, 0}, 2);
+  CHECK(copy.sequence == Tokens{2, 1, 0, 3, 1});  // BOS x_1 x_2 COPY y_1 (y_2 is never fed)
+  CHECK(copy.read_from == 3);
+  CHECK(copy.targets == Tokens{1, 0});
+  const model::TaskCase rasp = model::case_of(find_task("sort"), {1, 0}, 2);
+  CHECK(rasp.sequence == Tokens{2, 1, 0});
+  CHECK(rasp.read_from == 1);
+}
+
+TEST_CASE("model: an exact reversal by index arithmetic is verified in exact arithmetic", "[model]") {
+  const CheckReport r = check_model({{"onnx", fixture("reverse.onnx")}, {"task", "reverse"}, {"V", "3"}, {"lengths", "1:4"}});
+  const ClaimResult& c = task_claim(r);
+  CHECK(c.verdict == Verdict::Verified);
+  CHECK(c.checked == 3 + 9 + 27 + 81);
+  CHECK(r.options["model"]["evaluation"] == "exact");
+  CHECK(c.details["decided_at_bits"]["exact"] == 120);
+}
+
+TEST_CASE("model: a model that forgot to reverse is refuted on the smallest non-palindrome", "[model]") {
+  // y_i = x_i is right exactly on palindromes: over V = 2, all 2 of length 1, 2 of 4 of length 2, 4 of 8 of length 3.
+  const CheckReport r = check_model({{"onnx", fixture("identity.onnx")}, {"task", "reverse"}, {"V", "2"}, {"lengths", "1:3"}});
+  const ClaimResult& c = task_claim(r);
+  CHECK(c.verdict == Verdict::Refuted);
+  CHECK(c.failed == 6);
+  REQUIRE(!c.counterexamples.empty());
+  CHECK(c.counterexamples[0].input == Json({0, 1}));
+  CHECK(c.counterexamples[0].expected == Json({1, 0}));
+  CHECK(c.counterexamples[0].got == Json({0, 1}));
+  const Json& lengths = c.details["lengths"];
+  CHECK(lengths[0]["error_rate"] == "0");
+  CHECK(lengths[1]["error_rate"] == "1/2");
+  CHECK(lengths[2]["error_rate"] == "1/2");
+}
+
+TEST_CASE("model: a -inf mask weighs exactly 0; exact ties fail, undecidable ones are unknown", "[model]") {
+  // Position p weighs x_0..x_p (BOS = 2 included) 1/(p+1) each. At p = 1 the logits of x_1 and BOS are both 1/2,
+  // points the intervals decide equal: an exact tie, a failure. For x = [0, 1] and [1, 0] at p = 2 three classes
+  // have 1/3 each, which no interval decides: unknown.
+  const CheckReport r = check_model({{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}});
+  const ClaimResult& c = task_claim(r);
+  CHECK(r.options["model"]["evaluation"] == "interval");
+  CHECK(c.verdict == Verdict::Refuted);
+  CHECK(c.checked == 6);
+  CHECK(c.failed == 4);
+  CHECK(c.unknown == 2);
+  CHECK(c.counterexamples[0].got == Json({"tie 0,2"}));
+  CHECK(c.details["lengths"][1]["error_rate_bounds"] == Json({"1/2", "1"}));
+  CHECK(c.details["unknown_inputs"][0]["input"] == Json({0, 1}));
+}
+
+TEST_CASE("model: softmax attention is certified through intervals; --expected reads JSON Lines", "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string pairs = (dir / "pairs.jsonl").string();
+  // The file's inputs are fed as they are (no BOS). attend_same outputs x_p at every position p (weight e^4 per
+  // matching key against 1 per other key). attend_uniform weighs every key 1/seq, so its logits are the token
+  // frequencies: on [1, 1, 0] class 1 has 2/3 against 1/3 (decided), on [0, 1] both classes have 1/(1 + 1) = 1/2,
+  // a point every interval holds: an exact tie.
+  std::ofstream(pairs) << "{\"input\": [1, 1, 0], \"output\": [1, 1, 0]}\n\n{\"input\": [0, 1], \"output\": [0, 1]}\n";
+  const ClaimResult same = task_claim(check_model({{"onnx", fixture("attend_same.onnx")}, {"expected", pairs}}));
+  CHECK(same.verdict == Verdict::Verified);
+  CHECK(same.details["decided_at_bits"]["64"] == 2);
+  const ClaimResult uniform = task_claim(check_model({{"onnx", fixture("attend_uniform.onnx")}, {"expected", pairs}}));
+  CHECK(uniform.verdict == Verdict::Refuted);
+  CHECK(uniform.failed == 2);
+  REQUIRE(uniform.counterexamples.size() == 2);  // shorter inputs first
+  CHECK(uniform.counterexamples[0].got == Json({"tie 0,1", "tie 0,1"}));
+  CHECK(uniform.counterexamples[1].got == Json({1, 1, 1}));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: a certificate records the model's SHA-256 and recheck reproduces it", "[model]") {
+  const Construction& c = find_construction("model");
+  const std::map<std::string, std::string> raw{{"onnx", fixture("identity.onnx")}, {"task", "reverse"}, {"V", "2"},
+                                               {"lengths", "1:3"}};
+  CheckReport report = c.check(ParamValues::parse(c.params(), raw), "stored", {}, RunOptions{});
+  report.options["requested_claims"] = Json::array();
+  const Json cert = certificate_json(report, "tverify check model ...");
+  CHECK(cert["options"]["model"]["sha256"].get<std::string>().size() == 64);
+  CHECK(recheck_certificate(cert, "m.json", RunOptions{}).differences.empty());
+  Json forged = cert;
+  forged["options"]["model"]["sha256"] = std::string(64, '0');
+  CHECK_FALSE(recheck_certificate(forged, "m.json", RunOptions{}).differences.empty());
+}
+
+TEST_CASE("model: the same certificate for any thread count", "[model]") {
+  const std::map<std::string, std::string> raw{{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"},
+                                               {"V", "2"}, {"lengths", "1:3"}};
+  const Json one = certificate_json(check_model(raw, 1), "c");
+  const Json two = certificate_json(check_model(raw, 2), "c");
+  CHECK(compare_certificates(one, two).empty());
+}
+
+TEST_CASE("model: bad models and parameters are one line and exit 2, nothing written", "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-cli-" + std::to_string(::getpid()));
+  const auto capture = dir / "capture";
+  std::filesystem::create_directories(capture);
+  const std::string json = (dir / "c.json").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--onnx", fixture("not_onnx.onnx"), "--task", "reverse", "--V", "2"}, "is not an ONNX model"},
+      {{"--onnx", fixture("truncated.onnx"), "--task", "reverse", "--V", "2"}, "is not an ONNX model"},
+      {{"--onnx", fixture("unsupported_sin.onnx"), "--task", "reverse", "--V", "2"}, "node 'wave' (Sin)"},
+      {{"--onnx", fixture("opset11.onnx"), "--task", "reverse", "--V", "2"}, "opset 11"},
+      {{"--onnx", fixture("real_input.onnx"), "--task", "reverse", "--V", "2"}, "not a token sequence"},
+      {{"--onnx", fixture("nan_weight.onnx"), "--task", "reverse", "--V", "2"}, "contains NaN"},
+      {{"--onnx", fixture("inf_weight.onnx"), "--task", "reverse", "--V", "2"}, "infinite values"},
+      {{"--onnx", fixture("three_rows.onnx"), "--task", "reverse", "--V", "3"}, "larger than the embedding"},
+      {{"--onnx", fixture("identity_fixed4.onnx"), "--task", "reverse", "--V", "2", "--lengths", "1:3"},
+       "fixed sequence length of 4"},
+      {{"--onnx", fixture("reverse.onnx"), "--task", "dyck2", "--V", "3"}, "--V must be in [4, 4]"},
+      {{"--onnx", fixture("reverse.onnx"), "--task", "sort", "--V", "2", "--decode", "generate"}, "--decode generate"},
+      {{"--onnx", fixture("reverse.onnx"), "--task", "histogram", "--V", "2", "--lengths", "1:8"}, "classes"},
+      {{"--task", "reverse", "--V", "2"}, "--onnx FILE is required"},
+  };
+  for (const auto& [args, message] : cases) {
+    std::vector<std::string> words{"check", "model", "--json", json};
+    words.insert(words.end(), args.begin(), args.end());
+    const testing::CliResult r = testing::run_tverify(words, dir, capture);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(std::filesystem::exists(json));
+  }
+  std::filesystem::remove_all(dir);
+}
