@@ -50,6 +50,9 @@ TEST_CASE("certificates do not depend on the thread count", "[determinism][cli]"
       // interval sums over prefixes, rounded outward: the same only if summed in the same order
       {"check", "markov", "--N", "4"},
       {"check", "markov", "--N", "3", "--tied"},
+      // failures, exact ties and inputs left unknown at the ladder's ceiling, merged by input length
+      {"check", "model", "--onnx", std::string(TVERIFY_SOURCE_DIR) + "/tests/models/masked_prefix.onnx", "--task",
+       "majority", "--V", "2", "--lengths", "1:4"},
   };
   const fs::path dir = fs::temp_directory_path() / ("tverify-determinism-" + std::to_string(::getpid()));
   fs::create_directories(dir);
