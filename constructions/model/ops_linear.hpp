@@ -11,6 +11,24 @@ Extended<T> real_zero() {
   return {T(0), 0};
 }
 
+// sum_r a[r * a_step] * b[r * b_step], r < k. Finite operands accumulate in place (no temporaries: this is the
+// evaluator's hot loop); an infinite one goes through the extended reals.
+template <class T>
+Extended<T> dot(const Extended<T>* a, std::int64_t a_step, const Extended<T>* b, std::int64_t b_step, std::int64_t k) {
+  bool finite = true;
+  for (std::int64_t r = 0; r < k && finite; ++r) finite = a[r * a_step].finite() && b[r * b_step].finite();
+  Extended<T> sum = real_zero<T>();
+  if (!finite) {
+    for (std::int64_t r = 0; r < k; ++r) sum = sum + a[r * a_step] * b[r * b_step];
+    return sum;
+  }
+  for (std::int64_t r = 0; r < k; ++r) {
+    if constexpr (is_interval_v<T>) sum.value.add_product(a[r * a_step].value, b[r * b_step].value);
+    else sum.value += a[r * a_step].value * b[r * b_step].value;
+  }
+  return sum;
+}
+
 // numpy matmul: 1-D operands are promoted (a row vector on the left, a column on the right) and the promoted axis
 // dropped from the result; leading axes broadcast.
 template <class T>
@@ -37,11 +55,7 @@ Tensor<T> matmul(const Tensor<T>& a_in, const Tensor<T>& b_in) {
     const Extended<T>* pa = &a.reals[static_cast<std::size_t>(ia[t] * n * k)];
     const Extended<T>* pb = &b.reals[static_cast<std::size_t>(ib[t] * k * m)];
     for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < m; ++j) {
-        Extended<T> sum = real_zero<T>();
-        for (std::int64_t r = 0; r < k; ++r) sum = sum + pa[i * k + r] * pb[r * m + j];
-        out.reals.push_back(sum);
-      }
+      for (std::int64_t j = 0; j < m; ++j) out.reals.push_back(dot(pa + i * k, 1, pb + j, m, k));
   }
   return out;
 }
