@@ -3,6 +3,7 @@
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
 #include "checkers/checkpoint.hpp"
+#include "checkers/confidence.hpp"
 #include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/parallel.hpp"
@@ -31,14 +32,6 @@ long parse_long(const std::string& text, const std::string& vary) {
   } catch (const std::exception&) {
   }
   throw UsageError("--vary must be L=lo:hi:xF or L=lo:hi:+S with 1 <= lo <= hi <= 1048576 (got '" + vary + "')");
-}
-
-// Wilson score interval at 95% for k successes in m trials.
-std::pair<double, double> wilson(std::uint64_t k, std::uint64_t m) {
-  const double z = 1.959963984540054, n = static_cast<double>(m), p = static_cast<double>(k) / n;
-  const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
-  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
 struct PointResult {
