@@ -330,6 +330,8 @@ std::vector<Baseline> baselines() {
   add("eval", "markov", {"--input", "0,1"});
   const std::string reverse_model = std::string(TVERIFY_SOURCE_DIR) + "/tests/models/reverse.onnx";
   add("check", "model", {"--onnx", reverse_model, "--task", "reverse", "--V", "2", "--lengths", "1:2", "--threads", "1"});
+  add("sweep", "model", {"--vary", "lengths", "--onnx", reverse_model, "--task", "reverse", "--V", "2", "--lengths",
+                         "1:2", "--out", "o", "--threads", "1"});
   add("eval", "model", {"--onnx", reverse_model, "--input", "2,0,1"});
   Options recheck = common_run_options();
   out.push_back({"recheck", {"recheck", std::string(kIn) + "/cert.json", "--threads", "1"}, recheck, {}});

@@ -154,6 +154,8 @@ TEST_CASE("model: bad models and parameters are one line and exit 2, nothing wri
       {{"--onnx", fixture("reverse.onnx"), "--task", "sort", "--V", "2", "--decode", "generate"}, "--decode generate"},
       {{"--onnx", fixture("reverse.onnx"), "--task", "histogram", "--V", "2", "--lengths", "1:8"}, "classes"},
       {{"--task", "reverse", "--V", "2"}, "--onnx FILE is required"},
+      {{"--onnx", fixture("reverse.onnx"), "--expected", fixture("reverse.onnx"), "--samples", "3"}, "--samples"},
+      {{"--onnx", fixture("reverse.onnx"), "--task", "reverse", "--V", "2", "--samples", "0"}, "--samples"},
   };
   for (const auto& [args, message] : cases) {
     std::vector<std::string> words{"check", "model", "--json", json};
@@ -204,5 +206,38 @@ TEST_CASE("model: --expected with --decode generate feeds the model its own toke
   CHECK(r.passed == 1);
   CHECK(r.failed == 1);
   CHECK(r.counterexamples[0].got == Json({0, 1}));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: --samples checks a seeded sample under its own claim, the same for any thread count", "[model]") {
+  const std::map<std::string, std::string> raw{{"onnx", fixture("identity.onnx")}, {"task", "reverse"}, {"V", "3"},
+                                               {"lengths", "1:12"}, {"samples", "200"}, {"seed", "7"}};
+  const CheckReport one = check_model(raw, 1);
+  const ClaimResult& c = task_claim(one);
+  CHECK(c.id == "model.task_sample");
+  CHECK(c.checked == 200);
+  // A uniform sequence of length >= 2 over 3 tokens is a palindrome with probability at most 1/3, and the domain's
+  // sequences are almost all long: most of the sample fails.
+  CHECK(c.verdict == Verdict::Refuted);
+  CHECK(c.failed > 100);
+  CHECK(one.domain_inputs == 200);
+  CHECK(compare_certificates(certificate_json(one, "c"), certificate_json(check_model(raw, 2), "c")).empty());
+}
+
+TEST_CASE("model: sweep --vary lengths writes the error rate per length and marks the first failing one", "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-sweep-" + std::to_string(::getpid()));
+  const auto capture = dir / "capture";
+  std::filesystem::create_directories(capture);
+  const testing::CliResult r =
+      testing::run_tverify({"sweep", "model", "--vary", "lengths", "--onnx", fixture("identity.onnx"), "--task",
+                            "reverse", "--V", "2", "--lengths", "1:3", "--out", "runs"},
+                           dir, capture);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const Json summary = Json::parse(testing::read_all(dir / "runs" / "model-lengths.json"));
+  CHECK(summary["first_failing_length"] == 2);  // every sequence of length 1 is a palindrome
+  CHECK(summary["lengths"][2]["error_rate"] == "1/2");
+  CHECK(std::filesystem::exists(dir / "runs" / "model-lengths.csv"));
+  CHECK(std::filesystem::exists(dir / "runs" / "model-lengths.png"));
   std::filesystem::remove_all(dir);
 }

@@ -58,6 +58,38 @@ ModelCase file_case(const Json& line, const std::string& where, Decode decode) {
 ModelCases::ModelCases(const Task& task, long long V, int lo, int hi, const RunOptions& options)
     : task_(&task), V_(V), domain_(make_sequence_domain(hi, 0, V - 1, options, lo)) {}
 
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// A uniform index in [0, size) for sample i: splitmix64 of (seed, i), redrawn while in the partial top block, so the
+// same on every machine and for every thread count.
+std::uint64_t sample_index(std::uint64_t seed, std::uint64_t i, std::uint64_t size) {
+  const std::uint64_t limit = UINT64_MAX - UINT64_MAX % size;
+  std::uint64_t x = splitmix64(splitmix64(seed) ^ i);
+  while (x >= limit) x = splitmix64(x);
+  return x % size;
+}
+
+RunOptions unbounded(RunOptions options) {
+  options.force = true;  // a sample reads `samples` inputs, however large the domain it draws from
+  return options;
+}
+
+}  // namespace
+
+ModelCases::ModelCases(const Task& task, long long V, int lo, int hi, std::uint64_t samples, std::uint64_t seed,
+                       const RunOptions& options)
+    : task_(&task), V_(V), domain_(make_sequence_domain(hi, 0, V - 1, unbounded(options), lo)), samples_(samples),
+      seed_(seed) {
+  check_budget(samples, options, "sampled sequences");
+}
+
 ModelCases::ModelCases(const std::string& expected_path, Decode decode, const RunOptions& options)
     : file_(expected_path) {
   const std::string what = "--expected '" + expected_path + "'";
@@ -74,11 +106,14 @@ ModelCases::ModelCases(const std::string& expected_path, Decode decode, const Ru
                    [](const ModelCase& a, const ModelCase& b) { return a.length < b.length; });
 }
 
-std::uint64_t ModelCases::size() const { return domain_ ? domain_->size : file_cases_.size(); }
+std::uint64_t ModelCases::size() const {
+  if (sampled()) return samples_;
+  return domain_ ? domain_->size : file_cases_.size();
+}
 
 ModelCase ModelCases::at(std::uint64_t index) const {
   if (!domain_) return file_cases_.at(index);
-  const Sequence x = domain_->at(index);
+  const Sequence x = domain_->at(sampled() ? sample_index(seed_, index, domain_->size) : index);
   const Tokens tokens(x.begin(), x.end());
   return {case_of(*task_, tokens, V_), Json(tokens), static_cast<int>(tokens.size())};
 }
@@ -96,6 +131,9 @@ std::vector<std::size_t> ModelCases::sequence_lengths() const {
 }
 
 std::string ModelCases::describe() const {
+  if (sampled())
+    return fmt::format("a uniform random sample (with replacement, seed {}) of {} from {}, laid out by task {} ({})",
+                       seed_, samples_, domain_->describe(), task_->name, task_->layout);
   if (domain_) return domain_->describe() + ", laid out by task " + task_->name + " (" + task_->layout + ")";
   return fmt::format("the {} input/output pairs of '{}'", file_cases_.size(), file_);
 }

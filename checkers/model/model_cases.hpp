@@ -1,5 +1,6 @@
 // The inputs of a model check: every sequence over V data tokens of each length in a range, laid out by a task
-// (checkers/model/tasks.hpp), or the lines of an --expected file (JSON Lines, docs/model.md). Inputs are numbered in
+// (checkers/model/tasks.hpp), a seeded uniform sample of those, or the lines of an --expected file (JSON Lines,
+// docs/model.md). Inputs are numbered in
 // a fixed order (shorter first, then lexicographic; file order for a file), so the enumeration engine can cut them
 // into chunks and the smallest counterexamples come first.
 #pragma once
@@ -24,6 +25,9 @@ class ModelCases {
  public:
   // Every sequence over 0..V-1 of lengths lo..hi, laid out by `task`.
   ModelCases(const Task& task, long long V, int lo, int hi, const RunOptions& options);
+  // `samples` sequences drawn uniformly (with replacement) from that domain, sample i a function of (seed, i) alone.
+  ModelCases(const Task& task, long long V, int lo, int hi, std::uint64_t samples, std::uint64_t seed,
+             const RunOptions& options);
   // The lines of an --expected file, read with `decode` (every, last or generate).
   ModelCases(const std::string& expected_path, Decode decode, const RunOptions& options);
 
@@ -33,11 +37,13 @@ class ModelCases {
   // The lengths of the token sequences the inputs make (teacher-forced), each once.
   std::vector<std::size_t> sequence_lengths() const;
   const Task* task() const { return task_; }
+  bool sampled() const { return samples_ > 0; }
 
  private:
   const Task* task_ = nullptr;
   long long V_ = 0;
   std::optional<SequenceDomain> domain_;
+  std::uint64_t samples_ = 0, seed_ = 0;  // samples_ > 0: a sample of domain_
   std::vector<ModelCase> file_cases_;
   std::string file_;
 };

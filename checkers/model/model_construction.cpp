@@ -1,6 +1,8 @@
 #include "checkers/model/model_construction.hpp"
 
+#include "checkers/confidence.hpp"
 #include "checkers/model/model_cases.hpp"
+#include "checkers/sweep_output.hpp"
 #include "checkers/tally.hpp"
 #include "core/exact.hpp"
 
@@ -14,6 +16,8 @@ namespace tverify::model {
 
 namespace {
 
+bool sampled(const ParamValues& params) { return params.has("samples"); }
+
 const ClaimSpec& task_claim() {
   static const ClaimSpec spec{
       "model.task", "the user's model",
@@ -22,7 +26,28 @@ const ClaimSpec& task_claim() {
       "every line of --expected), evaluated exactly when every op is rational and in MPFI intervals up the precision "
       "ladder otherwise; each argmax certified, an exact tie a failure, an undecided input unknown; the exact error "
       "rate per length in the details",
-      {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal"}};
+      {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal"},
+      DecidedBy::Check,
+      [](const ParamValues& params, const std::string&) {
+        return sampled(params) ? std::string("checked without --samples") : std::string();
+      }};
+  return spec;
+}
+
+const ClaimSpec& sample_claim() {
+  static const ClaimSpec spec{
+      "model.task_sample", "the user's model",
+      "on a seeded uniform random sample of the domain, the model's output read by --decode is the task's reference "
+      "output",
+      "--samples sequences drawn uniformly with replacement (seed --seed) from every sequence over --V tokens of each "
+      "length in --lengths, each decided as model.task decides an input; verified means no sampled input failed, "
+      "not that the domain is right; per length the sample's exact error fraction and a Wilson 95% interval "
+      "(floating point, a measurement)",
+      {"onnx", "task", "V", "lengths", "decode", "weights-as-decimal", "samples", "seed"},
+      DecidedBy::Check,
+      [](const ParamValues& params, const std::string&) {
+        return sampled(params) ? std::string() : std::string("checked with --samples");
+      }};
   return spec;
 }
 
@@ -99,6 +124,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
   const bool from_file = params.has("expected");
   if (from_file == params.has("task"))
     throw UsageError("give exactly one of --task (a reference task) and --expected FILE (input/output pairs)");
+  if (from_file && sampled(params)) throw UsageError("--samples draws from a task's domain; it does not apply to --expected");
   const Task* task = from_file ? nullptr : &find_task(params.choice("task"));
   ModelRun run;
   run.decode = decode_of(params.choice("decode"), task);
@@ -113,7 +139,12 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
                                    task->name, V));
     const auto [lo, hi] = params.range("lengths");
     max_length = static_cast<int>(hi);
-    run.cases = std::make_shared<ModelCases>(*task, V, static_cast<int>(lo), static_cast<int>(hi), options);
+    if (sampled(params))
+      run.cases = std::make_shared<ModelCases>(*task, V, static_cast<int>(lo), static_cast<int>(hi),
+                                               static_cast<std::uint64_t>(params.integer("samples")),
+                                               static_cast<std::uint64_t>(params.integer("seed")), options);
+    else
+      run.cases = std::make_shared<ModelCases>(*task, V, static_cast<int>(lo), static_cast<int>(hi), options);
   } else {
     run.cases = std::make_shared<ModelCases>(params.text("expected"), run.decode, options);
   }
@@ -148,14 +179,18 @@ std::string rate_text(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "0" : exact_to_string(Exact(static_cast<long>(part)) / Exact(static_cast<long>(whole)));
 }
 
-Json length_row(int length, const Tally& t) {
+// One length's counts and exact error rate (bounds when some inputs are unknown); for a sample, also the Wilson 95%
+// interval of the domain's error rate (from the failures alone to failures and unknown inputs together).
+Json length_row(int length, const Tally& t, bool sample) {
   Json row = {{"length", length}, {"inputs", t.checked}, {"failed", t.failed}, {"unknown", t.unknown}};
   if (t.unknown == 0) row["error_rate"] = rate_text(t.failed, t.checked);
   else row["error_rate_bounds"] = {rate_text(t.failed, t.checked), rate_text(t.failed + t.unknown, t.checked)};
+  if (sample && t.checked > 0)
+    row["wilson95"] = {wilson(t.failed, t.checked).first, wilson(t.failed + t.unknown, t.checked).second};
   return row;
 }
 
-std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSelection&) {
+std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) {
   RunOptions options;
   options.threads = run.threads;
   options.progress = run.progress;
@@ -180,12 +215,13 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSelection&) 
         for (const auto& [bits, n] : from.by_bits) into.by_bits[bits] += n;
         append_limited(into.unknown_inputs, std::move(from.unknown_inputs), limit);
       });
-  ClaimResult r = result_for(task_claim());
+  ClaimResult r = result_for(spec);
+  const bool sample = run.cases->sampled();
   Tally total{.limit = limit};
   Json lengths = Json::array();
   std::vector<std::string> rates;
   for (auto& [length, t] : all.by_length) {
-    lengths.push_back(length_row(length, t));
+    lengths.push_back(length_row(length, t, sample));
     const Json& row = lengths.back();
     rates.push_back(fmt::format("n={}: {}", length,
                                 row.contains("error_rate") ? row["error_rate"].get<std::string>()
@@ -199,7 +235,7 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSelection&) 
   for (const auto& [b, n] : all.by_bits) bits[b == 0 ? "exact" : std::to_string(b)] = n;
   r.details["decided_at_bits"] = bits;
   if (!all.unknown_inputs.empty()) r.details["unknown_inputs"] = all.unknown_inputs;
-  r.summary = "error rate " + fmt::format("{}", fmt::join(rates, ", "));
+  r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
   if (r.verdict == Verdict::Unknown)
     r.reason = fmt::format("{} inputs undecided at the precision ladder's ceiling of {} bits", r.unknown,
                            standard_rungs.ceiling);
@@ -219,10 +255,55 @@ std::vector<ParamSpec> model_params() {
                        {"auto", "every", "last", "generate"}, "auto"),
           text_param("expected", "a JSON Lines file of {\"input\": [...], \"output\": [...]} pairs, instead of --task",
                      ""),
+          integer_param("samples",
+                        "check this many sequences drawn uniformly from the domain (claim model.task_sample) instead "
+                        "of every one",
+                        1, 1'000'000'000, ""),
+          seed_param("seed of --samples"),
           integer_param("weights-as-decimal",
                         "snap every real weight to the nearest multiple of 10^-K (for a float export of intended "
                         "decimal weights); absent: the stored values exactly",
                         0, 30, "")};
+}
+
+// sweep model --vary lengths: the check's error rate per length as a table and a plot, the first failing length
+// marked (the length where the model starts to fail the task).
+Json sweep_model(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
+  if (sweep.vary != "lengths") throw UsageError("--vary lengths takes no range (got '" + sweep.vary + "'); the range is --lengths");
+  require_gnuplot();
+  prepare_output_dir(sweep.out_dir);
+  CheckReport report;
+  const ModelRun model_run = prepare_model_run(params, variant, ClaimSelection({}), run, report);
+  const ClaimResult r = check_task(model_run, sampled(params) ? sample_claim() : task_claim()).front();
+  SweepTable table{{"length", "inputs", "failed", "unknown", "error_rate", "error_rate_upper"}, {}};
+  Json first_failing = nullptr;
+  for (const auto& row : r.details["lengths"]) {
+    const bool decided = row.contains("error_rate");
+    const std::string lo = decided ? row["error_rate"].get<std::string>() : row["error_rate_bounds"][0].get<std::string>();
+    const std::string hi = decided ? lo : row["error_rate_bounds"][1].get<std::string>();
+    auto decimal = [](const std::string& q) { return fmt::format("{:.6f}", parse_exact(q).convert_to<double>()); };
+    table.rows.push_back({std::to_string(row["length"].get<int>()), std::to_string(row["inputs"].get<std::uint64_t>()),
+                          std::to_string(row["failed"].get<std::uint64_t>()),
+                          std::to_string(row["unknown"].get<std::uint64_t>()), decimal(lo), decimal(hi)});
+    if (first_failing.is_null() && row["failed"].get<std::uint64_t>() > 0) first_failing = row["length"];
+  }
+  PlotSpec plot{fmt::format("{} on task {}", model_run.model->path, params.choice("task")), "length n",
+                r.id == sample_claim().id ? "sampled error rate" : "error rate (exact)"};
+  plot.x_column = "length";
+  plot.yrange = std::make_pair(0.0, 1.05);
+  plot.series = {{"error_rate", "error rate"}, {"error_rate_upper", "with unknown inputs counted as errors"}};
+  if (!first_failing.is_null()) plot.marks.push_back({first_failing.get<double>(), "first failing length"});
+  Json summary{{"claim", r.id},
+               {"verdict", to_string(r.verdict)},
+               {"model", report.options["model"]},
+               {"first_failing_length", first_failing},
+               {"lengths", r.details["lengths"]},
+               {"smallest_counterexample", r.counterexamples.empty() ? Json(nullptr)
+                                                                     : Json{{"input", r.counterexamples[0].input},
+                                                                            {"expected", r.counterexamples[0].expected},
+                                                                            {"got", r.counterexamples[0].got}}}};
+  write_sweep(sweep.out_dir, "model-lengths", table, plot, summary);
+  return summary;
 }
 
 std::string eval_model(const ParamValues& params, const std::string&, const std::string& input, bool, long) {
@@ -249,15 +330,24 @@ std::string eval_model(const ParamValues& params, const std::string&, const std:
 
 Construction model_construction() {
   const auto& claim = task_claim();
-  // eval prints the certified argmax at every position (no --trace); check reads no proofs and has no sweeps.
+  const auto& sample = sample_claim();
+  auto checked_against = [](const ClaimSpec& spec) {
+    return [&spec](const ModelRun& run, const ClaimSelection&) { return check_task(run, spec); };
+  };
+  // eval prints the certified argmax at every position (no --trace); there are no Z3 proofs.
   const ConstructionFeatures features{.eval_traces = false};
   return {{"model", "a user's ONNX model (torch.onnx.export), checked against a reference task",
            model_params(),
            {{"stored", "the model's weights as the file stores them (snapped only by --weights-as-decimal)"}},
-           {claim},
-           {},
+           {claim, sample},
+           {{"lengths", false, "the error rate of the check at each length of --lengths, exact (or per length of the "
+                               "sample with --samples): model-lengths.csv, .png with the first failing length marked, "
+                               ".json",
+             {}}},
            features},
-          {check_in_groups<ModelRun>(prepare_model_run, {{{&claim}, check_task}}), {}, {}, eval_model}};
+          {check_in_groups<ModelRun>(prepare_model_run,
+                                     {{{&claim}, checked_against(claim)}, {{&sample}, checked_against(sample)}}),
+           {}, sweep_model, eval_model}};
 }
 
 }  // namespace tverify::model
