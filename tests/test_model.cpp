@@ -86,17 +86,31 @@ TEST_CASE("model: a model that forgot to reverse is refuted on the smallest non-
 TEST_CASE("model: a -inf mask weighs exactly 0; exact ties fail, undecidable ones are unknown", "[model]") {
   // Position p weighs x_0..x_p (BOS = 2 included) 1/(p+1) each. At p = 1 the logits of x_1 and BOS are both 1/2,
   // points the intervals decide equal: an exact tie, a failure. For x = [0, 1] and [1, 0] at p = 2 three classes
-  // have 1/3 each, which no interval decides: unknown.
-  const CheckReport r = check_model({{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}});
-  const ClaimResult& c = task_claim(r);
-  CHECK(r.options["model"]["evaluation"] == "interval");
+  // have 1/3 each, which no interval decides.
+  const CheckReport every = check_model({{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}});
+  const ClaimResult& c = task_claim(every);
+  CHECK(every.options["model"]["evaluation"] == "interval");
   CHECK(c.verdict == Verdict::Refuted);
+  // Read at every position, each input fails at p = 1, the tie, whatever p = 2 is: one certified wrong output
+  // decides the input.
   CHECK(c.checked == 6);
-  CHECK(c.failed == 4);
-  CHECK(c.unknown == 2);
+  CHECK(c.failed == 6);
+  CHECK(c.unknown == 0);
   CHECK(c.counterexamples[0].got == Json({"tie 0,2"}));
-  CHECK(c.details["lengths"][1]["error_rate_bounds"] == Json({"1/2", "1"}));
-  CHECK(c.details["unknown_inputs"][0]["input"] == Json({0, 1}));
+  const auto at_01 = std::find_if(c.counterexamples.begin(), c.counterexamples.end(),
+                                  [](const Counterexample& e) { return e.input == Json({0, 1}); });
+  REQUIRE(at_01 != c.counterexamples.end());
+  CHECK(at_01->got == Json({"tie 0,2", "undecided"}));
+  // Read at the last position only: length 1 is the tie (2 failures); at length 2, [0, 0] and [1, 1] give 2/3 to
+  // the majority token (right), [0, 1] and [1, 0] are unknown.
+  const CheckReport last_only = check_model(
+      {{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}, {"decode", "last"}});
+  const ClaimResult& last = task_claim(last_only);
+  CHECK(last.verdict == Verdict::Refuted);
+  CHECK(last.failed == 2);
+  CHECK(last.unknown == 2);
+  CHECK(last.details["lengths"][1]["error_rate_bounds"] == Json({"0", "1/2"}));
+  CHECK(last.details["unknown_inputs"][0]["input"] == Json({0, 1}));
 }
 
 TEST_CASE("model: softmax attention is certified through intervals; --expected reads JSON Lines", "[model]") {
@@ -199,13 +213,13 @@ TEST_CASE("model: --expected with --decode generate feeds the model its own toke
   std::filesystem::create_directories(dir);
   const std::string pairs = (dir / "pairs.jsonl").string();
   // After [BOS = 3, 0, 1, COPY = 4] the copy model generates 0 then 1: the first line passes, the second (expecting
-  // 1, 0) fails with the model's own generation as its output.
+  // 1, 0) fails at its first token, where generation stops.
   std::ofstream(pairs) << "{\"input\": [3, 0, 1, 4], \"output\": [0, 1]}\n{\"input\": [3, 0, 1, 4], \"output\": [1, 0]}\n";
   const ClaimResult r = task_claim(check_model({{"onnx", copy}, {"expected", pairs}, {"decode", "generate"}}));
   CHECK(r.verdict == Verdict::Refuted);
   CHECK(r.passed == 1);
   CHECK(r.failed == 1);
-  CHECK(r.counterexamples[0].got == Json({0, 1}));
+  CHECK(r.counterexamples[0].got == Json({0}));
   std::filesystem::remove_all(dir);
 }
 

@@ -64,33 +64,52 @@ Logits<T> logits_of(const LoadedModel& model, const Weights<T>& weights, const T
   return {std::move(out), classes};
 }
 
+// One read position: its certified argmax, or none when this precision cannot decide it.
 struct Reading {
-  Argmax argmax;
+  std::optional<Argmax> argmax;
   std::size_t position = 0;
 };
 
-Json got_entry(const Argmax& a) {
-  if (a.tied.empty()) return a.winner;
-  return fmt::format("tie {}", fmt::join(a.tied, ","));
+template <class T>
+Reading read_at(const Logits<T>& logits, std::size_t position) {
+  try {
+    return {argmax_of(logits.row(position), logits.classes), position};
+  } catch (const Undecided&) {
+    return {std::nullopt, position};
+  }
 }
 
+Json got_entry(const Reading& r) {
+  if (!r.argmax) return "undecided";
+  if (r.argmax->tied.empty()) return r.argmax->winner;
+  return fmt::format("tie {}", fmt::join(r.argmax->tied, ","));
+}
+
+// A decided reading that is not the target (a negative target: none, as `eval` reads every position).
+bool wrong(const Reading& r, std::int64_t target) {
+  return target >= 0 && r.argmax && (!r.argmax->tied.empty() || r.argmax->winner != target);
+}
+
+// The case's outcome from its readings: wrong when any decided reading is wrong (whatever the undecided ones are);
+// otherwise Undecided is thrown when a reading is undecided, so that the caller climbs.
 CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targets) {
   CaseOutcome out;
   out.kind = CaseOutcome::Kind::Right;
+  bool undecided = false;
   for (std::size_t i = 0; i < readings.size(); ++i) {
     const Reading& r = readings[i];
-    out.got.push_back(got_entry(r.argmax));
+    out.got.push_back(got_entry(r));
     out.expected.push_back(targets[i]);
-    if (out.kind == CaseOutcome::Kind::Wrong) continue;
-    if (!r.argmax.tied.empty()) {
-      out.kind = CaseOutcome::Kind::Wrong;
+    undecided = undecided || !r.argmax;
+    if (out.kind == CaseOutcome::Kind::Wrong || !wrong(r, targets[i])) continue;
+    out.kind = CaseOutcome::Kind::Wrong;
+    if (!r.argmax->tied.empty())
       out.detail = fmt::format("position {}: exact tie between classes {}, expected {}", r.position,
-                               fmt::join(r.argmax.tied, ", "), targets[i]);
-    } else if (r.argmax.winner != targets[i]) {
-      out.kind = CaseOutcome::Kind::Wrong;
-      out.detail = fmt::format("position {}: argmax {}, expected {}", r.position, r.argmax.winner, targets[i]);
-    }
+                               fmt::join(r.argmax->tied, ", "), targets[i]);
+    else
+      out.detail = fmt::format("position {}: argmax {}, expected {}", r.position, r.argmax->winner, targets[i]);
   }
+  if (undecided && out.kind != CaseOutcome::Kind::Wrong) throw Undecided{};
   if (readings.size() < targets.size()) {
     for (std::size_t i = readings.size(); i < targets.size(); ++i) out.expected.push_back(targets[i]);
     if (out.kind == CaseOutcome::Kind::Right) {
@@ -111,17 +130,17 @@ CaseOutcome read_case(const LoadedModel& model, const Weights<T>& weights, const
     Tokens sequence(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from) + 1);
     for (std::size_t i = 0; i < m; ++i) {
       const Logits<T> logits = logits_of(model, weights, sequence, limits);
-      const std::size_t position = sequence.size() - 1;
-      readings.push_back({argmax_of(logits.row(position), logits.classes), position});
-      const Argmax& a = readings.back().argmax;
-      if (!a.tied.empty() || a.winner > limits.max_token) break;  // nothing the model can read back
-      sequence.push_back(a.winner);
+      readings.push_back(read_at(logits, sequence.size() - 1));
+      const Reading& r = readings.back();
+      // Generation stops at the first wrong token (the case has failed) and where this precision cannot go on.
+      if (!r.argmax || wrong(r, c.targets[i]) || r.argmax->winner > limits.max_token) break;
+      sequence.push_back(r.argmax->winner);
     }
     return outcome_of(readings, c.targets);
   }
   const Logits<T> logits = logits_of(model, weights, c.sequence, limits);
   for (std::size_t i = decode == Decode::Last ? m - 1 : 0; i < m; ++i)
-    readings.push_back({argmax_of(logits.row(c.read_from + i), logits.classes), c.read_from + i});
+    readings.push_back(read_at(logits, c.read_from + i));
   if (decode == Decode::Last) return outcome_of(readings, Tokens{c.targets.back()});
   return outcome_of(readings, c.targets);
 }
