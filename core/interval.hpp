@@ -53,8 +53,10 @@ class Interval {
   }
 
   Interval& operator+=(const Interval& o) { value_ += o.value_; return *this; }
-  // *this += a * b without allocating a temporary (hot loops: the autodiff tape).
+  // *this += a * b without allocating a temporary (hot loops: the autodiff tape, the model evaluator's MatMul). A
+  // factor that is exactly 0 adds nothing (a * b is a real times 0) and is skipped: weight matrices are sparse.
   Interval& add_product(const Interval& a, const Interval& b) {
+    if (mpfi_is_zero(a.value_.backend().data()) || mpfi_is_zero(b.value_.backend().data())) return *this;
     thread_local Interval product;
     mpfi_mul(product.value_.backend().data(), a.value_.backend().data(), b.value_.backend().data());
     mpfi_add(value_.backend().data(), value_.backend().data(), product.value_.backend().data());

@@ -24,7 +24,8 @@ Extended<T> dot(const Extended<T>* a, std::int64_t a_step, const Extended<T>* b,
   }
   for (std::int64_t r = 0; r < k; ++r) {
     if constexpr (is_interval_v<T>) sum.value.add_product(a[r * a_step].value, b[r * b_step].value);
-    else sum.value += a[r * a_step].value * b[r * b_step].value;
+    else if (!is_zero(a[r * a_step].value) && !is_zero(b[r * b_step].value))
+      sum.value += a[r * a_step].value * b[r * b_step].value;
   }
   return sum;
 }
