@@ -134,8 +134,9 @@ ClaimSelection Construction::requested_claims(const std::string& verb, const Par
 }
 
 std::vector<ParamSpec> Construction::params_for(const std::string& verb) const {
-  const auto& read = declaration_.features.prove_params;
-  if (verb != "prove" || !read) return params();
+  const auto& features = declaration_.features;
+  const auto& read = verb == "prove" ? features.prove_params : verb == "export" ? features.export_params : std::nullopt;
+  if (!read) return params();
   std::vector<ParamSpec> out;
   for (const auto& p : params())
     if (std::find(read->begin(), read->end(), p.name) != read->end()) out.push_back(p);
@@ -148,6 +149,13 @@ void Construction::require_verb(const std::string& verb) const {
                      name() + "`)");
   if (verb == "sweep" && (sweeps().empty() || !actions_.sweep))
     throw UsageError("construction '" + name() + "' has no sweeps");
+  if (verb == "export" && !has_export())
+    throw UsageError("construction '" + name() + "' has no ONNX export (constructions with one: see `tverify export --help`)");
+}
+
+std::string Construction::export_onnx(const ParamValues& params, const std::string& variant) const {
+  require_verb("export");
+  return actions_.export_onnx(params, variant);
 }
 
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,

@@ -88,6 +88,8 @@ struct ConstructionFeatures {
   bool eval_traces = true;                   // eval --trace: eval has intermediate blocks to print
   // The parameters `prove` reads, when it reads fewer than `check` (Z3 proofs over symbols need fewer); nullopt: all.
   std::optional<std::vector<std::string>> prove_params{};
+  // The parameters `export` reads (the weights' parameters); nullopt: all.
+  std::optional<std::vector<std::string>> export_params{};
   bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
 };
 
@@ -105,7 +107,8 @@ struct ConstructionDeclaration {
 // What a construction does, given validated parameters, variant and claims. `check` fills the report's arithmetic,
 // domain and claim results; `prove` (empty: no Z3 proofs) the same; `sweep` (empty: none) writes its files and
 // returns the summary; `eval` returns the text to print for one input (tokens, comma-separated), with every
-// intermediate block when tracing and, with bits > 0, also in floating point of that many bits (a measurement).
+// intermediate block when tracing and, with bits > 0, also in floating point of that many bits (a measurement);
+// `export_onnx` (empty: no export) returns the construction's weights as a serialized ONNX model.
 struct ConstructionActions {
   std::function<void(const ParamValues&, const std::string& variant, const ClaimSelection&, const RunOptions&,
                      CheckReport&)>
@@ -117,6 +120,7 @@ struct ConstructionActions {
   std::function<std::string(const ParamValues&, const std::string& variant, const std::string& input, bool trace,
                             long bits)>
       eval;
+  std::function<std::string(const ParamValues&, const std::string& variant)> export_onnx{};
 };
 
 class Construction {
@@ -126,7 +130,7 @@ class Construction {
   const std::string& name() const { return declaration_.name; }
   const std::string& paper() const { return declaration_.paper; }
   const std::vector<ParamSpec>& params() const { return declaration_.params; }
-  // The parameters `verb` reads: params(), or for "prove" the declared prove_params.
+  // The parameters `verb` reads: params(), or for "prove" and "export" the declared prove_params and export_params.
   std::vector<ParamSpec> params_for(const std::string& verb) const;
   const std::vector<VariantSpec>& variants() const { return declaration_.variants; }
   const std::vector<ClaimSpec>& claims() const { return declaration_.claims; }
@@ -147,8 +151,13 @@ class Construction {
   std::string eval(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
                    long bits) const;
 
+  // The construction's weights as a serialized ONNX model (`tverify export`).
+  std::string export_onnx(const ParamValues& params, const std::string& variant) const;
+  bool has_export() const { return static_cast<bool>(actions_.export_onnx); }
+
   const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
-  // Throws UsageError when the construction has nothing for `verb` ("prove" without proofs, "sweep" without sweeps).
+  // Throws UsageError when the construction has nothing for `verb` ("prove" without proofs, "sweep" without sweeps,
+  // "export" without an ONNX export).
   void require_verb(const std::string& verb) const;
   bool has_proofs() const;
   // The variant's name, the default when empty; throws UsageError naming the variants.

@@ -187,6 +187,18 @@ int run_check(const ConstructionArgs& args, const std::vector<std::string>& clai
       });
 }
 
+// Validates everything before the export, then writes the model atomically.
+int run_export(const ConstructionArgs& args, const std::string& variant, const std::string& onnx_path) {
+  const Construction& c = *args.construction;
+  const ParamValues params = args.parse();
+  const std::string v = c.variant_or_default(variant);
+  ensure_writable_file(onnx_path, "--onnx");
+  write_file_atomically(onnx_path, c.export_onnx(params, v));
+  fmt::print("{}: the {} construction (variant {}) as an ONNX model; check it with `tverify check model --onnx {}`\n",
+             onnx_path, c.name(), v, onnx_path);
+  return 0;
+}
+
 // Re-runs the certificate's command and compares every field it can reproduce, naming each that differs.
 int run_recheck(const std::string& path, const CommonRunArgs& common) {
   const Json cert = load_certificate(path);
@@ -298,6 +310,18 @@ int run(int argc, char** argv) {
       ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)");
   }
 
+  auto* exporter = app.add_subcommand("export", "write a construction's weights as an ONNX model (for check model)");
+  exporter->require_subcommand(1);
+  std::string onnx_path;
+  std::map<std::string, ConstructionArgs> export_args;
+  for (const auto& c : all_constructions()) {
+    if (!c->has_export()) continue;
+    auto* ex = exporter->add_subcommand(c->name(), c->paper());
+    export_args[c->name()].add_to(ex, *c, "export");
+    ex->add_option("--variant", variant, variant_help(*c));
+    ex->add_option("--onnx", onnx_path, "the ONNX file to write")->required();
+  }
+
   auto* report = app.add_subcommand("report", "tabulate certificates for a write-up");
   std::vector<std::string> report_paths;
   bool markdown = false, latex = false, wide = false;
@@ -312,7 +336,7 @@ int run(int argc, char** argv) {
   CommonRunArgs recheck_common;
   recheck_common.add_to(recheck);
 
-  reject_unknown_words(app, {"check", "prove", "sweep", "eval"}, argc, argv);
+  reject_unknown_words(app, {"check", "prove", "sweep", "eval", "export"}, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -352,6 +376,8 @@ int run(int argc, char** argv) {
       return 0;
     }
   }
+  for (const auto& [name, args] : export_args)
+    if (exporter->got_subcommand(name)) return run_export(args, variant, onnx_path);
   if (report->parsed())
     return run_report(report_paths, latex ? TableFormat::Latex : TableFormat::Markdown,
                       wide ? TableLayout::PerCertificate : TableLayout::PerClaim);

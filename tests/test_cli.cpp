@@ -138,7 +138,7 @@ TEST_CASE("unknown constructions and claims name what exists", "[cli][bad-input]
   expect_usage_error("check nope", "construction 'nope' does not exist (available: copy, count3, cat, markov, model)");
   expect_usage_error("list nope", "construction 'nope' does not exist");
   expect_usage_error("check copy --claim copy.nope", "--claim 'copy.nope' is not a claim of copy");
-  expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, report, recheck)");
+  expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, export, report, recheck)");
 }
 
 TEST_CASE("a run above the budget is refused without --force", "[cli][bad-input]") {

@@ -296,6 +296,13 @@ std::vector<Baseline> baselines() {
       }
       for (const auto& o : common_run_options()) b.options.push_back(o);
       b.required = {"--vary", "--out"};
+    } else if (verb == "export") {
+      std::erase_if(b.options, [](const Option& o) {
+        return o.name != "--D" && o.name != "--n" && o.name != "--embedding" && o.name != "--tau";
+      });
+      b.options.push_back(variant);
+      b.options.push_back({"--onnx", Kind::Json});
+      b.required = {"--onnx"};
     } else {
       b.options.push_back({"--input", Kind::Input, 0, 0, {c}});
       b.options.push_back(variant);
@@ -312,6 +319,7 @@ std::vector<Baseline> baselines() {
   add("sweep", "copy", {"--vary", "bits", "--D", "2", "--n", "1", "--L-max", "2", "--out", "o", "--threads", "1"});
   add("sweep", "copy", {"--fast", "--vary", "L=4:8:x2", "--samples", "1", "--out", "o", "--threads", "1"});
   add("eval", "copy", {"--input", "0,1"});
+  add("export", "copy", {"--D", "2", "--n", "1", "--onnx", "copy.onnx"});
   add("check", "count3", {"--n", "2", "--values", "0:1", "--claim", "count3.alg2_alg3", "--threads", "1"});
   add("prove", "count3", {"--threads", "1"});
   add("sweep", "count3", {"--vary", "values", "--n", "2", "--L-max", "1", "--out", "o", "--threads", "1"});

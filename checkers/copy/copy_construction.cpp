@@ -10,6 +10,7 @@
 #include "checkers/checkpoint.hpp"
 #include "checkers/sweep_output.hpp"
 #include "constructions/copy/finite_precision.hpp"
+#include "constructions/copy/onnx_export.hpp"
 #include "checkers/copy/transformer_claims.hpp"
 
 #include <fmt/format.h>
@@ -296,12 +297,34 @@ std::string eval_copy(const ParamValues& params, const std::string& variant, con
   return out;
 }
 
+// The largest export: both MLP matrices of layer 1 hold nearly all of it.
+constexpr std::uint64_t max_exported_weights = std::uint64_t{1} << 22;
+
+std::string export_copy(const ParamValues& params, const std::string& variant) {
+  const int alphabet = params.small_int("D"), n = params.small_int("n");
+  const EmbeddingKind embedding = params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot;
+  const std::uint64_t weights = exported_weight_count(alphabet, n, embedding);
+  if (weights > max_exported_weights)
+    throw UsageError(fmt::format("export copy: the model for --D {} --n {} would hold {} weights; export writes at most "
+                                 "{} (smaller D or n)",
+                                 alphabet, n, weights, max_exported_weights));
+  // The model reads sequences of any length: L is not a parameter of its weights.
+  const CopyTransformer transformer(transformer_config(params, variant, 0));
+  try {
+    return copy_transformer_onnx(transformer);
+  } catch (const std::invalid_argument& e) {  // a weight ONNX cannot hold exactly (--tau with a 2^53 denominator)
+    throw UsageError(std::string("export copy: ") + e.what());
+  }
+}
+
 }  // namespace
 
 Construction copy_construction() {
   return {{"copy", "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)", copy_params(),
-           copy_variants(), copy_claims(), copy_sweeps(), {.evaluates_in_floating_point = true}},
-          {check_in_groups<CopyCheckContext>(prepare_copy_run, copy_claim_groups()), prove_copy, sweep_copy, eval_copy}};
+           copy_variants(), copy_claims(), copy_sweeps(),
+           {.evaluates_in_floating_point = true, .export_params = std::vector<std::string>{"D", "n", "embedding", "tau"}}},
+          {check_in_groups<CopyCheckContext>(prepare_copy_run, copy_claim_groups()), prove_copy, sweep_copy, eval_copy,
+           export_copy}};
 }
 
 }  // namespace tverify::copy

@@ -146,6 +146,7 @@ class CopyTransformer {
 
   // The weights of layer 1's MLP (hidden units: the gadgets, in the order they are built) and the head windows.
   const ReluMlp<Surd>& layer1_mlp() const { return mlp_; }
+  const std::vector<AttentionHead<Surd>>& layer1_heads() const { return heads_; }  // h_1..h_{n+1}
   std::size_t head_window(int t) const { return static_cast<std::size_t>(t); }  // h_t averages the last t tokens
 
   // The averaging head h_t (t = 1..n+1) of Lemma C.1 at every position of a token sequence.

@@ -1,0 +1,153 @@
+#include "constructions/model/onnx_writer.hpp"
+
+#include <onnx/onnx_pb.h>
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+namespace tverify::model {
+
+namespace {
+
+constexpr std::int64_t ir_version = 8;  // ONNX IR version of opset 17
+constexpr std::int64_t opset = 17;
+const Exact two_to_53 = Exact(BigInt(1) << 53);
+
+// x as a double when the double holds it exactly.
+std::optional<double> exact_double(const Exact& x) {
+  const double d = x.convert_to<double>();
+  if (!std::isfinite(d) || Exact(d) != x) return std::nullopt;
+  return d;
+}
+
+double integer_as_double(const BigInt& v, const std::string& tensor) {
+  const Exact q(v);
+  if (abs(q) >= two_to_53)
+    throw std::invalid_argument("the ONNX tensor '" + tensor + "' needs the integer " + v.str() +
+                                ", past the 2^53 a float64 holds exactly");
+  return q.convert_to<double>();
+}
+
+void set_shape(onnx::TensorProto& t, const std::vector<std::int64_t>& shape) {
+  for (std::int64_t d : shape) t.add_dims(d);
+}
+
+}  // namespace
+
+struct OnnxWriter::Proto {
+  onnx::ModelProto model;
+  onnx::GraphProto& graph() { return *model.mutable_graph(); }
+
+  onnx::TensorProto& real_initializer(const std::string& name, const std::vector<std::int64_t>& shape,
+                                      const std::vector<double>& values) {
+    onnx::TensorProto& t = *graph().add_initializer();
+    t.set_name(name);
+    t.set_data_type(onnx::TensorProto::DOUBLE);
+    set_shape(t, shape);
+    for (double v : values) t.add_double_data(v);
+    return t;
+  }
+};
+
+OnnxWriter::OnnxWriter(const std::string& graph_name) : proto_(std::make_unique<Proto>()) {
+  proto_->model.set_ir_version(ir_version);
+  proto_->model.set_producer_name("tverify");
+  auto* set = proto_->model.add_opset_import();
+  set->set_domain("");
+  set->set_version(opset);
+  proto_->graph().set_name(graph_name);
+}
+
+OnnxWriter::~OnnxWriter() = default;
+
+std::string OnnxWriter::token_input(const std::string& name) {
+  auto* input = proto_->graph().add_input();
+  input->set_name(name);
+  auto* type = input->mutable_type()->mutable_tensor_type();
+  type->set_elem_type(onnx::TensorProto::INT64);
+  type->mutable_shape()->add_dim()->set_dim_param("seq");
+  return name;
+}
+
+std::string OnnxWriter::integers(const std::string& name, const std::vector<std::int64_t>& shape,
+                                 const std::vector<std::int64_t>& values) {
+  onnx::TensorProto& t = *proto_->graph().add_initializer();
+  t.set_name(name);
+  t.set_data_type(onnx::TensorProto::INT64);
+  set_shape(t, shape);
+  for (std::int64_t v : values) t.add_int64_data(v);
+  return name;
+}
+
+std::string OnnxWriter::rationals(const std::string& name, const std::vector<std::int64_t>& shape,
+                                  const std::vector<Exact>& values) {
+  std::vector<double> direct;
+  for (const Exact& v : values) {
+    const auto d = exact_double(v);
+    if (!d) break;
+    direct.push_back(*d);
+  }
+  if (direct.size() == values.size()) {
+    proto_->real_initializer(name, shape, direct);
+    return name;
+  }
+  std::vector<double> numerators, denominators;
+  for (const Exact& v : values) {
+    numerators.push_back(integer_as_double(numerator(v), name));
+    denominators.push_back(integer_as_double(denominator(v), name));
+  }
+  proto_->real_initializer(name + "_numerators", shape, numerators);
+  proto_->real_initializer(name + "_denominators", shape, denominators);
+  return node("Div", {name + "_numerators", name + "_denominators"}, {}, name);
+}
+
+std::string OnnxWriter::minus_infinity(const std::string& name) {
+  proto_->real_initializer(name, {}, {-std::numeric_limits<double>::infinity()});
+  return name;
+}
+
+std::string OnnxWriter::node(const std::string& op, const std::vector<std::string>& inputs,
+                             const std::vector<OnnxAttribute>& attributes, const std::string& output) {
+  std::string out = output;
+  if (out.empty()) {
+    for (char c : op) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out += "_" + std::to_string(++generated_);
+  }
+  onnx::NodeProto& n = *proto_->graph().add_node();
+  n.set_op_type(op);
+  n.set_name(out);
+  for (const auto& in : inputs) n.add_input(in);
+  n.add_output(out);
+  for (const auto& a : attributes) {
+    onnx::AttributeProto& attribute = *n.add_attribute();
+    attribute.set_name(a.name);
+    if (const auto* i = std::get_if<std::int64_t>(&a.value)) {
+      attribute.set_type(onnx::AttributeProto::INT);
+      attribute.set_i(*i);
+    } else {
+      attribute.set_type(onnx::AttributeProto::INTS);
+      for (std::int64_t v : std::get<std::vector<std::int64_t>>(a.value)) attribute.add_ints(v);
+    }
+  }
+  return out;
+}
+
+void OnnxWriter::output(const std::string& name, std::int64_t classes) {
+  auto* out = proto_->graph().add_output();
+  out->set_name(name);
+  auto* type = out->mutable_type()->mutable_tensor_type();
+  type->set_elem_type(onnx::TensorProto::DOUBLE);
+  type->mutable_shape()->add_dim()->set_dim_param("seq");
+  type->mutable_shape()->add_dim()->set_dim_value(classes);
+}
+
+std::string OnnxWriter::serialized() const {
+  std::string bytes;
+  if (!proto_->model.SerializeToString(&bytes)) throw std::runtime_error("protobuf could not serialize the model");
+  return bytes;
+}
+
+}  // namespace tverify::model
