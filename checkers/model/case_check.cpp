@@ -120,24 +120,66 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
   return out;
 }
 
-// The outputs of one case at precision T; throws Undecided when T cannot decide.
+// f(weights) at the lowest precision that decides it: exactly for a rational graph (bits 0), otherwise up the
+// precision ladder, where f throws Undecided at a precision that cannot decide. nullopt, with the ceiling's bits, when
+// no rung does.
+template <class Result, class F>
+std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& model, F f) {
+  if (model.graph.rational) return {f(model.exact), 0};
+  const auto climbed = climb(
+      standard_rungs,
+      [&]<unsigned Bits>() -> std::optional<Result> {
+        try {
+          return f(std::get<Weights<Interval<Bits>>>(model.intervals));
+        } catch (const Undecided&) {
+          return std::nullopt;
+        }
+      },
+      [](const std::optional<Result>& r) { return r.has_value(); });
+  return {climbed.result, climbed.bits};
+}
+
+CaseOutcome unknown_at(unsigned bits) {
+  CaseOutcome unknown;
+  unknown.detail = fmt::format("a comparison or argmax is undecided at the ladder's ceiling of {} bits", bits);
+  unknown.bits = bits;
+  return unknown;
+}
+
+// Autoregressive generation: each step climbs the ladder on its own (a step that needs more bits does not send the
+// steps before it up again), and generation stops at the first wrong token, which decides the case.
+CaseOutcome generated(const LoadedModel& model, const TaskCase& c, const CaseLimits& limits) {
+  std::vector<Reading> readings;
+  Tokens sequence(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from) + 1);
+  unsigned bits = 0;
+  for (std::size_t i = 0; i < c.targets.size(); ++i) {
+    const std::size_t position = sequence.size() - 1;
+    const auto [reading, rung] = lowest_deciding<Reading>(model, [&](const auto& weights) {
+      Reading r = read_at(logits_of(model, weights, sequence, limits), position);
+      if (!r.argmax) throw Undecided{};
+      return r;
+    });
+    bits = std::max(bits, rung);
+    readings.push_back(reading ? *reading : Reading{std::nullopt, position});
+    const Reading& r = readings.back();
+    if (!r.argmax || wrong(r, c.targets[i]) || r.argmax->winner > limits.max_token) break;
+    sequence.push_back(r.argmax->winner);
+  }
+  try {
+    CaseOutcome out = outcome_of(readings, c.targets);
+    out.bits = bits;
+    return out;
+  } catch (const Undecided&) {
+    return unknown_at(bits);
+  }
+}
+
+// The outputs at the target positions of one evaluation (every one, or the last).
 template <class T>
 CaseOutcome read_case(const LoadedModel& model, const Weights<T>& weights, const TaskCase& c, Decode decode,
                       const CaseLimits& limits) {
   std::vector<Reading> readings;
   const std::size_t m = c.targets.size();
-  if (decode == Decode::Generate) {
-    Tokens sequence(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from) + 1);
-    for (std::size_t i = 0; i < m; ++i) {
-      const Logits<T> logits = logits_of(model, weights, sequence, limits);
-      readings.push_back(read_at(logits, sequence.size() - 1));
-      const Reading& r = readings.back();
-      // Generation stops at the first wrong token (the case has failed) and where this precision cannot go on.
-      if (!r.argmax || wrong(r, c.targets[i]) || r.argmax->winner > limits.max_token) break;
-      sequence.push_back(r.argmax->winner);
-    }
-    return outcome_of(readings, c.targets);
-  }
   const Logits<T> logits = logits_of(model, weights, c.sequence, limits);
   for (std::size_t i = decode == Decode::Last ? m - 1 : 0; i < m; ++i)
     readings.push_back(read_at(logits, c.read_from + i));
@@ -146,24 +188,13 @@ CaseOutcome read_case(const LoadedModel& model, const Weights<T>& weights, const
 }
 
 CaseOutcome checked(const LoadedModel& model, const TaskCase& c, Decode decode, const CaseLimits& limits) {
-  if (model.graph.rational) return read_case(model, model.exact, c, decode, limits);
-  const auto climbed = climb(
-      standard_rungs,
-      [&]<unsigned Bits>() -> std::optional<CaseOutcome> {
-        try {
-          CaseOutcome out = read_case(model, std::get<Weights<Interval<Bits>>>(model.intervals), c, decode, limits);
-          out.bits = Bits;
-          return out;
-        } catch (const Undecided&) {
-          return std::nullopt;
-        }
-      },
-      [](const std::optional<CaseOutcome>& r) { return r.has_value(); });
-  if (climbed.result) return *climbed.result;
-  CaseOutcome unknown;
-  unknown.detail = fmt::format("a comparison or argmax is undecided at the ladder's ceiling of {} bits", climbed.bits);
-  unknown.bits = climbed.bits;
-  return unknown;
+  if (decode == Decode::Generate) return generated(model, c, limits);
+  const auto [outcome, bits] = lowest_deciding<CaseOutcome>(
+      model, [&](const auto& weights) { return read_case(model, weights, c, decode, limits); });
+  if (!outcome) return unknown_at(bits);
+  CaseOutcome out = *outcome;
+  out.bits = bits;
+  return out;
 }
 
 }  // namespace
