@@ -36,14 +36,14 @@ template <class T>
 Tensor<T> matmul(const Tensor<T>& a_in, const Tensor<T>& b_in) {
   if (!a_in.is_real() || !b_in.is_real()) throw ModelError("MatMul of integer tensors");
   if (a_in.shape.empty() || b_in.shape.empty()) throw ModelError("MatMul of a scalar");
-  Tensor<T> a = a_in, b = b_in;
-  const bool row = a.shape.size() == 1, column = b.shape.size() == 1;
-  if (row) a.shape.insert(a.shape.begin(), 1);
-  if (column) b.shape.push_back(1);
-  const std::int64_t n = a.shape[a.shape.size() - 2], k = a.shape.back(), m = b.shape.back();
-  if (b.shape[b.shape.size() - 2] != k)
+  Shape sa = a_in.shape, sb = b_in.shape;  // the operands' elements are read in place, under the promoted shapes
+  const bool row = sa.size() == 1, column = sb.size() == 1;
+  if (row) sa.insert(sa.begin(), 1);
+  if (column) sb.push_back(1);
+  const std::int64_t n = sa[sa.size() - 2], k = sa.back(), m = sb.back();
+  if (sb[sb.size() - 2] != k)
     throw ModelError("MatMul of shapes " + shape_text(a_in.shape) + " and " + shape_text(b_in.shape));
-  const Shape batch_a(a.shape.begin(), a.shape.end() - 2), batch_b(b.shape.begin(), b.shape.end() - 2);
+  const Shape batch_a(sa.begin(), sa.end() - 2), batch_b(sb.begin(), sb.end() - 2);
   const Shape batch = broadcast_shapes(batch_a, batch_b);
   const auto ia = broadcast_index_map(batch_a, batch), ib = broadcast_index_map(batch_b, batch);
   Shape shape = batch;
@@ -53,8 +53,8 @@ Tensor<T> matmul(const Tensor<T>& a_in, const Tensor<T>& b_in) {
   Tensor<T> out = Tensor<T>::real(shape, {});
   out.reals.reserve(ia.size() * static_cast<std::size_t>(n * m));
   for (std::size_t t = 0; t < ia.size(); ++t) {
-    const Extended<T>* pa = &a.reals[static_cast<std::size_t>(ia[t] * n * k)];
-    const Extended<T>* pb = &b.reals[static_cast<std::size_t>(ib[t] * k * m)];
+    const Extended<T>* pa = a_in.reals.data() + ia[t] * n * k;
+    const Extended<T>* pb = b_in.reals.data() + ib[t] * k * m;
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < m; ++j) out.reals.push_back(dot(pa + i * k, 1, pb + j, m, k));
   }

@@ -123,7 +123,7 @@ void for_each_slice(const Shape& shape, std::size_t axis, F f) {
 }
 
 // Softmax or LogSoftmax along `axis`. With r the slice's first finite entry and e_j = exp(x_j - x_r), softmax_i =
-// 1 / (1 + sum_{j != i} e_j / e_i): e_i does not appear twice in a difference, so the enclosure stays tight, and a
+// 1 / (1 + sum_{j != i} e_j / e_i): no e_j appears twice in a difference, so the enclosure stays tight, and a
 // single entry left by a -inf mask gets weight exactly 1. log_softmax_i = x_i - x_r - log(sum_j e_j).
 template <class T>
 Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
@@ -149,14 +149,16 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
         for (std::size_t k = 0; k < at.size(); ++k) out.reals[at[k]] = a.reals[at[k]] - *reference - log_total;
         return;
       }
+      // sum_{j != k} e_j = (e_0 + .. + e_{k-1}) + (e_{k+1} + ..): prefix and suffix sums, each e_j once.
+      std::vector<E> before(at.size() + 1, E{T(0), 0}), after(at.size() + 1, E{T(0), 0});
+      for (std::size_t j = 0; j < at.size(); ++j) before[j + 1] = before[j] + e[j];
+      for (std::size_t j = at.size(); j-- > 0;) after[j] = after[j + 1] + e[j];
       for (std::size_t k = 0; k < at.size(); ++k) {
         if (!a.reals[at[k]].finite()) {
           out.reals[at[k]] = {T(0), 0};
           continue;
         }
-        E others{T(0), 0};
-        for (std::size_t j = 0; j < at.size(); ++j)
-          if (j != k) others = others + e[j];
+        const E others = before[k] + after[k + 1];
         out.reals[at[k]] = E{T(1), 0} / (E{T(1), 0} + others / e[k]);
       }
     });
