@@ -141,6 +141,11 @@ std::string copy_transformer_onnx(const CopyTransformer& t) {
   const std::string psi_t = w.node("Transpose", {embedding}, {{"perm", Ints{1, 0}}});
   w.node("MatMul", {h, psi_t}, {}, "readout");
   w.output("readout", tokens_count);
+  w.describe("construction", "the copy transformer of Repeat After Me, Theorem 2.3 (arXiv 2402.01032)");
+  w.describe("variant", to_string(c.variant));
+  w.describe("parameters", "D=" + std::to_string(c.alphabet) + " n=" + std::to_string(c.n) + " embedding=" +
+                               to_string(c.embedding) + " tau=" + t.tau_description());
+  w.describe("tokens", "0..D-1 the alphabet, D = <BOS>, D + 1 = <COPY>; read with check model --task copy --V D");
   return w.serialized();
 }
 

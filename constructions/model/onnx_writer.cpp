@@ -144,6 +144,12 @@ void OnnxWriter::output(const std::string& name, std::int64_t classes) {
   type->mutable_shape()->add_dim()->set_dim_value(classes);
 }
 
+void OnnxWriter::describe(const std::string& key, const std::string& value) {
+  auto* entry = proto_->model.add_metadata_props();
+  entry->set_key(key);
+  entry->set_value(value);
+}
+
 std::string OnnxWriter::serialized() const {
   std::string bytes;
   if (!proto_->model.SerializeToString(&bytes)) throw std::runtime_error("protobuf could not serialize the model");

@@ -46,6 +46,8 @@ class OnnxWriter {
                    const std::vector<OnnxAttribute>& attributes = {}, const std::string& output = "");
   // The graph's output: real [seq, classes], computed as `name`.
   void output(const std::string& name, std::int64_t classes);
+  // A key-value pair of the model's metadata_props (what the model is, for whoever opens the file).
+  void describe(const std::string& key, const std::string& value);
 
   // The model's protobuf bytes.
   std::string serialized() const;
