@@ -80,6 +80,12 @@ TEST_CASE("argmax readout: certified, tie, undecided", "[readout]") {
   const auto decided = tverify::argmax_readout(Vector<I>{I(Exact(1, 3)), I(Exact(1, 2))});
   CHECK(decided.winner == 1);
   CHECK(decided.margin == Margin::Certified);
+  // Entries 0 and 1 are the point 0, decided equal; entry 2 is [-1/10, 1/2] and may be the unique maximum (at 3/10,
+  // say): nothing is decided, not a tie.
+  const auto hidden_winner = tverify::argmax_readout(Vector<I>{I(0), I(0), I::hull(Exact(-1, 10), Exact(1, 2))});
+  CHECK(hidden_winner.margin == Margin::Undecided);
+  // With entry 2 decided below, the two equal points are a tie.
+  CHECK(tverify::argmax_readout(Vector<I>{I(0), I(0), I::hull(Exact(-1, 2), Exact(-1, 10))}).margin == Margin::Tie);
 }
 
 TEST_CASE("embedding readout Phi(z) = argmax_x <z, Psi(x)>", "[readout]") {
