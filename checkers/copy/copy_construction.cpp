@@ -298,7 +298,7 @@ std::string eval_copy(const ParamValues& params, const std::string& variant, con
 }
 
 // The largest export: both MLP matrices of layer 1 hold nearly all of it.
-constexpr std::uint64_t max_exported_weights = std::uint64_t{1} << 22;
+constexpr std::uint64_t max_exported_weights = std::uint64_t{1} << 20;
 
 std::string export_copy(const ParamValues& params, const std::string& variant) {
   const int alphabet = params.small_int("D"), n = params.small_int("n");

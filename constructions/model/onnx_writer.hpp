@@ -2,9 +2,10 @@
 // with one integer token input of symbolic length `seq` and one real output of shape [seq, classes].
 //
 // Exactness: a rational constant is stored as float64 when every entry is a dyadic rational a double holds exactly;
-// otherwise as Div(numerators, denominators), two float64 tensors of integers below 2^53, which tverify's reader and
-// evaluator turn back into the same rationals. Irrational constants are left to the caller, as ops on rational ones
-// (Sqrt, Log), so the model computes the exact real weights and no float approximates them.
+// otherwise as Div(numerators, denominators), two float64 tensors of integers below 2^53, whose quotients tverify's
+// evaluator computes exactly (or encloses, in a graph with irrational ops). Irrational constants are left to the
+// caller, as ops on rational ones (Sqrt, Log), so the model computes the exact real weights and no float approximates
+// them.
 #pragma once
 
 #include "core/exact.hpp"
