@@ -158,6 +158,25 @@ TEST_CASE("export copy: the CLI writes the same bytes every time; bad input is o
   REQUIRE(row.contains("error_rate"));  // every input decided
   CHECK(err.find("err = " + row["error_rate"].get<std::string>() + " ") == 0);
 
+  // A tau whose numerator and denominator pass 2^53 is written exactly (base-2^52 digits): the model's error rate
+  // is check copy's at the same tau.
+  const std::string tau = "314159265358979323846/100000000000000000001";
+  REQUIRE(testing::run_tverify({"export", "copy", "--tau", tau, "--onnx", "tau.onnx"}, dir, capture).exit_code == 0);
+  REQUIRE(testing::run_tverify({"check", "model", "--onnx", "tau.onnx", "--task", "copy", "--V", "2", "--lengths", "4:4",
+                                "--json", "mt.json"},
+                               dir, capture)
+              .exit_code != 2);
+  REQUIRE(testing::run_tverify({"check", "copy", "--tau", tau, "--L", "4", "--claim", "copy.err", "--reading", "text",
+                                "--json", "ct.json"},
+                               dir, capture)
+              .exit_code != 2);
+  const Json mt = Json::parse(testing::read_all(dir / "mt.json")), ct = Json::parse(testing::read_all(dir / "ct.json"));
+  const Json& tau_row = mt["claims"][0]["details"]["lengths"][0];
+  INFO(tau_row.dump() << " / " << ct["claims"][0]["summary"]);
+  const std::string upper =
+      tau_row.contains("error_rate") ? tau_row["error_rate"].get<std::string>() : tau_row["error_rate_bounds"][1].get<std::string>();
+  CHECK(ct["claims"][0]["summary"].get<std::string>().find("err = " + upper + " ") == 0);
+
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad{
       {{"export", "copy", "--D", "0", "--onnx", "x.onnx"}, "--D must be"},
       {{"export", "copy", "--D", "64", "--n", "16", "--onnx", "x.onnx"}, "export writes at most"},

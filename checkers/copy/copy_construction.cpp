@@ -309,12 +309,7 @@ std::string export_copy(const ParamValues& params, const std::string& variant) {
                                  "{} (smaller D or n)",
                                  alphabet, n, weights, max_exported_weights));
   // The model reads sequences of any length: L is not a parameter of its weights.
-  const CopyTransformer transformer(transformer_config(params, variant, 0));
-  try {
-    return copy_transformer_onnx(transformer);
-  } catch (const std::invalid_argument& e) {  // a weight ONNX cannot hold exactly (--tau with a 2^53 denominator)
-    throw UsageError(std::string("export copy: ") + e.what());
-  }
+  return copy_transformer_onnx(CopyTransformer(transformer_config(params, variant, 0)));
 }
 
 }  // namespace

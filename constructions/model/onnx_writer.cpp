@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::int64_t ir_version = 8;  // ONNX IR version of opset 17
 constexpr std::int64_t opset = 17;
-const Exact two_to_53 = Exact(BigInt(1) << 53);
+constexpr unsigned chunk_bits = 52;  // a float64 holds every integer of magnitude below 2^53 exactly
 
 // x as a double when the double holds it exactly.
 std::optional<double> exact_double(const Exact& x) {
@@ -23,14 +23,22 @@ std::optional<double> exact_double(const Exact& x) {
   return d;
 }
 
-double integer_as_double(const BigInt& v, const std::string& tensor) {
-  const Exact q(v);
-  if (abs(q) >= two_to_53)
-    throw std::invalid_argument("the ONNX tensor '" + tensor + "' needs the integer " + v.str() +
-                                ", past the 2^53 a float64 holds exactly");
-  return q.convert_to<double>();
+// The integers' base-2^52 digits, least significant first, each with its integer's sign: v = sum_k digit_k 2^(52 k),
+// every digit exact in a float64. As many digits as the largest integer needs.
+std::vector<std::vector<double>> digits_of(const std::vector<BigInt>& values) {
+  const BigInt base = BigInt(1) << chunk_bits;
+  std::vector<std::vector<double>> digits;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    BigInt rest = abs(values[i]);
+    const int sign = values[i] < 0 ? -1 : 1;
+    for (std::size_t k = 0; k == 0 || rest != 0; ++k) {
+      if (digits.size() <= k) digits.emplace_back(values.size(), 0.0);
+      digits[k][i] = sign * static_cast<double>(static_cast<std::uint64_t>(BigInt(rest % base)));
+      rest /= base;
+    }
+  }
+  return digits;
 }
-
 void set_shape(onnx::TensorProto& t, const std::vector<std::int64_t>& shape) {
   for (std::int64_t d : shape) t.add_dims(d);
 }
@@ -94,14 +102,34 @@ std::string OnnxWriter::rationals(const std::string& name, const std::vector<std
     proto_->real_initializer(name, shape, direct);
     return name;
   }
-  std::vector<double> numerators, denominators;
+  std::vector<BigInt> numerators, denominators;
   for (const Exact& v : values) {
-    numerators.push_back(integer_as_double(numerator(v), name));
-    denominators.push_back(integer_as_double(denominator(v), name));
+    numerators.push_back(numerator(v));
+    denominators.push_back(denominator(v));
   }
-  proto_->real_initializer(name + "_numerators", shape, numerators);
-  proto_->real_initializer(name + "_denominators", shape, denominators);
-  return node("Div", {name + "_numerators", name + "_denominators"}, {}, name);
+  return node("Div", {integer_tensor(name + "_numerators", shape, numerators),
+                      integer_tensor(name + "_denominators", shape, denominators)},
+              {}, name);
+}
+
+std::string OnnxWriter::integer_tensor(const std::string& name, const std::vector<std::int64_t>& shape,
+                                       const std::vector<BigInt>& values) {
+  const auto digits = digits_of(values);
+  if (digits.size() == 1) {
+    proto_->real_initializer(name, shape, digits[0]);
+    return name;
+  }
+  // Horner: (.. (d_top 2^52 + d_top-1) 2^52 + ..) + d_0, every step exact.
+  const std::string base = name + "_base";
+  proto_->real_initializer(base, {}, {std::ldexp(1.0, chunk_bits)});
+  std::string sum = name + "_digit" + std::to_string(digits.size() - 1);
+  proto_->real_initializer(sum, shape, digits.back());
+  for (std::size_t k = digits.size() - 1; k-- > 0;) {
+    const std::string digit = name + "_digit" + std::to_string(k);
+    proto_->real_initializer(digit, shape, digits[k]);
+    sum = node("Add", {node("Mul", {sum, base}), digit}, {}, k == 0 ? name : "");
+  }
+  return sum;
 }
 
 std::string OnnxWriter::minus_infinity(const std::string& name) {

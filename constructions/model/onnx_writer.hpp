@@ -2,8 +2,9 @@
 // with one integer token input of symbolic length `seq` and one real output of shape [seq, classes].
 //
 // Exactness: a rational constant is stored as float64 when every entry is a dyadic rational a double holds exactly;
-// otherwise as Div(numerators, denominators), two float64 tensors of integers below 2^53, whose quotients tverify's
-// evaluator computes exactly (or encloses, in a graph with irrational ops). Irrational constants are left to the
+// otherwise as Div(numerators, denominators) of integer tensors: float64 when every integer is below 2^53, else
+// Horner sums of base-2^52 digits, each exact in a float64. tverify's evaluator computes those quotients exactly (or
+// encloses them, in a graph with irrational ops). Irrational constants are left to the
 // caller, as ops on rational ones (Sqrt, Log), so the model computes the exact real weights and no float approximates
 // them.
 #pragma once
@@ -35,8 +36,7 @@ class OnnxWriter {
   // A constant int64 tensor.
   std::string integers(const std::string& name, const std::vector<std::int64_t>& shape,
                        const std::vector<std::int64_t>& values);
-  // A constant real tensor holding exactly these rationals (see the header comment); std::invalid_argument when an
-  // entry's numerator or denominator reaches 2^53.
+  // A constant real tensor holding exactly these rationals (see the header comment).
   std::string rationals(const std::string& name, const std::vector<std::int64_t>& shape,
                         const std::vector<Exact>& values);
   std::string scalar(const std::string& name, const Exact& value) { return rationals(name, {}, {value}); }
@@ -54,6 +54,10 @@ class OnnxWriter {
   std::string serialized() const;
 
  private:
+  // A real tensor of exactly these integers.
+  std::string integer_tensor(const std::string& name, const std::vector<std::int64_t>& shape,
+                             const std::vector<BigInt>& values);
+
   struct Proto;
   std::unique_ptr<Proto> proto_;
   int generated_ = 0;
