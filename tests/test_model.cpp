@@ -48,6 +48,9 @@ TEST_CASE("model tasks: reference outputs derived by hand", "[model]") {
   CHECK(find_task("parity").targets({1, 0, 1, 1}, 2) == Tokens{1, 1, 0, 1});
   // prefix counts (0,1): 1,0 -> 0; 1,1 -> 0 (tie: smaller); 1,2 -> 1; 2,2 -> 0
   CHECK(find_task("majority").targets({0, 1, 1, 0}, 2) == Tokens{0, 0, 1, 0});
+  // Count3 of [1], [1, 1], [1, 1, 0]: n = 1, everything is 0 mod 1; n = 2, x_j + x_k + 1 is odd for all-ones pairs,
+  // none is even; n = 3, x_j + x_k + 0 = 0 (mod 3) only for j = k = 3 (1 + 1 = 2, 1 + 0 = 1): one pair.
+  CHECK(find_task("count3").targets({1, 1, 0}, 2) == Tokens{0, 0, 1});
 
   const model::TaskCase copy = model::case_of(find_task("copy"), {1, 0}, 2);
   CHECK(copy.sequence == Tokens{2, 1, 0, 3, 1});  // BOS x_1 x_2 COPY y_1 (y_2 is never fed)

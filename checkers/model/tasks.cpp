@@ -1,6 +1,7 @@
 #include "checkers/model/tasks.hpp"
 
 #include "checkers/errors.hpp"
+#include "constructions/count3/references.hpp"
 
 #include <algorithm>
 #include <map>
@@ -83,6 +84,17 @@ Tokens majority(const Tokens& x, long long V) {
   return y;
 }
 
+// ENTP eq. (4) on every prefix: y_i = Count3(x_1..x_i), the next token of the Count3 experiment (Sec. 6.1).
+Tokens count3_prefixes(const Tokens& x, long long) {
+  Tokens y;
+  count3::Sequence prefix;
+  for (std::int64_t t : x) {
+    prefix.push_back(t);
+    y.push_back(count3::count3_eq4(prefix));
+  }
+  return y;
+}
+
 Tokens copied(const Tokens& x, long long) { return x; }
 
 std::int64_t vocabulary(long long V, int) { return V; }
@@ -115,6 +127,10 @@ const std::vector<Task>& all_tasks() {
        [](long long, int) -> std::int64_t { return 2; }, parity},
       {"majority", rasp_layout, "y_i = the most frequent token of x_1..x_i, the smallest among ties", 1, 64, 1, false,
        vocabulary, majority},
+      {"count3", rasp_layout,
+       "y_i = Count3(x_1..x_i) of ENTP eq. (4): the number of pairs (j, k) in [i]^2 with x_j + x_k + x_i = 0 (mod i), "
+       "mod i",
+       1, 64, 1, false, [](long long, int max_length) -> std::int64_t { return max_length; }, count3_prefixes},
   };
   return tasks;
 }
