@@ -47,3 +47,13 @@ endif()
 tverify_require_package(Protobuf libprotobuf-dev)
 tverify_require_package(ONNX libonnx-dev)
 tverify_require_package(OpenSSL libssl-dev)
+
+# The Python package: pybind11 against Debian's own interpreter (/usr/bin/python3, where python3-numpy and
+# python3-pytest live), not whichever python3 comes first on PATH.
+if(TVERIFY_PYTHON)
+  set(PYBIND11_FINDPYTHON ON)
+  if(EXISTS /usr/bin/python3 AND NOT Python_EXECUTABLE)
+    set(Python_EXECUTABLE /usr/bin/python3)
+  endif()
+  tverify_require_package(pybind11 pybind11-dev)
+endif()

@@ -1,0 +1,99 @@
+"""The Python package against the CLI: the same constructions, the same certificates, the same errors.
+
+Run by scripts/test with PYTHONPATH=<build>/python and TVERIFY_BINARY=<build>/cli/tverify.
+"""
+
+import json
+import os
+import subprocess
+from fractions import Fraction
+
+import pytest
+
+import tverify
+
+BINARY = os.environ["TVERIFY_BINARY"]
+
+
+def cli(*args, cwd):
+    return subprocess.run([BINARY, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def reproducible(certificate_text):
+    """A certificate without the fields that differ between two runs of one command by design."""
+    j = json.loads(certificate_text)
+    for key in ("elapsed_s", "command"):
+        j.pop(key, None)
+    return j
+
+
+def test_constructions_are_the_registry():
+    names = [c["name"] for c in tverify.constructions()]
+    assert names == ["copy", "count3", "cat", "markov", "model"]
+    copy = tverify.constructions()[0]
+    assert "copy.thm2_3" in copy["claims"]
+    assert copy["variants"] == ["paper", "corrected"]
+    assert {p["name"]: p["default"] for p in copy["params"]}["D"] == "2"
+
+
+@pytest.mark.parametrize("construction", ["copy", "count3", "cat", "markov"])
+def test_default_check_is_the_cli_certificate(construction, tmp_path):
+    ran = cli("check", construction, "--threads", "2", "--json", "c.json", cwd=tmp_path)
+    assert ran.returncode in (0, 1, 3), ran.stderr
+    cert = tverify.check(construction, threads=2)
+    assert reproducible(cert.to_json()) == reproducible((tmp_path / "c.json").read_text())
+    assert cert.exit_code == ran.returncode
+
+
+def test_parameters_claims_and_variant_reach_the_check(tmp_path):
+    ran = cli("check", "copy", "--D", "3", "--n", "2", "--L", "5", "--claim", "copy.thm2_3", "--variant", "corrected",
+              "--tau", "7/2", "--threads", "1", "--json", "c.json", cwd=tmp_path)
+    cert = tverify.check("copy", claims=["copy.thm2_3"], variant="corrected", threads=1, D=3, n=2, L=5,
+                         tau=Fraction(7, 2))
+    assert reproducible(cert.to_json()) == reproducible((tmp_path / "c.json").read_text())
+    assert cert.to_json().endswith("}\n")
+    # Theorem 2.3 under both readings of Definition 2.2 (docs/claims.md: corrected, text reading verified).
+    assert cert.verdicts["copy.thm2_3 (text)"] == "verified"
+    assert cert.json["command"].startswith("tverify check copy --D 3 --n 2 --L 5 --tau 7/2")
+
+
+def test_a_counterexample_is_a_python_list():
+    cert = tverify.check("copy", claims=["copy.alg1"], D=2, n=2, L=4, threads=1)
+    refuted = cert.claims[0]
+    assert refuted["verdict"] == "refuted"
+    assert isinstance(refuted["counterexamples"][0]["input"], list)
+    assert "| `copy.alg1 (text)` | refuted |" in cert._repr_markdown_()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"D": 0}, "--D must be an integer in [1, 64] (got '0')"),
+    ({"claims": ["copy.nope"]}, "copy.nope"),
+    ({"variant": "best"}, "variant"),
+])
+def test_bad_input_is_the_cli_message_as_value_error(kwargs, message, tmp_path):
+    with pytest.raises(ValueError) as error:
+        tverify.check("copy", threads=1, **kwargs)
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)
+    words = ["check", "copy", "--threads", "1"]
+    for key, value in kwargs.items():
+        if key == "claims":
+            words += ["--claim", value[0]]
+        else:
+            words += [f"--{key}", str(value)]
+    ran = cli(*words, cwd=tmp_path)
+    assert ran.returncode == 2
+    assert ran.stderr == f"tverify: error: {error.value}\n"
+
+
+def test_wrong_types_and_names_raise_before_any_work():
+    with pytest.raises(ValueError, match="no construction|unknown construction"):
+        tverify.check("nope")
+    with pytest.raises(ValueError, match="no parameter 'Q'"):
+        tverify.check("copy", Q=2)
+    with pytest.raises(TypeError):
+        tverify.check("copy", D=2.5)
+    with pytest.raises(TypeError):
+        tverify.check("markov", tied="yes")
+    with pytest.raises(ValueError, match="threads"):
+        tverify.check("copy", threads=0)
