@@ -173,6 +173,11 @@ TEST_CASE("model: bad models and parameters are one line and exit 2, nothing wri
       {{"--task", "reverse", "--V", "2"}, "--onnx FILE is required"},
       {{"--onnx", fixture("reverse.onnx"), "--expected", fixture("reverse.onnx"), "--samples", "3"}, "--samples"},
       {{"--onnx", fixture("reverse.onnx"), "--task", "reverse", "--V", "2", "--samples", "0"}, "--samples"},
+      // What ONNX Runtime would compute differently or not at all: refused, never approximated.
+      {{"--onnx", fixture("bad_broadcast.onnx"), "--task", "reverse", "--V", "2"}, "shapes [2] and [8] do not broadcast"},
+      {{"--onnx", fixture("cast_overflow.onnx"), "--task", "reverse", "--V", "2"}, "Cast of 302 to an integer type"},
+      {{"--onnx", fixture("int_overflow.onnx"), "--task", "reverse", "--V", "2"}, "int64 overflow in Add"},
+      {{"--onnx", fixture("dropout_training.onnx"), "--task", "reverse", "--V", "2"}, "Dropout in training mode"},
   };
   for (const auto& [args, message] : cases) {
     std::vector<std::string> words{"check", "model", "--json", json};

@@ -67,7 +67,13 @@ template <class T>
 std::optional<Tensor<T>> moved(const Node& node, const ops::Inputs<T>& in) {
   const std::string& op = node.op;
   auto x = [&]() -> const Tensor<T>& { return ops::input(in, 0, node); };
-  if (op == "Identity" || op == "Dropout") return x();
+  if (op == "Identity") return x();
+  if (op == "Dropout") {  // inference: the identity; training mode drops at random, which is no function of x
+    if (const auto* training = optional_integers(in, 2, "Dropout's training_mode"))
+      for (std::int64_t t : *training)
+        if (t != 0) throw ModelError("Dropout in training mode (training_mode true) is random");
+    return x();
+  }
   if (op == "Reshape")
     return ops::reshape(x(), integers(in, 1, node, "Reshape's shape"), node.int_attribute("allowzero", 0) != 0);
   if (op == "Transpose") {
@@ -107,7 +113,9 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
   if (op == "Not")
     return ops::unary(x(), [](const Extended<T>&) -> Extended<T> { throw ModelError("Not of a real tensor"); },
                       [](std::int64_t v) -> std::int64_t { return v == 0; });
-  if (op == "Neg") return ops::unary(x(), [](const Extended<T>& v) { return -v; }, [](std::int64_t v) { return -v; });
+  if (op == "Neg")
+    return ops::unary(x(), [](const Extended<T>& v) { return -v; },
+                      [](std::int64_t v) { return -ops::no_overflow(v == INT64_MIN, v, "Neg"); });
   if (op == "Relu") return relu_of(x());
   if (op == "Max" || op == "Min") return ops::extremum(in, op == "Max");
   if (op == "Where") return ops::where(x(), y(), ops::input(in, 2, node));

@@ -227,9 +227,15 @@ class Reader {
     Shape shape(t.dims().begin(), t.dims().end());
     for (std::int64_t d : shape)
       if (d < 0) throw Refused(what + " has a negative dimension");
-    if (shape.size() > 8 || element_count(shape) > (std::int64_t{1} << 26))
+    std::int64_t elements = 0;
+    try {
+      elements = element_count(shape);
+    } catch (const ModelError&) {  // more than 2^63 elements
+      elements = INT64_MAX;
+    }
+    if (shape.size() > 8 || elements > (std::int64_t{1} << 26))
       throw Refused(what + " is larger than tverify reads (2^26 elements, rank 8)");
-    const auto count = static_cast<std::size_t>(element_count(shape));
+    const auto count = static_cast<std::size_t>(elements);
     const int type = t.data_type();
     const std::string& raw = t.raw_data();
     if (is_real_type(type)) {

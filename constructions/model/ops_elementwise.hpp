@@ -70,16 +70,39 @@ Tensor<T> unary(const Tensor<T>& a, RealOp real_op, IntOp int_op) {
   return out;
 }
 
+// An int64 result, or ModelError when the operation overflowed (ONNX Runtime would wrap around).
+inline std::int64_t no_overflow(bool overflowed, std::int64_t result, const char* op) {
+  if (overflowed) throw ModelError(std::string("int64 overflow in ") + op);
+  return result;
+}
+
+// An int64 operation from a GCC overflow builtin (bool f(x, y, int64_t* result)) that refuses an overflow.
+template <class Builtin>
+auto checked_integer_op(Builtin f, const char* op) {
+  return [f, op](std::int64_t x, std::int64_t y) {
+    std::int64_t r = 0;
+    const bool overflowed = f(x, y, &r);
+    return no_overflow(overflowed, r, op);
+  };
+}
+
 template <class T>
 Tensor<T> arithmetic(const std::string& op, const Tensor<T>& a, const Tensor<T>& b) {
   using E = Extended<T>;
-  if (op == "Add") return binary(a, b, [](const E& x, const E& y) { return x + y; }, std::plus<std::int64_t>{});
-  if (op == "Sub") return binary(a, b, [](const E& x, const E& y) { return x - y; }, std::minus<std::int64_t>{});
-  if (op == "Mul") return binary(a, b, [](const E& x, const E& y) { return x * y; }, std::multiplies<std::int64_t>{});
+  using I = std::int64_t;
+  if (op == "Add")
+    return binary(a, b, [](const E& x, const E& y) { return x + y; },
+                  checked_integer_op([](I x, I y, I* r) { return __builtin_add_overflow(x, y, r); }, "Add"));
+  if (op == "Sub")
+    return binary(a, b, [](const E& x, const E& y) { return x - y; },
+                  checked_integer_op([](I x, I y, I* r) { return __builtin_sub_overflow(x, y, r); }, "Sub"));
+  if (op == "Mul")
+    return binary(a, b, [](const E& x, const E& y) { return x * y; },
+                  checked_integer_op([](I x, I y, I* r) { return __builtin_mul_overflow(x, y, r); }, "Mul"));
   if (op == "Div")
-    return binary(a, b, [](const E& x, const E& y) { return x / y; }, [](std::int64_t x, std::int64_t y) {
+    return binary(a, b, [](const E& x, const E& y) { return x / y; }, [](I x, I y) {
       if (y == 0) throw ModelError("integer division by zero");
-      return x / y;  // truncation, as ONNX runtimes divide integers
+      return no_overflow(x == INT64_MIN && y == -1, x, "Div") / y;  // truncation, as ONNX runtimes divide integers
     });
   throw std::logic_error("not an arithmetic op: " + op);
 }
@@ -157,8 +180,34 @@ std::int64_t truncated(const Extended<T>& x) {
   }
 }
 
-// Cast(to): real types stay the reals they are (tverify evaluates no rounding); reals to integers truncate; anything
-// to bool is != 0.
+// The value range of an ONNX integer type (uint8 2, int8 3, uint16 4, int16 5, int32 6, int64 7, uint32 12,
+// uint64 13: kept within int64).
+inline std::pair<std::int64_t, std::int64_t> integer_range(std::int64_t to) {
+  switch (to) {
+    case 2: return {0, 255};
+    case 3: return {-128, 127};
+    case 4: return {0, 65535};
+    case 5: return {-32768, 32767};
+    case 6: return {INT32_MIN, INT32_MAX};
+    case 12: return {0, UINT32_MAX};
+    case 13: return {0, INT64_MAX};
+    default: return {INT64_MIN, INT64_MAX};
+  }
+}
+
+// A value cast to an integer type that cannot hold it is refused: ONNX Runtime wraps it around (or leaves a real
+// out of range undefined), which tverify does not imitate.
+inline std::int64_t fitted(std::int64_t v, std::int64_t to) {
+  const auto [lo, hi] = integer_range(to);
+  if (v < lo || v > hi)
+    throw ModelError("Cast of " + std::to_string(v) + " to an integer type of range [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "]");
+  return v;
+}
+
+// Cast(to): real types stay the reals they are (tverify evaluates no rounding: a Cast to float16 or float32 is the
+// identity on the reals); reals to integers truncate; anything to bool is != 0; an integer the target type cannot
+// hold is refused.
 template <class T>
 Tensor<T> cast(const Tensor<T>& a, std::int64_t to) {
   const bool to_real = to == 1 || to == 10 || to == 11 || to == 16;
@@ -166,7 +215,7 @@ Tensor<T> cast(const Tensor<T>& a, std::int64_t to) {
   if (a.is_real()) {
     if (to_real) return a;
     Tensor<T> out = Tensor<T>::integer(a.shape, {}, to_bool ? ElementKind::Boolean : ElementKind::Integer);
-    for (const auto& x : a.reals) out.ints.push_back(to_bool ? decided_sign(x) != 0 : truncated(x));
+    for (const auto& x : a.reals) out.ints.push_back(to_bool ? decided_sign(x) != 0 : fitted(truncated(x), to));
     return out;
   }
   if (to_real) {
@@ -176,8 +225,7 @@ Tensor<T> cast(const Tensor<T>& a, std::int64_t to) {
   }
   Tensor<T> out = a;
   out.kind = to_bool ? ElementKind::Boolean : ElementKind::Integer;
-  if (to_bool)
-    for (auto& x : out.ints) x = x != 0;
+  for (auto& x : out.ints) x = to_bool ? x != 0 : fitted(x, to);
   return out;
 }
 

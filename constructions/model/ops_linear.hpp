@@ -155,9 +155,9 @@ Tensor<T> cumsum(const Tensor<T>& a, std::int64_t axis_in, bool exclusive, bool 
           out.reals[i] = real_sum;
           if (exclusive) real_sum = real_sum + a.reals[i];
         } else {
-          if (!exclusive) int_sum += a.ints[i];
-          out.ints[i] = int_sum;
-          if (exclusive) int_sum += a.ints[i];
+          const std::int64_t before = int_sum;
+          if (__builtin_add_overflow(before, a.ints[i], &int_sum)) throw ModelError("int64 overflow in CumSum");
+          out.ints[i] = exclusive ? before : int_sum;
         }
       }
     }
@@ -190,7 +190,10 @@ Tensor<T> range(const Tensor<T>& start, const Tensor<T>& limit, const Tensor<T>&
   if (!start.is_real() && !limit.is_real() && !delta.is_real()) {
     const std::int64_t s = start.ints[0], l = limit.ints[0], d = delta.ints[0];
     if (d == 0) throw ModelError("Range with delta 0");
-    const std::int64_t n = std::max<std::int64_t>(0, (l - s + d + (d > 0 ? -1 : 1)) / d);
+    // ceil((l - s) / d) in 128 bits (l - s alone can pass 2^63); the values s + i d lie between s and l.
+    const __int128 span = static_cast<__int128>(l) - s, count = (span + d + (d > 0 ? -1 : 1)) / d;
+    if (count > (__int128{1} << 40)) throw ModelError("Range of more than 2^40 elements");
+    const std::int64_t n = std::max<std::int64_t>(0, static_cast<std::int64_t>(count));
     check_size({n});
     std::vector<std::int64_t> values;
     for (std::int64_t i = 0; i < n; ++i) values.push_back(s + i * d);

@@ -179,7 +179,7 @@ Tensor<T> layer_normalization(const Node& node, const Tensor<T>& x, const Tensor
     const std::int64_t width = element_count(normalized), rows = x.size() / std::max<std::int64_t>(width, 1);
     const auto is = broadcast_index_map(scale.shape, normalized);
     const auto ib = bias ? broadcast_index_map(bias->shape, normalized) : std::vector<std::int64_t>{};
-    const E epsilon{T(node.float_attribute("epsilon", Exact(1) / Exact(100000))), 0}, n{T(static_cast<long>(width)), 0};
+    const E epsilon{T(node.float_attribute("epsilon", Exact(static_cast<double>(1e-5f)))), 0}, n{T(static_cast<long>(width)), 0};
     Tensor<T> out = x;
     for (std::int64_t r = 0; r < rows; ++r) {
       const auto row = [&](std::int64_t k) { return static_cast<std::size_t>(r * width + k); };

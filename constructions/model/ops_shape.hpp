@@ -65,8 +65,8 @@ Tensor<T> reshape(const Tensor<T>& a, const std::vector<std::int64_t>& requested
       infer = static_cast<int>(i);
     } else if (shape[i] < 0) {
       throw ModelError("negative dimension in the new shape");
-    } else {
-      known *= shape[i];
+    } else if (__builtin_mul_overflow(known, shape[i], &known)) {
+      throw ModelError("a new shape with more than 2^63 elements");
     }
   }
   if (infer >= 0) {
@@ -138,6 +138,8 @@ Tensor<T> squeeze(const Tensor<T>& a, const std::vector<std::int64_t>* axes) {
 
 template <class T>
 Tensor<T> concat(const Inputs<T>& in, std::int64_t axis_attr) {
+  for (const auto* t : in)
+    if (!t) throw ModelError("Concat of a missing input");
   const Tensor<T>& first = *in.at(0);
   const std::size_t axis = normalized_axis(axis_attr, first.shape.size());
   Shape shape = first.shape;
@@ -176,18 +178,18 @@ Tensor<T> slice(const Tensor<T>& a, const std::vector<std::int64_t>& starts, con
   for (std::size_t k = 0; k < starts.size(); ++k) {
     const std::size_t axis = normalized_axis(axes_in ? axes_in->at(k) : static_cast<std::int64_t>(k), rank);
     const std::int64_t s = steps_in ? steps_in->at(k) : 1, dim = a.shape[axis];
-    if (s == 0) throw ModelError("a slice step of 0");
+    if (s == 0 || s == INT64_MIN) throw ModelError("a slice step of " + std::to_string(s));
     std::int64_t b = starts[k], e = ends[k];
     if (b < 0) b += dim;
     if (e < 0) e += dim;
     if (s > 0) {
       b = std::clamp<std::int64_t>(b, 0, dim);
       e = std::clamp<std::int64_t>(e, 0, dim);
-      shape[axis] = e > b ? (e - b + s - 1) / s : 0;
+      shape[axis] = e > b ? 1 + (e - b - 1) / s : 0;
     } else {
       b = std::clamp<std::int64_t>(b, 0, dim - 1);
       e = std::clamp<std::int64_t>(e, -1, dim - 1);
-      shape[axis] = b > e ? (b - e - s - 1) / (-s) : 0;
+      shape[axis] = b > e ? 1 + (b - e - 1) / (-s) : 0;
     }
     first[axis] = b, step[axis] = s;
   }
@@ -243,6 +245,8 @@ std::vector<Tensor<T>> split(const Tensor<T>& a, std::int64_t axis_attr, const s
     parts.assign(outputs, a.shape[axis] / static_cast<std::int64_t>(outputs));
   }
   if (parts.size() != outputs) throw ModelError("split sizes do not match the outputs");
+  for (std::int64_t p : parts)
+    if (p < 0) throw ModelError("a negative split size");
   std::vector<Tensor<T>> out;
   std::int64_t start = 0;
   for (std::int64_t p : parts) {

@@ -6,7 +6,10 @@ namespace tverify::model {
 
 std::int64_t element_count(const Shape& shape) {
   std::int64_t n = 1;
-  for (std::int64_t d : shape) n *= d;
+  for (std::int64_t d : shape) {
+    if (d < 0) throw ModelError("a negative dimension in the shape " + shape_text(shape));
+    if (__builtin_mul_overflow(n, d, &n)) throw ModelError("the shape " + shape_text(shape) + " has more than 2^63 elements");
+  }
   return n;
 }
 
@@ -36,6 +39,8 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
 }
 
 std::vector<std::int64_t> broadcast_index_map(const Shape& from, const Shape& to) {
+  if (from.size() > to.size() || broadcast_shapes(from, to) != to)
+    throw ModelError("the shape " + shape_text(from) + " does not broadcast to " + shape_text(to));
   const std::size_t offset = to.size() - from.size();
   const Shape from_strides = strides_of(from);
   const std::int64_t n = element_count(to);

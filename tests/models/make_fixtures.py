@@ -141,9 +141,45 @@ def small_embedding_model():
     return save("three_rows", [helper.make_node("Gather", ["embedding", "tokens"], ["logits"], name="embed")], [table])
 
 
+def bad_broadcast_model():
+    """LayerNormalization of [1, seq, 8] logits with a scale of 2 entries, which does not broadcast to the 8."""
+    embed_nodes, embed_init = one_hot_nodes("tokens", out="e")
+    scale = numpy_helper.from_array(np.ones(2, dtype=np.float32), "scale")
+    nodes = embed_nodes + [helper.make_node("LayerNormalization", ["e", "scale"], ["logits"], axis=-1, name="norm")]
+    return save("bad_broadcast", nodes, embed_init + [scale], opset=17)
+
+
+def cast_overflow_model():
+    """tokens + 300 cast to uint8 before the embedding: 300 does not fit (ONNX Runtime would wrap it to 44)."""
+    shift = numpy_helper.from_array(np.array(300, dtype=np.int64), "shift")
+    nodes = [helper.make_node("Add", ["tokens", "shift"], ["shifted"], name="shift"),
+             helper.make_node("Cast", ["shifted"], ["small"], to=TensorProto.UINT8, name="narrow")]
+    embed_nodes, embed_init = one_hot_nodes("small")
+    return save("cast_overflow", nodes + embed_nodes, embed_init + [shift])
+
+
+def int_overflow_model():
+    """tokens + (2^63 - 1): past 2^63 for every token but 0."""
+    big = numpy_helper.from_array(np.array(2 ** 63 - 1, dtype=np.int64), "big")
+    nodes = [helper.make_node("Add", ["tokens", "big"], ["shifted"], name="overflow"),
+             helper.make_node("Sub", ["shifted", "big"], ["back"], name="back")]
+    embed_nodes, embed_init = one_hot_nodes("back")
+    return save("int_overflow", nodes + embed_nodes, embed_init + [big])
+
+
+def dropout_training_model():
+    """Dropout with training_mode true: random, no function of its input."""
+    embed_nodes, embed_init = one_hot_nodes("tokens", out="e")
+    consts = [numpy_helper.from_array(np.array(0.5, dtype=np.float32), "ratio"),
+              numpy_helper.from_array(np.array(True), "training")]
+    nodes = embed_nodes + [helper.make_node("Dropout", ["e", "ratio", "training"], ["logits"], name="drop")]
+    return save("dropout_training", nodes, embed_init + consts)
+
+
 if __name__ == "__main__":
     for make in [reverse_model, identity_model, fixed_length_model, masked_model, unsupported_op_model,
-                 old_opset_model, real_input_model, nan_weight_model, infinite_weight_model, small_embedding_model]:
+                 old_opset_model, real_input_model, nan_weight_model, infinite_weight_model, small_embedding_model,
+                 bad_broadcast_model, cast_overflow_model, int_overflow_model, dropout_training_model]:
         make()
     softmax_model("attend_same", 4.0)
     softmax_model("attend_uniform", 0.0)
