@@ -301,15 +301,14 @@ std::string eval_copy(const ParamValues& params, const std::string& variant, con
 constexpr std::uint64_t max_exported_weights = std::uint64_t{1} << 20;
 
 std::string export_copy(const ParamValues& params, const std::string& variant) {
-  const int alphabet = params.small_int("D"), n = params.small_int("n");
-  const EmbeddingKind embedding = params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot;
-  const std::uint64_t weights = exported_weight_count(alphabet, n, embedding);
+  // The model reads sequences of any length: L is not a parameter of its weights.
+  const CopyTransformerConfig config = transformer_config(params, variant, 0);
+  const std::uint64_t weights = exported_weight_count(config.alphabet, config.n, config.embedding);
   if (weights > max_exported_weights)
     throw UsageError(fmt::format("export copy: the model for --D {} --n {} would hold {} weights; export writes at most "
                                  "{} (smaller D or n)",
-                                 alphabet, n, weights, max_exported_weights));
-  // The model reads sequences of any length: L is not a parameter of its weights.
-  return copy_transformer_onnx(CopyTransformer(transformer_config(params, variant, 0)));
+                                 config.alphabet, config.n, weights, max_exported_weights));
+  return copy_transformer_onnx(CopyTransformer(config));
 }
 
 }  // namespace

@@ -155,9 +155,8 @@ CaseOutcome generated(const LoadedModel& model, const TaskCase& c, const CaseLim
   for (std::size_t i = 0; i < c.targets.size(); ++i) {
     const std::size_t position = sequence.size() - 1;
     const auto [reading, rung] = lowest_deciding<Reading>(model, [&](const auto& weights) {
-      Reading r = read_at(logits_of(model, weights, sequence, limits), position);
-      if (!r.argmax) throw Undecided{};
-      return r;
+      const auto logits = logits_of(model, weights, sequence, limits);
+      return Reading{argmax_of(logits.row(position), logits.classes), position};  // Undecided: climb
     });
     bits = std::max(bits, rung);
     readings.push_back(reading ? *reading : Reading{std::nullopt, position});
