@@ -17,6 +17,7 @@ namespace tverify {
 template <unsigned... Bits>
 struct Rungs {
   static constexpr unsigned ceiling = (Bits, ...);  // the last rung
+  static constexpr unsigned first = [] { constexpr unsigned bits[] = {Bits...}; return bits[0]; }();
 };
 
 // The evaluators' ladder: far past double, up to where a tie of the top level broken many levels down still shows.

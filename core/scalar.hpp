@@ -6,10 +6,12 @@
 //   Exact        yes       exactly
 //   QuadraticSurd yes      exactly (a + b sqrt r)
 //   Interval<B>  yes       Unknown when the enclosure contains 0 (and is not [0, 0])
+//   DoubleInterval yes     the same, in doubles (the rung below Interval<64>)
 //   Mpfr<B>      no        the sign of the rounded value
 //   double       no        the sign of the rounded value
 #pragma once
 
+#include "core/double_interval.hpp"
 #include "core/exact.hpp"
 #include "core/interval.hpp"
 #include "core/mpfr.hpp"
@@ -38,6 +40,11 @@ template <unsigned B>
 struct ScalarTraits<Interval<B>> {
   static constexpr bool rigorous = true;
   static std::string name() { return "interval" + std::to_string(B); }
+};
+template <>
+struct ScalarTraits<DoubleInterval> {
+  static constexpr bool rigorous = true;
+  static std::string name() { return "interval53"; }
 };
 // Mpfr<Bits> is an alias whose Bits cannot be deduced, so the traits match the MPFR backend it names.
 template <unsigned Digits10>

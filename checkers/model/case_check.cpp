@@ -120,14 +120,21 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
   return out;
 }
 
-// f(weights) at the lowest precision that decides it: exactly for a rational graph (bits 0), otherwise up the
-// precision ladder, where f throws Undecided at a precision that cannot decide. nullopt, with the ceiling's bits, when
-// no rung does.
+// f(weights) at the lowest precision that decides it: exactly for a rational graph (bits 0), otherwise in double
+// intervals (53 bits) and then up the precision ladder, where f throws Undecided at a precision that cannot decide
+// (DoubleRangeExceeded when a double endpoint overflows). nullopt, with the ceiling's bits, when no rung does.
 template <class Result, class F>
 std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& model, F f) {
   if (model.graph.rational) return {f(model.exact), 0};
+  if (model.doubles) {
+    try {
+      return {f(*model.doubles), DoubleInterval::requested_bits};
+    } catch (const Undecided&) {
+    } catch (const DoubleRangeExceeded&) {
+    }
+  }
   const auto climbed = climb(
-      standard_rungs,
+      model_rungs,
       [&]<unsigned Bits>() -> std::optional<Result> {
         try {
           return f(std::get<Weights<Interval<Bits>>>(model.intervals));

@@ -22,6 +22,14 @@ std::string sha256_hex(const std::string& bytes) {
   return hex;
 }
 
+std::optional<Weights<DoubleInterval>> double_weights(const Graph& graph) {
+  try {
+    return convert_weights<DoubleInterval>(graph);
+  } catch (const DoubleRangeExceeded&) {
+    return std::nullopt;  // a weight past the double range: the ladder starts at MPFI
+  }
+}
+
 template <unsigned... Bits>
 RungWeights weights_at_rungs(const Graph& graph, Rungs<Bits...>) {
   return RungWeights{convert_weights<Interval<Bits>>(graph)...};
@@ -41,7 +49,10 @@ LoadedModel load_model(const std::string& path, std::optional<int> weights_as_de
   model.weights_as_decimal = weights_as_decimal;
   try {
     if (model.graph.rational) model.exact = convert_weights<Exact>(model.graph);
-    else model.intervals = weights_at_rungs(model.graph, standard_rungs);
+    else {
+      model.doubles = double_weights(model.graph);
+      model.intervals = weights_at_rungs(model.graph, model_rungs);
+    }
   } catch (const ModelError& e) {
     throw UsageError(what + ": " + e.what());
   }

@@ -1,5 +1,6 @@
 // A model file read for checking: its graph, the file's SHA-256 (what a certificate records), and its weights in
-// exact arithmetic (a rational graph) or at every rung of the precision ladder (a graph with irrational ops).
+// exact arithmetic (a rational graph) or, for a graph with irrational ops, in double intervals (the first rung, when
+// every weight is within the double range) and at every rung of the precision ladder.
 #pragma once
 
 #include "checkers/model/tasks.hpp"
@@ -18,7 +19,10 @@ template <unsigned... Bits>
 struct LadderWeights<Rungs<Bits...>> {
   using type = std::tuple<Weights<Interval<Bits>>...>;
 };
-using RungWeights = LadderWeights<std::remove_const_t<decltype(standard_rungs)>>::type;
+// The model checker's ladder above its double-interval rung: the standard ladder without its 64-bit rung, which adds
+// only 11 bits to the doubles' 53.
+inline constexpr Rungs<256, 1024, 4096, 16384> model_rungs{};
+using RungWeights = LadderWeights<std::remove_const_t<decltype(model_rungs)>>::type;
 
 struct LoadedModel {
   Graph graph;
@@ -26,7 +30,8 @@ struct LoadedModel {
   std::string sha256;  // of the file's bytes, lowercase hex
   std::optional<int> weights_as_decimal;
   Weights<Exact> exact;   // a rational graph
-  RungWeights intervals;  // a graph with irrational ops
+  std::optional<Weights<DoubleInterval>> doubles;  // a graph with irrational ops, weights within the double range
+  RungWeights intervals;                           // a graph with irrational ops
 
   // "exact" or "interval"
   std::string evaluation() const { return graph.rational ? "exact" : "interval"; }

@@ -115,8 +115,9 @@ const std::string& onnx_path(const ParamValues& params) {
 
 std::string arithmetic_of(const LoadedModel& model) {
   if (model.graph.rational) return "exact (every op rational; the stored weights as exact rationals)";
-  return fmt::format("MPFI interval (up to {} bits; irrational ops enclosed, the stored weights as exact rationals)",
-                     standard_rungs.ceiling);
+  return fmt::format("interval (double-precision enclosures, then MPFI from {} up to {} bits; irrational ops enclosed, "
+                     "the stored weights as exact rationals)",
+                     model_rungs.first, model_rungs.ceiling);
 }
 
 ModelRun prepare_model_run(const ParamValues& params, const std::string&, const ClaimSelection&,
@@ -238,7 +239,7 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
   if (r.verdict == Verdict::Unknown)
     r.reason = fmt::format("{} inputs undecided at the precision ladder's ceiling of {} bits", r.unknown,
-                           standard_rungs.ceiling);
+                           model_rungs.ceiling);
   return {r};
 }
 

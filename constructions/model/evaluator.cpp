@@ -212,9 +212,11 @@ Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vec
 template Weights<Exact> convert_weights<Exact>(const Graph&);
 template Tensor<Exact> evaluate<Exact>(const Graph&, const Weights<Exact>&, const std::vector<std::int64_t>&);
 
-// Every rung of the evaluators' precision ladder.
+// The double-precision rung below the ladder, and every rung of the evaluators' precision ladder.
+template Weights<DoubleInterval> convert_weights<DoubleInterval>(const Graph&);
+template Tensor<DoubleInterval> evaluate(const Graph&, const Weights<DoubleInterval>&, const std::vector<std::int64_t>&);
 static_assert(std::is_same_v<std::remove_const_t<decltype(standard_rungs)>, Rungs<64, 256, 1024, 4096, 16384>>,
-              "instantiate the evaluation at every rung of standard_rungs");
+              "instantiate the evaluation at every rung of standard_rungs (the model checker climbs a subset)");
 template Weights<Interval<64>> convert_weights<Interval<64>>(const Graph&);
 template Weights<Interval<256>> convert_weights<Interval<256>>(const Graph&);
 template Weights<Interval<1024>> convert_weights<Interval<1024>>(const Graph&);

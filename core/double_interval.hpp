@@ -1,0 +1,229 @@
+// Certified interval arithmetic in doubles: the rung below MPFI's for evaluators whose inputs mostly decide at double
+// precision (the ONNX model checker). Same contract as Interval<B> (core/interval.hpp): every operation returns an
+// interval containing the exact result for any reals in its operands.
+//
+// How the rounding is made rigorous without changing the FPU's rounding mode (nothing in tverify changes it; the
+// default is round to nearest):
+// - + - * / are computed rounded to nearest, and their exact rounding error is recovered by error-free
+//   transformations (TwoSum for a sum; fma(a, b, -p) for a product; the remainder fma(-q, b, a) for a quotient). An
+//   endpoint moves one double outward only when that error points outward, so exact operations stay exact and a
+//   tie of two point values is decided equal, as MPFI decides it. Where the transformations are not exact (a
+//   product or quotient near the subnormal range), the endpoint moves outward unconditionally, which covers a
+//   rounding error of at most half a unit in the last place.
+// - exp, log, sqrt, erf, tanh are increasing: each endpoint is computed by MPFR at 53 bits, correctly rounded down
+//   or up (a 53-bit MPFR number is a double, so reading it back is exact).
+// - Exact rationals enter through MPFR's mpfr_set_q, rounded down and up.
+// - A result whose endpoint is not a finite double (overflow, or an indeterminate inf - inf) throws
+//   DoubleRangeExceeded: the interval never holds an infinity, and the caller climbs to MPFI, whose exponent range
+//   is far wider.
+#pragma once
+
+#include "core/exact.hpp"
+#include "core/tri.hpp"
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace tverify {
+
+// An endpoint of a double interval left the finite doubles: retry at a wider precision.
+struct DoubleRangeExceeded {};
+
+namespace double_rounding {
+
+// Below this magnitude a product's or quotient's error term may itself be rounded (the fma result can underflow).
+constexpr double error_free_floor = 0x1p-960;
+
+// The next double above / below a finite x (std::nextafter without its library call: doubles of one sign are ordered
+// as their bit patterns).
+inline double up(double x) {
+  if (x == 0) return std::numeric_limits<double>::denorm_min();
+  const auto bits = std::bit_cast<std::int64_t>(x);
+  return std::bit_cast<double>(x > 0 ? bits + 1 : bits - 1);
+}
+inline double down(double x) { return -up(-x); }
+
+inline double checked(double x) {
+  if (!std::isfinite(x)) throw DoubleRangeExceeded{};
+  return x;
+}
+
+// The rounded result r of an operation and the sign of (exact - r), NaN when unknown: the bounds below and above the
+// exact result.
+inline double lower_of(double r, double error) { return checked(std::isnan(error) || error < 0 ? down(r) : r); }
+inline double upper_of(double r, double error) { return checked(std::isnan(error) || error > 0 ? up(r) : r); }
+
+// a + b rounded down / up (TwoSum: s + e == a + b exactly when s is finite).
+inline double sum_error(double a, double b, double s) {
+  const double bb = s - a;
+  return (a - (s - bb)) + (b - bb);
+}
+inline double add_down(double a, double b) { const double s = checked(a + b); return lower_of(s, sum_error(a, b, s)); }
+inline double add_up(double a, double b) { const double s = checked(a + b); return upper_of(s, sum_error(a, b, s)); }
+
+// a * b rounded down / up (fma(a, b, -p) == a * b - p exactly unless p is near the subnormal range).
+inline double product_error(double a, double b, double p) {
+  if (std::fabs(p) < error_free_floor && a != 0 && b != 0) return std::numeric_limits<double>::quiet_NaN();
+  return std::fma(a, b, -p);
+}
+inline double mul_down(double a, double b) { const double p = checked(a * b); return lower_of(p, product_error(a, b, p)); }
+inline double mul_up(double a, double b) { const double p = checked(a * b); return upper_of(p, product_error(a, b, p)); }
+
+// a / b rounded down / up, b != 0 (a - q b == fma(-q, b, a) exactly unless q or a is near the subnormal range;
+// a / b - q has the sign of (a - q b) / b).
+inline double quotient_error(double a, double b, double q) {
+  if ((std::fabs(q) < error_free_floor || std::fabs(a) < error_free_floor) && a != 0)
+    return std::numeric_limits<double>::quiet_NaN();
+  const double r = std::fma(-q, b, a);
+  return b > 0 ? r : -r;
+}
+inline double div_down(double a, double b) { const double q = checked(a / b); return lower_of(q, quotient_error(a, b, q)); }
+inline double div_up(double a, double b) { const double q = checked(a / b); return upper_of(q, quotient_error(a, b, q)); }
+
+// f(x) rounded toward `rounding` by MPFR at 53 bits (f one of mpfr_exp, mpfr_log, ...).
+template <class F>
+double mpfr_rounded(F f, double x, mpfr_rnd_t rounding) {
+  struct Scratch {
+    mpfr_t in, out;
+    Scratch() { mpfr_init2(in, 53), mpfr_init2(out, 53); }
+    ~Scratch() { mpfr_clear(in), mpfr_clear(out); }
+  };
+  thread_local Scratch s;
+  mpfr_set_d(s.in, x, MPFR_RNDN);  // exact: x is a double
+  f(s.out, s.in, rounding);
+  return checked(mpfr_get_d(s.out, rounding));  // exact: out has 53 bits
+}
+
+inline double from_rational(const Exact& q, mpfr_rnd_t rounding) {
+  return mpfr_rounded([&q](mpfr_ptr out, mpfr_srcptr, mpfr_rnd_t r) { return mpfr_set_q(out, q.backend().data(), r); },
+                      0.0, rounding);
+}
+
+}  // namespace double_rounding
+
+class DoubleInterval {
+ public:
+  static constexpr unsigned requested_bits = 53;
+
+  DoubleInterval() = default;
+  DoubleInterval(long i)  // NOLINT: integers convert implicitly, as for Interval
+      : DoubleInterval(i >= -(1L << 53) && i <= (1L << 53) ? DoubleInterval(static_cast<double>(i), static_cast<double>(i))
+                                                    : DoubleInterval(Exact(i))) {}
+  DoubleInterval(int i) : lo_(i), hi_(i) {}             // NOLINT: exact, |i| < 2^53
+  explicit DoubleInterval(const Exact& q)
+      : lo_(double_rounding::from_rational(q, MPFR_RNDD)), hi_(double_rounding::from_rational(q, MPFR_RNDU)) {}
+
+  // The smallest double interval containing [lo, hi]; requires lo <= hi.
+  static DoubleInterval hull(const Exact& lo, const Exact& hi) {
+    if (lo > hi) throw std::invalid_argument("interval hull: lower end above upper end");
+    return {double_rounding::from_rational(lo, MPFR_RNDD), double_rounding::from_rational(hi, MPFR_RNDU)};
+  }
+
+  DoubleInterval& operator+=(const DoubleInterval& o) {
+    using namespace double_rounding;
+    if (is_point() && o.is_point()) {
+      const double s = checked(lo_ + o.lo_);
+      return *this = around(s, sum_error(lo_, o.lo_, s));
+    }
+    return *this = {add_down(lo_, o.lo_), add_up(hi_, o.hi_)};
+  }
+  DoubleInterval& operator-=(const DoubleInterval& o) { return *this += -o; }
+  DoubleInterval& operator*=(const DoubleInterval& o) {
+    using namespace double_rounding;
+    if (o.is_point()) return scale(o.lo_);
+    if (is_point()) return *this = DoubleInterval(o).scale(lo_);
+    const double lo = std::min({mul_down(lo_, o.lo_), mul_down(lo_, o.hi_), mul_down(hi_, o.lo_), mul_down(hi_, o.hi_)});
+    const double hi = std::max({mul_up(lo_, o.lo_), mul_up(lo_, o.hi_), mul_up(hi_, o.lo_), mul_up(hi_, o.hi_)});
+    return *this = {lo, hi};
+  }
+  DoubleInterval& operator/=(const DoubleInterval& o) {
+    if (o.sign() == Sign::Unknown || o.sign() == Sign::Zero)
+      throw std::domain_error("interval division by an interval that contains 0");
+    using namespace double_rounding;
+    const double lo = std::min({div_down(lo_, o.lo_), div_down(lo_, o.hi_), div_down(hi_, o.lo_), div_down(hi_, o.hi_)});
+    const double hi = std::max({div_up(lo_, o.lo_), div_up(lo_, o.hi_), div_up(hi_, o.lo_), div_up(hi_, o.hi_)});
+    *this = {lo, hi};
+    return *this;
+  }
+  // *this += a * b; a factor that is exactly 0 adds nothing.
+  DoubleInterval& add_product(const DoubleInterval& a, const DoubleInterval& b) {
+    if (a.is_point_zero() || b.is_point_zero()) return *this;
+    DoubleInterval p = a;
+    p *= b;
+    return *this += p;
+  }
+  friend DoubleInterval operator+(DoubleInterval a, const DoubleInterval& b) { return a += b; }
+  friend DoubleInterval operator-(DoubleInterval a, const DoubleInterval& b) { return a -= b; }
+  friend DoubleInterval operator*(DoubleInterval a, const DoubleInterval& b) { return a *= b; }
+  friend DoubleInterval operator/(DoubleInterval a, const DoubleInterval& b) { return a /= b; }
+  friend DoubleInterval operator-(const DoubleInterval& a) { return {-a.hi_, -a.lo_}; }
+
+  // Positive / Negative when zero is excluded, Zero for the point interval [0, 0], Unknown otherwise.
+  Sign sign() const {
+    if (lo_ > 0) return Sign::Positive;
+    if (hi_ < 0) return Sign::Negative;
+    if (is_point_zero()) return Sign::Zero;
+    return Sign::Unknown;
+  }
+
+  Exact lower() const { return Exact(lo_); }  // exact: a double is a dyadic rational
+  Exact upper() const { return Exact(hi_); }
+  bool contains(const Exact& q) const { return lower() <= q && q <= upper(); }
+  double midpoint_double() const { return lo_ / 2 + hi_ / 2; }
+  Exact width() const { return upper() - lower(); }
+  // "[lo, hi]" with 17 significant digits, enough to round-trip each endpoint.
+  std::string to_string() const {
+    std::ostringstream out;
+    out << std::setprecision(17) << '[' << lo_ << ", " << hi_ << ']';
+    return out.str();
+  }
+
+  friend DoubleInterval exp(const DoubleInterval& x) { return x.increasing(mpfr_exp); }
+  friend DoubleInterval log(const DoubleInterval& x) {
+    if (x.sign() != Sign::Positive) throw std::domain_error("interval log of an interval not certainly > 0");
+    return x.increasing(mpfr_log);
+  }
+  friend DoubleInterval sqrt(const DoubleInterval& x) {
+    if (x.lo_ < 0) throw std::domain_error("interval sqrt of an interval that reaches below 0");
+    return x.increasing(mpfr_sqrt);
+  }
+  friend DoubleInterval tanh(const DoubleInterval& x) { return x.increasing(mpfr_tanh); }
+  friend DoubleInterval erf(const DoubleInterval& x) { return x.increasing(mpfr_erf); }
+  // [max(lo, 0), max(hi, 0)]: the exact image of ReLU on the interval.
+  friend DoubleInterval relu(const DoubleInterval& x) { return {std::max(x.lo_, 0.0), std::max(x.hi_, 0.0)}; }
+
+ private:
+  DoubleInterval(double lo, double hi) : lo_(lo), hi_(hi) {}
+  bool is_point_zero() const { return lo_ == 0 && hi_ == 0; }
+  bool is_point() const { return lo_ == hi_; }
+  // The enclosure of a rounded result r whose exact value is r + (something with the sign of `error`).
+  static DoubleInterval around(double r, double error) {
+    return {double_rounding::lower_of(r, error), double_rounding::upper_of(r, error)};
+  }
+  // *this times the double c: one or two products instead of four.
+  DoubleInterval& scale(double c) {
+    using namespace double_rounding;
+    if (is_point()) {
+      const double p = checked(lo_ * c);
+      return *this = around(p, product_error(lo_, c, p));
+    }
+    return *this = c >= 0 ? DoubleInterval{mul_down(lo_, c), mul_up(hi_, c)} : DoubleInterval{mul_down(hi_, c), mul_up(lo_, c)};
+  }
+  template <class F>
+  DoubleInterval increasing(F f) const {
+    return {double_rounding::mpfr_rounded(f, lo_, MPFR_RNDD), double_rounding::mpfr_rounded(f, hi_, MPFR_RNDU)};
+  }
+
+  double lo_ = 0, hi_ = 0;
+};
+
+}  // namespace tverify
