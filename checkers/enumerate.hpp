@@ -3,11 +3,13 @@
 // chunk fills its own accumulator, visiting its indices in order, and the accumulators are merged in chunk order. So
 // the result is the same for any thread count, even when merging is not associative (interval sums) or keeps the
 // first witnesses met. `visit` may write only to the accumulator it is given. Before a run, check_budget refuses
-// domains above --max-inputs unless --force was given.
+// domains above --max-inputs unless --force was given. A RunMonitor in the options sees the count of visited inputs
+// and can stop the run after any input (Interrupted).
 #pragma once
 
 #include "checkers/errors.hpp"
 #include "checkers/progress.hpp"
+#include "checkers/run_monitor.hpp"
 #include "core/thread_caches.hpp"
 
 #include <algorithm>
@@ -26,6 +28,7 @@ struct RunOptions {
   bool force = false;
   bool progress = false;
   std::size_t max_counterexamples = 10;
+  RunMonitor* monitor = nullptr;  // optional: progress counts and a stop request (the Python package)
 };
 
 // Throws UsageError when `count` inputs exceed the budget and --force was not given.
@@ -40,6 +43,12 @@ inline std::uint64_t chunk_begin(std::uint64_t count, std::uint64_t chunks, std:
   return c * (count / chunks) + std::min(c, count % chunks);
 }
 
+// One input visited under a monitor: counted, and the run stopped if the caller asked.
+inline void observed(RunMonitor& monitor) {
+  monitor.done.fetch_add(1, std::memory_order_relaxed);
+  if (monitor.stop.load(std::memory_order_relaxed)) throw Interrupted{};
+}
+
 // visit(index, accumulator) for every index in [0, count); merge(into, from) joins the accumulator of the next chunk.
 template <class Acc, class Visit, class Merge>
 Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std::string& label, Visit visit,
@@ -49,6 +58,7 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
   std::vector<std::exception_ptr> errors(chunks);
   std::atomic<std::uint64_t> next{0};
   ProgressBar progress(label, count, options.progress);
+  if (options.monitor) options.monitor->total += count;
   auto work = [&] {
     for (std::uint64_t c = next++; c < chunks; c = next++) {
       const std::uint64_t lo = chunk_begin(count, chunks, c), hi = chunk_begin(count, chunks, c + 1);
@@ -56,7 +66,10 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
         constexpr std::uint64_t step = 1024;
         for (std::uint64_t start = lo; start < hi; start += step) {
           const std::uint64_t end = std::min(hi, start + step);
-          for (std::uint64_t i = start; i < end; ++i) visit(i, partial[c]);
+          for (std::uint64_t i = start; i < end; ++i) {
+            visit(i, partial[c]);
+            if (options.monitor) observed(*options.monitor);
+          }
           progress.advance(end - start);
         }
       } catch (...) {

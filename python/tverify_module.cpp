@@ -1,16 +1,31 @@
 // tverify._tverify: the compiled half of the Python package (python/tverify/__init__.py is the other). It calls the
-// same construction registry and certificate writer as the CLI, so a certificate made from Python is the CLI's,
-// byte for byte, apart from the command line it records and the timings. Usage errors are ValueError with the
-// CLI's one-line message; anything else is RuntimeError. The GIL is released while C++ works.
+// same construction registry, certificate writer, recheck and report as the CLI, so a certificate made from Python is
+// the CLI's, byte for byte, apart from the command line it records and the timings.
+//
+// Every call runs its C++ work on a worker thread without the GIL, while the interpreter's thread polls it: it
+// reports progress to an optional callable (the package's tqdm bar) and checks for signals, so Ctrl-C stops the run
+// (KeyboardInterrupt, nothing returned, nothing written). Usage errors are ValueError with the CLI's one-line
+// message; anything else is RuntimeError.
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/files.hpp"
+#include "checkers/recheck.hpp"
 #include "checkers/registry.hpp"
+#include "checkers/report.hpp"
 
+#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 namespace py = pybind11;
@@ -19,18 +34,21 @@ namespace tverify::python {
 
 namespace {
 
-// A construction as data: its name, paper, parameters (name, kind, range text, default), variants and claim ids.
+py::dict describe(const ParamSpec& p) {
+  py::dict d;
+  d["name"] = p.name;
+  d["flag"] = p.kind == ParamSpec::Kind::Flag;
+  d["range"] = p.range_text();
+  d["default"] = p.default_value;
+  d["help"] = p.help;
+  return d;
+}
+
+// A construction as data: its name, paper, parameters (name, kind, range text, default), variants, claim ids, and
+// whether it has proofs and sweeps (with the sweeps' options).
 py::dict describe(const Construction& c) {
   py::list params, variants, claims;
-  for (const auto& p : c.params()) {
-    py::dict d;
-    d["name"] = p.name;
-    d["flag"] = p.kind == ParamSpec::Kind::Flag;
-    d["range"] = p.range_text();
-    d["default"] = p.default_value;
-    d["help"] = p.help;
-    params.append(d);
-  }
+  for (const auto& p : c.params()) params.append(describe(p));
   for (const auto& v : c.variants()) variants.append(v.name);
   for (const auto& claim : c.claims()) claims.append(claim.id);
   py::dict out;
@@ -39,6 +57,17 @@ py::dict describe(const Construction& c) {
   out["params"] = params;
   out["variants"] = variants;
   out["claims"] = claims;
+  py::list sweep_options;  // every sweep's options, each once (the CLI's options of `sweep NAME` besides --vary, --out)
+  std::vector<std::string> seen;
+  for (const auto& sweep : c.sweeps())
+    for (const auto& o : sweep.options) {
+      if (std::find(seen.begin(), seen.end(), o.name) != seen.end()) continue;
+      seen.push_back(o.name);
+      sweep_options.append(describe(o));
+    }
+  out["sweeps"] = !c.sweeps().empty();
+  out["sweep_options"] = sweep_options;
+  out["proofs"] = c.has_proofs();
   return out;
 }
 
@@ -55,33 +84,195 @@ std::string one_line(std::string message) {
   return message;
 }
 
-struct CheckRequest {
+using Progress = std::optional<std::function<void(std::uint64_t, std::uint64_t)>>;
+
+// work(monitor) on a worker thread; the interpreter's thread waits without the GIL, and every 100 ms reports
+// progress and checks for signals. A pending KeyboardInterrupt stops the work (RunMonitor::stop) and is raised once
+// the worker has returned. Exceptions from the work become ValueError (usage) or RuntimeError.
+template <class F>
+auto run_polled(F work, const Progress& progress) {
+  using Result = decltype(work(std::declval<RunMonitor&>()));
+  RunMonitor monitor;
+  std::optional<Result> result;
+  std::exception_ptr error;
+  std::mutex mutex;
+  std::condition_variable finished_cv;
+  bool finished = false;
+  std::thread worker([&] {
+    try {
+      result.emplace(work(monitor));
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard lock(mutex);
+    finished = true;
+    finished_cv.notify_all();
+  });
+  bool interrupted = false;
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      std::unique_lock lock(mutex);
+      finished_cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished; });
+      if (finished) break;
+    }
+    if (!interrupted && PyErr_CheckSignals() != 0) {
+      interrupted = true;  // the Python error stays set; it is raised after the worker stops
+      monitor.stop = true;
+    }
+    if (progress && !interrupted) (*progress)(monitor.done.load(), monitor.total.load());
+  }
+  worker.join();
+  if (interrupted || PyErr_Occurred()) throw py::error_already_set();
+  if (progress) (*progress)(monitor.done.load(), monitor.total.load());
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const UsageError& e) {
+      throw py::value_error(one_line(e.what()));
+    } catch (const Interrupted&) {
+      throw py::error_already_set();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("internal error: ") + e.what());
+    }
+  }
+  return std::move(*result);
+}
+
+struct ClaimsRequest {
   std::string construction, variant, command;
   std::map<std::string, std::string> params;  // as the CLI's options give them: name without dashes -> text
   std::vector<std::string> claims;
   RunOptions options;
 };
 
-// The certificate text `tverify check ... --json FILE` writes, and the exit code the CLI would return.
-std::pair<std::string, int> check(const CheckRequest& r) {
-  std::string message;
-  bool usage = false;
-  {
-    py::gil_scoped_release release;
-    try {
-      const Construction& c = find_construction(r.construction);
-      const ParamValues params = ParamValues::parse(c.params_for("check"), r.params);
-      const CheckReport report = c.check(params, c.variant_or_default(r.variant), r.claims, r.options);
-      return {certificate_json(report, r.command).dump(2) + "\n", exit_code_for(report.claims)};
-    } catch (const UsageError& e) {
-      usage = true;
-      message = one_line(e.what());
-    } catch (const std::exception& e) {
-      message = e.what();
-    }
-  }
-  if (usage) throw py::value_error(message);
-  throw std::runtime_error("internal error: " + message);
+// The certificate text `tverify check|prove ... --json FILE` writes, and the exit code the CLI would return.
+template <class Run>
+std::pair<std::string, int> claims_verb(ClaimsRequest r, const std::string& verb, const Progress& progress, Run run) {
+  return run_polled(
+      [&](RunMonitor& monitor) {
+        const Construction& c = find_construction(r.construction);
+        c.require_verb(verb);
+        const ParamValues params = ParamValues::parse(c.params_for(verb), r.params);
+        r.options.monitor = &monitor;
+        const CheckReport report = run(c, params, c.variant_or_default(r.variant), r.claims, r.options);
+        return std::pair{certificate_json(report, r.command).dump(2) + "\n", exit_code_for(report.claims)};
+      },
+      progress);
+}
+
+// A certificate given as text, validated as `recheck` and `report` validate a file (`what` names it).
+Json certificate_from_text(const std::string& text, const std::string& what) {
+  return validated_certificate(parse_json_text(text, what), what);
+}
+
+void bind_claims_verbs(py::module_& m) {
+  m.def(
+      "check",
+      [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
+         const std::vector<std::string>& claims, unsigned threads, std::uint64_t max_inputs,
+         std::size_t max_counterexamples, bool force, const std::string& command, const Progress& progress) {
+        ClaimsRequest r{construction, variant, command, params, claims, {}};
+        r.options.threads = threads;
+        r.options.max_inputs = max_inputs;
+        r.options.max_counterexamples = max_counterexamples;
+        r.options.force = force;
+        return claims_verb(r, "check", progress, [](const Construction& c, const auto&... a) { return c.check(a...); });
+      },
+      "the certificate text of `tverify check` and its exit code", py::arg("construction"), py::arg("params"),
+      py::arg("variant"), py::arg("claims"), py::arg("threads"), py::arg("max_inputs"), py::arg("max_counterexamples"),
+      py::arg("force"), py::arg("command"), py::arg("progress"));
+  m.def(
+      "prove",
+      [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
+         const std::vector<std::string>& claims, unsigned threads, unsigned timeout_s, const std::string& command,
+         const Progress& progress) {
+        ClaimsRequest r{construction, variant, command, params, claims, {}};
+        r.options.threads = threads;
+        ProofOptions proof;
+        proof.timeout_ms = timeout_s * 1000;
+        return claims_verb(r, "prove", progress,
+                           [&proof](const Construction& c, const ParamValues& p, const std::string& v,
+                                    const std::vector<std::string>& ids,
+                                    const RunOptions& o) { return c.prove(p, v, ids, proof, o); });
+      },
+      "the certificate text of `tverify prove` and its exit code", py::arg("construction"), py::arg("params"),
+      py::arg("variant"), py::arg("claims"), py::arg("threads"), py::arg("timeout_s"), py::arg("command"),
+      py::arg("progress"));
+}
+
+void bind_other_verbs(py::module_& m) {
+  m.def(
+      "eval",
+      [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
+         const std::string& input, bool trace, long bits) {
+        return run_polled(
+            [&](RunMonitor&) {
+              const Construction& c = find_construction(construction);
+              c.require_verb("eval");
+              return c.eval(ParamValues::parse(c.params_for("eval"), params), c.variant_or_default(variant), input,
+                            trace, bits);
+            },
+            std::nullopt);
+      },
+      "the text `tverify eval` prints", py::arg("construction"), py::arg("params"), py::arg("variant"),
+      py::arg("input"), py::arg("trace"), py::arg("bits"));
+  m.def(
+      "sweep",
+      [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
+         const std::string& vary, bool fast, const std::string& out_dir, const std::map<std::string, std::string>& options,
+         unsigned threads, const Progress& progress) {
+        return run_polled(
+            [&](RunMonitor& monitor) {
+              const Construction& c = find_construction(construction);
+              c.require_verb("sweep");
+              RunOptions run;
+              run.threads = threads;
+              run.monitor = &monitor;
+              return c.sweep(ParamValues::parse(c.params_for("sweep"), params), c.variant_or_default(variant),
+                             SweepRequest{vary, fast, out_dir, options}, run)
+                  .dump(2);
+            },
+            progress);
+      },
+      "the JSON summary `tverify sweep` prints (its files are written to out_dir)", py::arg("construction"),
+      py::arg("params"), py::arg("variant"), py::arg("vary"), py::arg("fast"), py::arg("out_dir"), py::arg("options"),
+      py::arg("threads"), py::arg("progress"));
+  m.def(
+      "recheck",
+      [](const std::string& text, const std::string& what, unsigned threads, const Progress& progress) {
+        return run_polled(
+            [&](RunMonitor& monitor) {
+              RunOptions run;
+              run.threads = threads;
+              run.monitor = &monitor;
+              const RecheckResult r = recheck_certificate(certificate_from_text(text, what), what, run);
+              std::vector<std::tuple<std::string, std::string, std::string>> differences;
+              for (const auto& d : r.differences) differences.emplace_back(d.field, d.stored, d.now);
+              return std::tuple{differences, r.claim_results, r.made_at_other_commit};
+            },
+            progress);
+      },
+      "the differences (field, stored, now) of a fresh run of the certificate's command, the number of claim results, "
+      "and the certificate's commit when it is not this build's",
+      py::arg("text"), py::arg("what"), py::arg("threads"), py::arg("progress"));
+  m.def(
+      "report",
+      [](const std::vector<std::pair<std::string, std::string>>& certificates, bool latex, bool wide) {
+        return run_polled(
+            [&](RunMonitor&) {
+              std::vector<Json> certs;
+              for (const auto& [text, what] : certificates) {
+                certs.push_back(certificate_from_text(text, what));
+                certificate_command(certs.back(), what);  // a table of what no command could have produced means nothing
+              }
+              return certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown,
+                                        wide ? TableLayout::PerCertificate : TableLayout::PerClaim);
+            },
+            std::nullopt);
+      },
+      "the table `tverify report` prints for (certificate text, name) pairs", py::arg("certificates"), py::arg("latex"),
+      py::arg("wide"));
 }
 
 }  // namespace
@@ -92,19 +283,6 @@ PYBIND11_MODULE(_tverify, m) {
   using namespace tverify::python;
   m.doc() = "tverify's C++ core (use the tverify package, not this module)";
   m.def("constructions", &constructions, "every construction as a dict: name, paper, params, variants, claims");
-  m.def(
-      "check",
-      [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
-         const std::vector<std::string>& claims, unsigned threads, std::uint64_t max_inputs,
-         std::size_t max_counterexamples, bool force, const std::string& command) {
-        CheckRequest r{construction, variant, command, params, claims, {}};
-        r.options.threads = threads;
-        r.options.max_inputs = max_inputs;
-        r.options.max_counterexamples = max_counterexamples;
-        r.options.force = force;
-        return check(r);
-      },
-      "the certificate text of `tverify check` and its exit code", py::arg("construction"), py::arg("params"),
-      py::arg("variant"), py::arg("claims"), py::arg("threads"), py::arg("max_inputs"), py::arg("max_counterexamples"),
-      py::arg("force"), py::arg("command"));
+  bind_claims_verbs(m);
+  bind_other_verbs(m);
 }

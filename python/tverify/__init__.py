@@ -4,18 +4,23 @@
     cert = tverify.check("copy", claims=["copy.thm2_3"], D=2, n=2, L=4, variant="corrected", threads=2)
     cert.verdicts          # {"copy.thm2_3 (text)": "verified", ...}
     cert.to_json()         # the certificate `tverify check ... --json FILE` writes
+    tverify.recheck(cert)  # re-runs its command: a Recheck that is true when it reproduces
 
+The verbs mirror the CLI's: check, prove, eval, sweep, recheck, report, and check_model for an ONNX model.
 docs/python.md says what the package offers and what it does not yet.
 """
 
 import json
 import os
+import re
 import shlex
+import tempfile
 from fractions import Fraction
 
 from . import _tverify
 
-__all__ = ["constructions", "check", "Certificate"]
+__all__ = ["constructions", "check", "prove", "eval", "sweep", "recheck", "report", "check_model", "exact",
+           "Certificate", "Recheck"]
 
 
 def constructions():
@@ -43,9 +48,9 @@ def _option_text(value):
     raise TypeError(f"a parameter value must be an int, a str or a Fraction (got {type(value).__name__})")
 
 
-def _params(construction, given):
+def _params(construction, given, specs=None):
     """Keyword arguments as the CLI's options: a name with '_' is the parameter with '-' when that one exists."""
-    specs = {p["name"]: p for p in construction["params"]}
+    specs = {p["name"]: p for p in (construction["params"] if specs is None else specs)}
     out, words = {}, []
     for key, value in given.items():
         name = key if key in specs else key.replace("_", "-")
@@ -109,26 +114,215 @@ def _claim_label(c):
     return c["id"] + (f" ({c['reading']})" if c.get("reading") else "")
 
 
-def check(construction, claims=None, variant=None, threads=None, max_inputs=10_000_000, max_counterexamples=10,
-          force=False, **params):
-    """Checks claims of a construction over every input of its domain, as `tverify check` does.
+def _progress(progress):
+    """The callable the C++ side reports (done, total) to: a tqdm bar when tqdm is installed (progress=None and CI
+    unset, or progress=True), a user's callable, or None."""
+    if progress is False or (progress is None and os.environ.get("CI")):
+        return None, None
+    if callable(progress) and progress is not True:
+        return progress, None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        if progress is True:
+            raise ValueError("progress=True needs tqdm (Debian: python3-tqdm)") from None
+        return None, None
+    bar = tqdm(total=0, unit="input", leave=False)
 
-    Parameters are keyword arguments named as the CLI's options (D=2, n=2, L=4; point_file= for --point-file);
-    values are int, str or Fraction, flags True/False. claims: a list of claim ids (default: every claim check
-    decides for this run). Raises ValueError with the CLI's one-line message for bad input.
-    """
-    spec = _construction(construction)
-    given, words = _params(spec, params)
-    claims = list(dict.fromkeys(claims or []))
-    threads = _count("threads", (os.cpu_count() or 1) if threads is None else threads, 1)
-    max_inputs = _count("max_inputs", max_inputs, 1)
-    max_counterexamples = _count("max_counterexamples", max_counterexamples, 0)
-    command = ["tverify", "check", construction, *words]
+    def update(done, total):
+        if bar.total != total:
+            bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    return update, bar
+
+
+def _polled(call, progress):
+    """call(report) with a progress reporter, closing its bar however the call ends."""
+    report, bar = _progress(progress)
+    try:
+        return call(report)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _threads(threads):
+    return _count("threads", (os.cpu_count() or 1) if threads is None else threads, 1)
+
+
+def _claims_command(verb, construction, words, claims, variant, threads):
+    command = ["tverify", verb, construction, *words]
     for claim in claims:
         command += ["--claim", claim]
     if variant is not None:
         command += ["--variant", variant]
-    command += ["--threads", str(threads)]
-    text, code = _tverify.check(construction, given, variant or "", claims, threads, max_inputs, max_counterexamples,
-                                bool(force), shlex.join(command))
+    return command + ["--threads", str(threads)]
+
+
+def check(construction, claims=None, variant=None, threads=None, max_inputs=10_000_000, max_counterexamples=10,
+          force=False, progress=None, **params):
+    """Checks claims of a construction over every input of its domain, as `tverify check` does.
+
+    Parameters are keyword arguments named as the CLI's options (D=2, n=2, L=4; point_file= for --point-file);
+    values are int, str or Fraction, flags True/False. claims: a list of claim ids (default: every claim check
+    decides for this run). progress: None (a tqdm bar when tqdm is installed and CI is unset), False, True, or a
+    callable(done, total). Ctrl-C stops the check (KeyboardInterrupt). Raises ValueError with the CLI's one-line
+    message for bad input.
+    """
+    spec = _construction(construction)
+    given, words = _params(spec, params)
+    claims = list(dict.fromkeys(claims or []))
+    threads = _threads(threads)
+    max_inputs = _count("max_inputs", max_inputs, 1)
+    max_counterexamples = _count("max_counterexamples", max_counterexamples, 0)
+    command = shlex.join(_claims_command("check", construction, words, claims, variant, threads))
+    text, code = _polled(lambda report: _tverify.check(construction, given, variant or "", claims, threads, max_inputs,
+                                                       max_counterexamples, bool(force), command, report), progress)
     return Certificate(text, code)
+
+
+def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, progress=None, **params):
+    """Proves claims with Z3 over all inputs symbolically, as `tverify prove` does; a Certificate as check's.
+    timeout_s: each query's Z3 timeout in seconds (1..86400)."""
+    spec = _construction(construction)
+    given, words = _params(spec, params)
+    claims = list(dict.fromkeys(claims or []))
+    threads = _threads(threads)
+    timeout_s = _count("timeout_s", timeout_s, 1)
+    if timeout_s > 86400:
+        raise ValueError(f"timeout_s must be an integer in 1..86400 (got {timeout_s})")
+    command = _claims_command("prove", construction, words, claims, variant, threads)
+    if timeout_s != 60:
+        command += ["--timeout-s", str(timeout_s)]
+    text, code = _polled(lambda report: _tverify.prove(construction, given, variant or "", claims, threads, timeout_s,
+                                                       shlex.join(command), report), progress)
+    return Certificate(text, code)
+
+
+def eval(construction, input, variant=None, trace=False, bits=None, **params):  # noqa: A001 (the CLI's verb)
+    """Evaluates a construction on one input, as `tverify eval NAME --input X` does, and returns the text it prints.
+    trace=True adds every intermediate block; bits=K also evaluates in K-bit MPFR floating point."""
+    spec = _construction(construction)
+    given, _ = _params(spec, params)
+    if not isinstance(input, str):
+        raise TypeError(f"input must be a str as the CLI's --input takes it (got {type(input).__name__})")
+    bits = 0 if bits is None else _count("bits", bits, 2)
+    if bits > 65536:
+        raise ValueError(f"bits must be an integer in 2..65536 (got {bits})")
+    return _tverify.eval(construction, given, variant or "", input, bool(trace), bits)
+
+
+def sweep(construction, vary, out, variant=None, fast=False, threads=None, progress=None, **params):
+    """Runs a sweep as `tverify sweep NAME --vary V --out DIR` does: writes its CSV, plot and JSON to `out` and
+    returns the JSON summary it prints, as a dict. Keyword arguments are the construction's parameters and the
+    sweep's options, named as the CLI's."""
+    spec = _construction(construction)
+    if not spec["sweeps"]:
+        raise ValueError(f"{construction} has no sweeps")
+    sweep_names = {o["name"] for o in spec["sweep_options"]}
+    in_sweep = {k: v for k, v in params.items() if k in sweep_names or k.replace("_", "-") in sweep_names}
+    given, _ = _params(spec, {k: v for k, v in params.items() if k not in in_sweep})
+    options, _ = _params(spec, in_sweep, spec["sweep_options"])
+    threads = _threads(threads)
+    summary = _polled(lambda report: _tverify.sweep(construction, given, variant or "", str(vary), bool(fast),
+                                                    os.fspath(out), options, threads, report), progress)
+    return json.loads(summary)
+
+
+class Recheck:
+    """A recheck's outcome: true when the certificate reproduced. differences: (field, stored, now) tuples."""
+
+    def __init__(self, differences, claim_results, other_commit):
+        self.differences = [tuple(d) for d in differences]
+        self.claim_results = claim_results
+        self.made_at_other_commit = other_commit
+
+    @property
+    def reproduced(self):
+        return not self.differences
+
+    def __bool__(self):
+        return self.reproduced
+
+    def __repr__(self):
+        if self.reproduced:
+            return f"<tverify recheck: reproduced ({self.claim_results} claim results)>"
+        fields = "; ".join(f"{f}: stored {a}, now {b}" for f, a, b in self.differences)
+        return f"<tverify recheck: {len(self.differences)} field(s) differ: {fields}>"
+
+
+def _certificate_text(certificate):
+    """(text, name) of a Certificate, a certificate path, or certificate JSON text."""
+    if isinstance(certificate, Certificate):
+        return certificate.to_json(), "the certificate"
+    if isinstance(certificate, os.PathLike) or (isinstance(certificate, str) and not certificate.lstrip().startswith("{")):
+        path = os.fspath(certificate)
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read(), path
+        except OSError as e:
+            raise ValueError(f"{path}: cannot read the certificate ({e.strerror})") from None
+    if isinstance(certificate, str):
+        return certificate, "the certificate text"
+    raise TypeError(f"a certificate is a Certificate, a path or JSON text (got {type(certificate).__name__})")
+
+
+def recheck(certificate, threads=None, progress=None):
+    """Re-runs a certificate's command and compares every field it can reproduce, as `tverify recheck` does.
+    certificate: a Certificate, a path, or certificate JSON text. Returns a Recheck (true when reproduced)."""
+    text, name = _certificate_text(certificate)
+    threads = _threads(threads)
+    return Recheck(*_polled(lambda report: _tverify.recheck(text, name, threads, report), progress))
+
+
+def report(certificates, format="markdown", wide=False):  # noqa: A002 (the CLI's --markdown/--latex)
+    """The table `tverify report` prints for certificates (Certificates, paths or JSON text): format "markdown" or
+    "latex"; wide=True for one row per certificate."""
+    if format not in ("markdown", "latex"):
+        raise ValueError(f"format must be 'markdown' or 'latex' (got {format!r})")
+    if isinstance(certificates, (Certificate, str, os.PathLike)):
+        certificates = [certificates]
+    return _tverify.report([_certificate_text(c) for c in certificates], format == "latex", bool(wide))
+
+
+def check_model(onnx, task=None, progress=None, **kwargs):
+    """Checks an ONNX model against a task, as `tverify check model --onnx FILE --task T` does (docs/model.md).
+    onnx: a path, or the model's bytes (written to a temporary file for the run; the certificate records its
+    SHA-256). Other keyword arguments are check's and the model's options (V=4, lengths="1:6", decode=...)."""
+    if task is not None:
+        kwargs["task"] = task
+    if isinstance(onnx, (bytes, bytearray)):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "model.onnx")
+            with open(path, "wb") as f:
+                f.write(onnx)
+            return check("model", onnx=path, progress=progress, **kwargs)
+    if not isinstance(onnx, (str, os.PathLike)):
+        raise TypeError(f"onnx must be a path or the model's bytes (got {type(onnx).__name__})")
+    return check("model", onnx=os.fspath(onnx), progress=progress, **kwargs)
+
+
+_EXACT = re.compile(r"^\s*(-?\d+)(?:/(\d+))?\s*$")
+_ENCLOSURE = re.compile(r"^\s*\[\s*([^,\]]+)\s*,\s*([^\]]+)\s*\]\s*$")
+
+
+def exact(value):
+    """An exact number of a certificate as a Fraction ("5/8", "-3", 2), or an enclosure "[lo, hi]" as a pair of
+    Fractions (each end exactly as printed); ValueError for anything else."""
+    if isinstance(value, bool):
+        raise ValueError(f"not an exact number: {value!r}")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str):
+        m = _EXACT.match(value)
+        if m:
+            return Fraction(int(m.group(1)), int(m.group(2) or 1))
+        m = _ENCLOSURE.match(value)
+        if m:
+            try:
+                return Fraction(m.group(1)), Fraction(m.group(2))
+            except ValueError:
+                pass
+    raise ValueError(f"not an exact number or enclosure: {value!r}")

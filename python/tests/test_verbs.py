@@ -1,0 +1,136 @@
+"""Every verb of the package against the CLI's: prove, eval, sweep, recheck, report and check_model give what the CLI
+gives for the same command; progress reaches a callable; Ctrl-C stops a check; exact values read as Fractions."""
+
+import json
+import os
+import signal
+import threading
+import time
+from fractions import Fraction
+
+import pytest
+
+import tverify
+from helpers import SOURCE_DIR, cli, reproducible
+
+SORT_MODEL = os.path.join(SOURCE_DIR, "examples", "models", "sort.onnx")
+
+
+def test_prove_is_the_cli_certificate(tmp_path):
+    ran = cli("prove", "copy", "--claim", "copy.scores", "--threads", "1", "--json", "p.json", cwd=tmp_path)
+    assert ran.returncode in (0, 1, 3), ran.stderr
+    cert = tverify.prove("copy", claims=["copy.scores"], threads=1, progress=False)
+    assert reproducible(cert.to_json()) == reproducible((tmp_path / "p.json").read_text())
+    assert cert.exit_code == ran.returncode
+    assert cert.json["verb"] == "prove"
+
+
+def test_eval_is_the_cli_text(tmp_path):
+    ran = cli("eval", "copy", "--input", "0,1,1,0", "--variant", "corrected", "--trace", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert tverify.eval("copy", "0,1,1,0", variant="corrected", trace=True) == ran.stdout
+    with pytest.raises(ValueError, match=r"--input token must be an integer in \[0, 1\]"):
+        tverify.eval("copy", "0,7")
+    with pytest.raises(TypeError):
+        tverify.eval("copy", [0, 1])
+
+
+def test_sweep_writes_the_cli_files(tmp_path):
+    ran = cli("sweep", "copy", "--vary", "L", "--L-max", "6", "--threads", "1", "--out", "cli", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    summary = tverify.sweep("copy", "L", tmp_path / "py", L_max=6, threads=1, progress=False)
+    assert summary == json.loads(ran.stdout.replace(str(tmp_path / "cli"), str(tmp_path / "py")))
+    for name in os.listdir(tmp_path / "cli"):
+        if name.endswith(".csv"):
+            assert (tmp_path / "py" / name).read_text() == (tmp_path / "cli" / name).read_text()
+    with pytest.raises(ValueError, match="has no parameter 'Lmax'"):
+        tverify.sweep("copy", "L", tmp_path / "py", Lmax=6)
+
+
+def test_recheck_reproduces_and_names_an_edited_field(tmp_path):
+    cert = tverify.check("copy", claims=["copy.thm2_3"], threads=1, progress=False)
+    assert tverify.recheck(cert, threads=1, progress=False).reproduced
+    path = tmp_path / "c.json"
+    path.write_text(cert.to_json())
+    assert tverify.recheck(path, threads=1, progress=False)
+    edited = json.loads(cert.to_json())
+    edited["claims"][0]["passed"] += 1
+    result = tverify.recheck(json.dumps(edited), threads=1, progress=False)
+    assert not result
+    assert any("passed" in field for field, _, _ in result.differences)
+    path.write_text(json.dumps(edited))
+    ran = cli("recheck", str(path), "--threads", "1", cwd=tmp_path)
+    assert ran.returncode == 1
+    with pytest.raises(ValueError):
+        tverify.recheck('{"tool": "something else"}')
+
+
+def test_report_is_the_cli_table(tmp_path):
+    cert = tverify.check("copy", claims=["copy.thm2_3"], threads=1, progress=False)
+    (tmp_path / "c.json").write_text(cert.to_json())
+    for fmt, flag in (("markdown", "--markdown"), ("latex", "--latex")):
+        ran = cli("report", "c.json", flag, cwd=tmp_path)
+        assert ran.returncode == 0, ran.stderr
+        assert tverify.report(tmp_path / "c.json", format=fmt) == ran.stdout
+    assert tverify.report([cert]) == cli("report", "c.json", cwd=tmp_path).stdout
+    with pytest.raises(ValueError, match="format"):
+        tverify.report(cert, format="html")
+
+
+def test_check_model_from_a_path_and_from_bytes(tmp_path):
+    words = ["--onnx", SORT_MODEL, "--task", "sort", "--V", "3", "--lengths", "1:3", "--threads", "1"]
+    ran = cli("check", "model", *words, "--json", "m.json", cwd=tmp_path)
+    assert ran.returncode in (0, 1), ran.stderr
+    cert = tverify.check_model(SORT_MODEL, task="sort", V=3, lengths="1:3", threads=1, progress=False)
+    assert reproducible(cert.to_json()) == reproducible((tmp_path / "m.json").read_text())
+    with open(SORT_MODEL, "rb") as f:
+        from_bytes = tverify.check_model(f.read(), task="sort", V=3, lengths="1:3", threads=1, progress=False)
+    assert from_bytes.verdicts == cert.verdicts
+    assert from_bytes.json["options"]["model"]["sha256"] == cert.json["options"]["model"]["sha256"]
+    with pytest.raises(ValueError, match="ONNX|onnx"):
+        tverify.check_model(b"not a model", task="sort", V=3, lengths="1:3")
+
+
+def test_progress_reaches_a_callable():
+    seen = []
+    tverify.check("copy", claims=["copy.err"], D=2, n=2, L=8, threads=2, progress=lambda d, t: seen.append((d, t)))
+    assert seen
+    assert seen[-1] == (256, 256)  # the last report is the whole domain: every string of [2]^8
+    assert all(d <= t for d, t in seen)
+
+
+def test_ctrl_c_stops_a_check():
+    # copy.err over [3]^14 (4.8 million strings) runs for minutes; SIGINT after half a second must stop it.
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        tverify.check("copy", claims=["copy.err"], D=3, n=3, L=14, threads=2, force=True, progress=False)
+    assert time.monotonic() - start < 10
+
+
+@pytest.mark.parametrize("text, value", [
+    ("5/8", Fraction(5, 8)),
+    ("-3", Fraction(-3)),
+    (7, Fraction(7)),
+    ("[0.25, 0.5]", (Fraction(1, 4), Fraction(1, 2))),
+    ("[-1e-3, 2]", (Fraction(-1, 1000), Fraction(2))),
+])
+def test_exact_values_read_as_fractions(text, value):
+    assert tverify.exact(text) == value
+
+
+def test_exact_refuses_what_is_not_an_exact_number():
+    for bad in ("0.5.1", "a/b", True, None, "[1, x]"):
+        with pytest.raises(ValueError):
+            tverify.exact(bad)
+    # the copy construction's error rate, as its certificate gives it
+    cert = tverify.check("copy", claims=["copy.err"], threads=1, progress=False)
+    assert tverify.exact(cert.claims[0]["counterexamples"][0]["got"]) == Fraction(5, 8)
+
+
+def test_a_tqdm_bar_when_asked(capsys):
+    pytest.importorskip("tqdm")
+    cert = tverify.check("copy", claims=["copy.err"], D=2, n=2, L=8, threads=1, progress=True)
+    assert cert.verdicts
+    assert "256/256" in capsys.readouterr().err  # the bar's last state: every string of [2]^8
