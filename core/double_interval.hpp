@@ -75,8 +75,14 @@ inline double product_error(double a, double b, double p) {
   if (std::fabs(p) < error_free_floor && a != 0 && b != 0) return std::numeric_limits<double>::quiet_NaN();
   return std::fma(a, b, -p);
 }
-inline double mul_down(double a, double b) { const double p = checked(a * b); return lower_of(p, product_error(a, b, p)); }
-inline double mul_up(double a, double b) { const double p = checked(a * b); return upper_of(p, product_error(a, b, p)); }
+inline double mul_down(double a, double b) {
+  const double p = checked(a * b);
+  return lower_of(p, product_error(a, b, p));
+}
+inline double mul_up(double a, double b) {
+  const double p = checked(a * b);
+  return upper_of(p, product_error(a, b, p));
+}
 
 // a / b rounded down / up, b != 0 (a - q b == fma(-q, b, a) exactly unless q or a is near the subnormal range;
 // a / b - q has the sign of (a - q b) / b).
@@ -86,8 +92,14 @@ inline double quotient_error(double a, double b, double q) {
   const double r = std::fma(-q, b, a);
   return b > 0 ? r : -r;
 }
-inline double div_down(double a, double b) { const double q = checked(a / b); return lower_of(q, quotient_error(a, b, q)); }
-inline double div_up(double a, double b) { const double q = checked(a / b); return upper_of(q, quotient_error(a, b, q)); }
+inline double div_down(double a, double b) {
+  const double q = checked(a / b);
+  return lower_of(q, quotient_error(a, b, q));
+}
+inline double div_up(double a, double b) {
+  const double q = checked(a / b);
+  return upper_of(q, quotient_error(a, b, q));
+}
 
 // f(x) rounded toward `rounding` by MPFR at 53 bits (f one of mpfr_exp, mpfr_log, ...).
 template <class F>
@@ -116,8 +128,7 @@ class DoubleInterval {
 
   DoubleInterval() = default;
   DoubleInterval(long i)  // NOLINT: integers convert implicitly, as for Interval
-      : DoubleInterval(i >= -(1L << 53) && i <= (1L << 53) ? DoubleInterval(static_cast<double>(i), static_cast<double>(i))
-                                                    : DoubleInterval(Exact(i))) {}
+      : DoubleInterval(i >= -(1L << 53) && i <= (1L << 53) ? point(static_cast<double>(i)) : DoubleInterval(Exact(i))) {}
   DoubleInterval(int i) : lo_(i), hi_(i) {}             // NOLINT: exact, |i| < 2^53
   explicit DoubleInterval(const Exact& q)
       : lo_(double_rounding::from_rational(q, MPFR_RNDD)), hi_(double_rounding::from_rational(q, MPFR_RNDU)) {}
@@ -141,18 +152,12 @@ class DoubleInterval {
     using namespace double_rounding;
     if (o.is_point()) return scale(o.lo_);
     if (is_point()) return *this = DoubleInterval(o).scale(lo_);
-    const double lo = std::min({mul_down(lo_, o.lo_), mul_down(lo_, o.hi_), mul_down(hi_, o.lo_), mul_down(hi_, o.hi_)});
-    const double hi = std::max({mul_up(lo_, o.lo_), mul_up(lo_, o.hi_), mul_up(hi_, o.lo_), mul_up(hi_, o.hi_)});
-    return *this = {lo, hi};
+    return *this = corners(o, mul_down, mul_up);
   }
   DoubleInterval& operator/=(const DoubleInterval& o) {
     if (o.sign() == Sign::Unknown || o.sign() == Sign::Zero)
       throw std::domain_error("interval division by an interval that contains 0");
-    using namespace double_rounding;
-    const double lo = std::min({div_down(lo_, o.lo_), div_down(lo_, o.hi_), div_down(hi_, o.lo_), div_down(hi_, o.hi_)});
-    const double hi = std::max({div_up(lo_, o.lo_), div_up(lo_, o.hi_), div_up(hi_, o.lo_), div_up(hi_, o.hi_)});
-    *this = {lo, hi};
-    return *this;
+    return *this = corners(o, double_rounding::div_down, double_rounding::div_up);
   }
   // *this += a * b; a factor that is exactly 0 adds nothing.
   DoubleInterval& add_product(const DoubleInterval& a, const DoubleInterval& b) {
@@ -205,6 +210,14 @@ class DoubleInterval {
   DoubleInterval(double lo, double hi) : lo_(lo), hi_(hi) {}
   bool is_point_zero() const { return lo_ == 0 && hi_ == 0; }
   bool is_point() const { return lo_ == hi_; }
+  static DoubleInterval point(double x) { return {x, x}; }
+  // The hull of op(end of *this, end of o) over the four pairs of ends, each rounded down and up: the image of an
+  // operation monotone in each argument on each sign-constant piece (a product; a quotient by o not containing 0).
+  template <class Down, class Up>
+  DoubleInterval corners(const DoubleInterval& o, Down down, Up up) const {
+    return {std::min({down(lo_, o.lo_), down(lo_, o.hi_), down(hi_, o.lo_), down(hi_, o.hi_)}),
+            std::max({up(lo_, o.lo_), up(lo_, o.hi_), up(hi_, o.lo_), up(hi_, o.hi_)})};
+  }
   // The enclosure of a rounded result r whose exact value is r + (something with the sign of `error`).
   static DoubleInterval around(double r, double error) {
     return {double_rounding::lower_of(r, error), double_rounding::upper_of(r, error)};
@@ -216,7 +229,8 @@ class DoubleInterval {
       const double p = checked(lo_ * c);
       return *this = around(p, product_error(lo_, c, p));
     }
-    return *this = c >= 0 ? DoubleInterval{mul_down(lo_, c), mul_up(hi_, c)} : DoubleInterval{mul_down(hi_, c), mul_up(lo_, c)};
+    if (c >= 0) return *this = {mul_down(lo_, c), mul_up(hi_, c)};
+    return *this = {mul_down(hi_, c), mul_up(lo_, c)};
   }
   template <class F>
   DoubleInterval increasing(F f) const {

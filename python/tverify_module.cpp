@@ -220,8 +220,8 @@ void bind_other_verbs(py::module_& m) {
   m.def(
       "sweep",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
-         const std::string& vary, bool fast, const std::string& out_dir, const std::map<std::string, std::string>& options,
-         unsigned threads, const Progress& progress) {
+         const std::string& vary, bool fast, const std::string& out_dir,
+         const std::map<std::string, std::string>& options, unsigned threads, const Progress& progress) {
         return run_polled(
             [&](RunMonitor& monitor) {
               const Construction& c = find_construction(construction);
@@ -264,7 +264,7 @@ void bind_other_verbs(py::module_& m) {
               std::vector<Json> certs;
               for (const auto& [text, what] : certificates) {
                 certs.push_back(certificate_from_text(text, what));
-                certificate_command(certs.back(), what);  // a table of what no command could have produced means nothing
+                certificate_command(certs.back(), what);  // a table of what no command produced means nothing
               }
               return certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown,
                                         wide ? TableLayout::PerCertificate : TableLayout::PerClaim);

@@ -23,8 +23,8 @@ const ClaimSpec& task_claim() {
       "model.task", "the user's model",
       "on every input of the domain, the model's output read by --decode is the task's reference output",
       "every input of the domain (every sequence over --V tokens of each length in --lengths, laid out by --task; or "
-      "every line of --expected), evaluated exactly when every op is rational and in MPFI intervals up the precision "
-      "ladder otherwise; each argmax certified, an exact tie a failure, an undecided input unknown; the exact error "
+      "every line of --expected), evaluated exactly when every op is rational and otherwise in certified double "
+      "intervals, then MPFI intervals up the precision ladder; each argmax certified, an exact tie a failure, an undecided input unknown; the exact error "
       "rate per length in the details",
       {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal"},
       DecidedBy::Check,

@@ -1,7 +1,7 @@
 // ONNX ops with irrational values (opsets 13-17): Exp, Log, Sqrt, Erf, Tanh, Sigmoid, Pow with a fractional
-// exponent, Softmax, LogSoftmax, LayerNormalization. Over intervals each returns an enclosure of the exact real
-// result (MPFI, outward rounding); the limits at +-infinity are exact (exp(-inf) = 0, so a -inf attention mask gives
-// weight exactly 0). Pow with integer exponents is rational and serves exact evaluation too.
+// exponent, Softmax, LogSoftmax, LayerNormalization. Over intervals (double or MPFI) each returns an enclosure of the
+// exact real result (outward rounding); the limits at +-infinity are exact (exp(-inf) = 0, so a -inf attention mask
+// gives weight exactly 0). Pow with integer exponents is rational and serves exact evaluation too.
 #pragma once
 
 #include "constructions/model/ops_linear.hpp"

@@ -257,7 +257,8 @@ def _certificate_text(certificate):
     """(text, name) of a Certificate, a certificate path, or certificate JSON text."""
     if isinstance(certificate, Certificate):
         return certificate.to_json(), "the certificate"
-    if isinstance(certificate, os.PathLike) or (isinstance(certificate, str) and not certificate.lstrip().startswith("{")):
+    is_text = isinstance(certificate, str) and certificate.lstrip().startswith("{")
+    if isinstance(certificate, os.PathLike) or (isinstance(certificate, str) and not is_text):
         path = os.fspath(certificate)
         try:
             with open(path, encoding="utf-8") as f:
