@@ -134,3 +134,35 @@ def test_a_tqdm_bar_when_asked(capsys):
     cert = tverify.check("copy", claims=["copy.err"], D=2, n=2, L=8, threads=1, progress=True)
     assert cert.verdicts
     assert "256/256" in capsys.readouterr().err  # the bar's last state: every string of [2]^8
+
+
+def test_a_callable_task_is_the_built_in_task(tmp_path):
+    built_in = tverify.check_model(SORT_MODEL, task="sort", V=3, lengths="1:5", threads=2, progress=False)
+    pairs = tmp_path / "pairs.jsonl"
+    called = tverify.check_model(SORT_MODEL, task=lambda xs: sorted(xs), V=3, lengths="1:5", threads=2,
+                                 progress=False, expected_file=pairs)
+    assert called.verdicts == built_in.verdicts
+    a, b = built_in.claims[0], called.claims[0]
+    assert (a["passed"], a["failed"], a["unknown"]) == (b["passed"], b["failed"], b["unknown"])
+    # the callable's inputs carry BOS = V in front, as the built-in task lays them out
+    assert [[3, *c["input"]] for c in a["counterexamples"]] == [c["input"] for c in b["counterexamples"]]
+    assert len(pairs.read_text().splitlines()) == 3 + 9 + 27 + 81 + 243
+    (tmp_path / "c.json").write_text(called.to_json())
+    ran = cli("recheck", "c.json", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stdout + ran.stderr  # the pairs file makes the certificate recheckable
+
+
+def test_a_callable_that_raises_or_returns_garbage():
+    def broken(xs):
+        if len(xs) == 2:
+            raise ZeroDivisionError("division by zero")
+        return sorted(xs)
+
+    with pytest.raises(ValueError, match=r"raised ZeroDivisionError on input \[0, 0\]: division by zero"):
+        tverify.check_model(SORT_MODEL, task=broken, V=3, lengths="1:3")
+    with pytest.raises(TypeError, match="must return a list of ints"):
+        tverify.check_model(SORT_MODEL, task=lambda xs: "sorted", V=3, lengths="1:3")
+    with pytest.raises(ValueError, match="lengths"):
+        tverify.check_model(SORT_MODEL, task=sorted, V=3, lengths="3:1")
+    with pytest.raises(ValueError, match="expected_file"):
+        tverify.check_model(SORT_MODEL, task="sort", V=3, expected_file="x.jsonl")

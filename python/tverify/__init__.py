@@ -10,6 +10,7 @@ The verbs mirror the CLI's: check, prove, eval, sweep, recheck, report, and chec
 docs/python.md says what the package offers and what it does not yet.
 """
 
+import itertools
 import json
 import os
 import re
@@ -288,20 +289,89 @@ def report(certificates, format="markdown", wide=False):  # noqa: A002 (the CLI'
     return _tverify.report([_certificate_text(c) for c in certificates], format == "latex", bool(wide))
 
 
-def check_model(onnx, task=None, progress=None, **kwargs):
+def _lengths(text):
+    m = re.fullmatch(r"(\d+):(\d+)", str(text))
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)) <= 64:
+        raise ValueError(f"lengths must be a range lo:hi of integers with 1 <= lo <= hi <= 64 (got {text!r})")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _callable_pairs(task, V, lengths, decode, bos, max_inputs, force):
+    """Every sequence over V tokens of each length, with task(sequence) as its expected output: the lines of an
+    --expected file, each input after BOS = V when `bos`. The callable runs here, in the interpreter, once per input
+    (the slow path)."""
+    if isinstance(V, bool) or not isinstance(V, int) or not 1 <= V <= 64:
+        raise ValueError(f"V must be an integer in [1, 64] (got {V!r})")
+    lo, hi = _lengths(lengths)
+    count = sum(V ** n for n in range(lo, hi + 1))
+    if count > max_inputs and not force:
+        raise ValueError(f"the domain has {count} inputs, more than max_inputs = {max_inputs} (raise it or force=True)")
+    for n in range(lo, hi + 1):
+        for xs in itertools.product(range(V), repeat=n):
+            x = list(xs)
+            try:
+                out = task(list(x))
+            except Exception as e:
+                raise ValueError(f"the task callable raised {type(e).__name__} on input {x}: {e}") from e
+            if decode == "last" and isinstance(out, int) and not isinstance(out, bool):
+                out = [out]
+            if not isinstance(out, (list, tuple)) or not all(isinstance(y, int) and not isinstance(y, bool)
+                                                             for y in out):
+                raise TypeError(f"the task callable must return a list of ints (on input {x} it returned {out!r})")
+            yield {"input": [V, *x] if bos else x, "output": list(out)}
+
+
+def _write_pairs(pairs, path):
+    """The pairs as JSON Lines, written to a temporary file beside `path` and renamed into place."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tverify-pairs-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for pair in pairs:
+                f.write(json.dumps(pair, separators=(",", ":")) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, **kwargs):
     """Checks an ONNX model against a task, as `tverify check model --onnx FILE --task T` does (docs/model.md).
+
     onnx: a path, or the model's bytes (written to a temporary file for the run; the certificate records its
-    SHA-256). Other keyword arguments are check's and the model's options (V=4, lengths="1:6", decode=...)."""
-    if task is not None:
-        kwargs["task"] = task
+    SHA-256). task: a built-in task's name, or a Python callable from a data sequence (a list of ints) to its
+    expected outputs (a list of ints read at the last positions, as an --expected file's "output"; an int with
+    decode="last"). A callable runs in the interpreter once per input before the check (the slow path), over every
+    sequence x of V tokens of each length in `lengths`; the model reads [BOS = V, x_1, ..., x_n] as for the built-in
+    tasks (x as it is with bos=False). Its pairs go to `expected_file` (a JSON Lines file the CLI can recheck the
+    certificate with) or to a temporary file. Other keyword arguments are check's and the model's options (V=4,
+    lengths="1:6", decode=...)."""
     if isinstance(onnx, (bytes, bytearray)):
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "model.onnx")
             with open(path, "wb") as f:
                 f.write(onnx)
-            return check("model", onnx=path, progress=progress, **kwargs)
+            return check_model(path, task, progress, expected_file, bos, **kwargs)
     if not isinstance(onnx, (str, os.PathLike)):
         raise TypeError(f"onnx must be a path or the model's bytes (got {type(onnx).__name__})")
+    if callable(task):
+        V, lengths = kwargs.pop("V", None), kwargs.pop("lengths", "1:4")
+        decode = kwargs.get("decode", "every")
+        pairs = _callable_pairs(task, V, lengths, decode, bos, kwargs.get("max_inputs", 10_000_000),
+                                kwargs.get("force", False))
+        if expected_file is not None:
+            _write_pairs(pairs, os.fspath(expected_file))
+            return check("model", onnx=os.fspath(onnx), expected=os.fspath(expected_file), progress=progress, **kwargs)
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "expected.jsonl")
+            _write_pairs(pairs, path)
+            return check("model", onnx=os.fspath(onnx), expected=path, progress=progress, **kwargs)
+    if expected_file is not None:
+        raise ValueError("expected_file is where a callable task's pairs are written; give task a callable")
+    if task is not None:
+        kwargs["task"] = task
     return check("model", onnx=os.fspath(onnx), progress=progress, **kwargs)
 
 
