@@ -135,7 +135,9 @@ ClaimSelection Construction::requested_claims(const std::string& verb, const Par
 
 std::vector<ParamSpec> Construction::params_for(const std::string& verb) const {
   const auto& features = declaration_.features;
-  const auto& read = verb == "prove" ? features.prove_params : verb == "export" ? features.export_params : std::nullopt;
+  const auto& read = verb == "prove"                         ? features.prove_params
+                      : verb == "export" || verb == "weights" ? features.export_params
+                                                              : std::nullopt;
   if (!read) return params();
   std::vector<ParamSpec> out;
   for (const auto& p : params())
@@ -151,11 +153,18 @@ void Construction::require_verb(const std::string& verb) const {
     throw UsageError("construction '" + name() + "' has no sweeps");
   if (verb == "export" && !has_export())
     throw UsageError("construction '" + name() + "' has no ONNX export (constructions with one: see `tverify export --help`)");
+  if (verb == "weights" && !has_weights())
+    throw UsageError("construction '" + name() + "' has no named weights (constructions with them: copy)");
 }
 
 std::string Construction::export_onnx(const ParamValues& params, const std::string& variant) const {
   require_verb("export");
   return actions_.export_onnx(params, variant);
+}
+
+std::vector<NamedWeights> Construction::weights(const ParamValues& params, const std::string& variant) const {
+  require_verb("weights");
+  return actions_.weights(params, variant);
 }
 
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,

@@ -7,6 +7,7 @@
 #include "checkers/enumerate.hpp"
 #include "checkers/params.hpp"
 #include "checkers/verdict.hpp"
+#include "core/named_weights.hpp"
 
 #include <functional>
 #include <map>
@@ -88,7 +89,7 @@ struct ConstructionFeatures {
   bool eval_traces = true;                   // eval --trace: eval has intermediate blocks to print
   // The parameters `prove` reads, when it reads fewer than `check` (Z3 proofs over symbols need fewer); nullopt: all.
   std::optional<std::vector<std::string>> prove_params{};
-  // The parameters `export` reads (the weights' parameters); nullopt: all.
+  // The parameters `export` and `weights` read (the weights' parameters); nullopt: all.
   std::optional<std::vector<std::string>> export_params{};
   bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
 };
@@ -108,7 +109,8 @@ struct ConstructionDeclaration {
 // domain and claim results; `prove` (empty: no Z3 proofs) the same; `sweep` (empty: none) writes its files and
 // returns the summary; `eval` returns the text to print for one input (tokens, comma-separated), with every
 // intermediate block when tracing and, with bits > 0, also in floating point of that many bits (a measurement);
-// `export_onnx` (empty: no export) returns the construction's weights as a serialized ONNX model.
+// `export_onnx` (empty: no export) returns the construction's weights as a serialized ONNX model, and `weights`
+// (empty: none) the same weights as named exact tensors.
 struct ConstructionActions {
   std::function<void(const ParamValues&, const std::string& variant, const ClaimSelection&, const RunOptions&,
                      CheckReport&)>
@@ -121,6 +123,7 @@ struct ConstructionActions {
                             long bits)>
       eval;
   std::function<std::string(const ParamValues&, const std::string& variant)> export_onnx{};
+  std::function<std::vector<NamedWeights>(const ParamValues&, const std::string& variant)> weights{};
 };
 
 class Construction {
@@ -130,7 +133,8 @@ class Construction {
   const std::string& name() const { return declaration_.name; }
   const std::string& paper() const { return declaration_.paper; }
   const std::vector<ParamSpec>& params() const { return declaration_.params; }
-  // The parameters `verb` reads: params(), or for "prove" and "export" the declared prove_params and export_params.
+  // The parameters `verb` reads: params(), or for "prove" the declared prove_params and for "export" and "weights"
+  // the declared export_params.
   std::vector<ParamSpec> params_for(const std::string& verb) const;
   const std::vector<VariantSpec>& variants() const { return declaration_.variants; }
   const std::vector<ClaimSpec>& claims() const { return declaration_.claims; }
@@ -154,10 +158,13 @@ class Construction {
   // The construction's weights as a serialized ONNX model (`tverify export`).
   std::string export_onnx(const ParamValues& params, const std::string& variant) const;
   bool has_export() const { return static_cast<bool>(actions_.export_onnx); }
+  // The construction's weights as named exact tensors (`import tverify`'s weights()).
+  std::vector<NamedWeights> weights(const ParamValues& params, const std::string& variant) const;
+  bool has_weights() const { return static_cast<bool>(actions_.weights); }
 
   const ClaimSpec& claim(const std::string& id) const;  // throws UsageError naming the known ids
   // Throws UsageError when the construction has nothing for `verb` ("prove" without proofs, "sweep" without sweeps,
-  // "export" without an ONNX export).
+  // "export" without an ONNX export, "weights" without named weights).
   void require_verb(const std::string& verb) const;
   bool has_proofs() const;
   // The variant's name, the default when empty; throws UsageError naming the variants.

@@ -68,6 +68,7 @@ py::dict describe(const Construction& c) {
   out["sweeps"] = !c.sweeps().empty();
   out["sweep_options"] = sweep_options;
   out["proofs"] = c.has_proofs();
+  out["weights"] = c.has_weights();
   return out;
 }
 
@@ -201,6 +202,39 @@ void bind_claims_verbs(py::module_& m) {
       py::arg("progress"));
 }
 
+// One tensor's entries: (rational part, coefficient, radicand) as exact texts, a + b sqrt(r).
+py::dict weights_entry(const NamedWeights& w) {
+  py::list values;
+  for (const auto& v : w.values)
+    values.append(py::make_tuple(exact_to_string(v.rational_part()), exact_to_string(v.surd_coefficient()),
+                                 v.radicand()));
+  py::dict d;
+  d["name"] = w.name;
+  d["shape"] = w.shape;
+  d["values"] = values;
+  d["meaning"] = w.meaning;
+  return d;
+}
+
+void bind_weights(py::module_& m) {
+  m.def(
+      "weights",
+      [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant) {
+        const auto named = run_polled(
+            [&](RunMonitor&) {
+              const Construction& c = find_construction(construction);
+              c.require_verb("weights");
+              return c.weights(ParamValues::parse(c.params_for("weights"), params), c.variant_or_default(variant));
+            },
+            std::nullopt);
+        py::list out;
+        for (const auto& w : named) out.append(weights_entry(w));
+        return out;
+      },
+      "the construction's weights: dicts of name, shape, meaning and exact values (a, b, r) meaning a + b sqrt(r)",
+      py::arg("construction"), py::arg("params"), py::arg("variant"));
+}
+
 void bind_other_verbs(py::module_& m) {
   m.def(
       "eval",
@@ -285,4 +319,5 @@ PYBIND11_MODULE(_tverify, m) {
   m.def("constructions", &constructions, "every construction as a dict: name, paper, params, variants, claims");
   bind_claims_verbs(m);
   bind_other_verbs(m);
+  bind_weights(m);
 }

@@ -11,6 +11,7 @@
 #include "checkers/sweep_output.hpp"
 #include "constructions/copy/finite_precision.hpp"
 #include "constructions/copy/onnx_export.hpp"
+#include "constructions/copy/weights.hpp"
 #include "checkers/copy/transformer_claims.hpp"
 
 #include <fmt/format.h>
@@ -311,6 +312,10 @@ std::string export_copy(const ParamValues& params, const std::string& variant) {
   return copy_transformer_onnx(CopyTransformer(config));
 }
 
+std::vector<NamedWeights> weights_of_copy(const ParamValues& params, const std::string& variant) {
+  return copy_transformer_weights(CopyTransformer(transformer_config(params, variant, 0)));
+}
+
 }  // namespace
 
 Construction copy_construction() {
@@ -318,7 +323,7 @@ Construction copy_construction() {
            copy_variants(), copy_claims(), copy_sweeps(),
            {.evaluates_in_floating_point = true, .export_params = std::vector<std::string>{"D", "n", "embedding", "tau"}}},
           {check_in_groups<CopyCheckContext>(prepare_copy_run, copy_claim_groups()), prove_copy, sweep_copy, eval_copy,
-           export_copy}};
+           export_copy, weights_of_copy}};
 }
 
 }  // namespace tverify::copy

@@ -166,3 +166,29 @@ def test_a_callable_that_raises_or_returns_garbage():
         tverify.check_model(SORT_MODEL, task=sorted, V=3, lengths="3:1")
     with pytest.raises(ValueError, match="expected_file"):
         tverify.check_model(SORT_MODEL, task="sort", V=3, expected_file="x.jsonl")
+
+
+def test_weights_are_the_construction_s_exact_matrices():
+    w = tverify.weights("copy", D=2, n=2, variant="paper")
+    assert w["Psi"].shape == (4, 4)  # one-hot: d = D + 2, one row per token 0, 1, <BOS>, <COPY>
+    assert (w["Psi"] == __import__("numpy").eye(4)).all()
+    assert [k for k in w if k.endswith(".window")] == ["h1.window", "h2.window", "h3.window"]
+    assert [w[f"h{k}.window"] for k in (1, 2, 3)] == [1, 2, 3]  # Lemma C.4: h_t averages the last t tokens
+    assert "Lemma C.3" in w.meanings["mlp.inner"]
+    def squared_norms(psi):
+        return [sum(v.rational ** 2 + v.coefficient ** 2 * v.radicand if isinstance(v, tverify.Surd) else v ** 2
+                    for v in row) for row in psi]
+
+    # Lemma C.2 as printed (docs/errata.md, E5): D = 2 gives d = 3 and one code bit of +-1/sqrt(3), so the code rows
+    # have squared norm 1/3, not 1; BOS and COPY are unit vectors. The corrected codes are unit vectors.
+    paper = tverify.weights("copy", D=2, n=2, embedding="c2", tau=Fraction(7, 2), exact=True)
+    assert paper["tau"] == Fraction(7, 2)
+    assert squared_norms(paper["Psi"]) == [Fraction(1, 3), Fraction(1, 3), 1, 1]
+    assert paper["Psi"][0][2] == tverify.Surd(0, Fraction(1, 3), 3)
+    corrected = tverify.weights("copy", D=2, n=2, embedding="c2", variant="corrected", exact=True)
+    assert squared_norms(corrected["Psi"]) == [1, 1, 1, 1]
+    assert corrected["Psi"][0][2] == 1  # 1 * sqrt(1) is read as the rational 1
+    with pytest.raises(ValueError, match="no named weights"):
+        tverify.weights("cat")
+    with pytest.raises(ValueError, match="--D must be an integer"):
+        tverify.weights("copy", D=0)

@@ -12,16 +12,18 @@ docs/python.md says what the package offers and what it does not yet.
 
 import itertools
 import json
+import math
 import os
 import re
 import shlex
 import tempfile
+from collections import namedtuple
 from fractions import Fraction
 
 from . import _tverify
 
 __all__ = ["constructions", "check", "prove", "eval", "sweep", "recheck", "report", "check_model", "exact",
-           "Certificate", "Recheck"]
+           "weights", "Certificate", "Recheck", "Surd", "Weights"]
 
 
 def constructions():
@@ -373,6 +375,60 @@ def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, **
     if task is not None:
         kwargs["task"] = task
     return check("model", onnx=os.fspath(onnx), progress=progress, **kwargs)
+
+
+class Surd(namedtuple("Surd", "rational coefficient radicand")):
+    """The exact real rational + coefficient * sqrt(radicand) (Fractions and an int): a weight of the unit-norm
+    embedding of Lemma C.2."""
+
+    def __float__(self):
+        return float(self.rational) + float(self.coefficient) * self.radicand ** 0.5
+
+
+def _weight_value(rational, coefficient, radicand, exact):
+    a, b = Fraction(rational), Fraction(coefficient)
+    root = math.isqrt(radicand)
+    if root * root == radicand:  # sqrt(r) is an integer: the value is rational
+        a, b = a + b * root, Fraction(0)
+    if not exact:
+        return float(Surd(a, b, radicand)) if b else float(a)
+    return Surd(a, b, radicand) if b else a
+
+
+class Weights(dict):
+    """{name: tensor} of a construction's weights; meanings[name] says what each tensor is, with the paper's lemma."""
+
+    def __init__(self, tensors, meanings):
+        super().__init__(tensors)
+        self.meanings = meanings
+
+
+def weights(construction, variant=None, exact=False, **params):
+    """Every weight tensor of a construction, as a Weights dict {name: array}: numpy float64 arrays (each entry the
+    nearest double to the exact value, a measurement), or with exact=True nested lists of Fractions (a Surd where the
+    value is a + b sqrt(r)). Parameters as the CLI's `export` reads them (copy: D, n, embedding, tau)."""
+    spec = _construction(construction)
+    given, _ = _params(spec, params)
+    tensors, meanings = {}, {}
+    for t in _tverify.weights(construction, given, variant or ""):
+        values = [_weight_value(a, b, r, exact) for a, b, r in t["values"]]
+        meanings[t["name"]] = t["meaning"]
+        if exact:
+            tensors[t["name"]] = _nested(values, t["shape"])
+        else:
+            import numpy  # only the float view needs it
+
+            tensors[t["name"]] = numpy.array(values, dtype=numpy.float64).reshape(t["shape"])
+    return Weights(tensors, meanings)
+
+
+def _nested(values, shape):
+    if not shape:
+        return values[0]
+    if len(shape) == 1:
+        return list(values)
+    step = len(values) // shape[0]
+    return [_nested(values[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
 _EXACT = re.compile(r"^\s*(-?\d+)(?:/(\d+))?\s*$")
