@@ -23,6 +23,7 @@ def test_the_example_notebook_runs(monkeypatch):
     assert "'copy.thm2_3 (text)': 'verified'" in outputs  # corrected, text reading (docs/claims.md)
     assert "'copy.thm2_3 (formula)': 'refuted'" in outputs
     assert "layer 2 at each generation step" in outputs
+    assert "the value matrix of layer 1's head h2" in outputs
     assert "error-rate.pdf" in outputs
     assert "'input': [0, 1, 1, 0, 2]" in outputs  # the sort model's smallest counterexample (examples/models)
     assert "reproduced" in outputs
