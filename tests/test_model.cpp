@@ -59,6 +59,38 @@ TEST_CASE("model tasks: reference outputs derived by hand", "[model]") {
   const model::TaskCase rasp = model::case_of(find_task("sort"), {1, 0}, 2);
   CHECK(rasp.sequence == Tokens{2, 1, 0});
   CHECK(rasp.read_from == 1);
+
+  // AR (N = 1): x_n = 0 occurs once earlier, at index 1 (0-based), so the target is x_3 = 1; 0 0 0 has two earlier
+  // occurrences and 1 0 has none: neither is an instance. NAR (N = 2): the 2-gram 0 1 occurs once earlier (ending
+  // at index 1), so the target is x_3 = 1.
+  const model::Task& ar = find_task("ar");
+  CHECK(ar.is_instance({1, 0, 1, 0}));
+  CHECK(ar.targets({1, 0, 1, 0}, 2) == Tokens{1});
+  CHECK_FALSE(ar.is_instance({0, 0, 0}));
+  CHECK_FALSE(ar.is_instance({1, 0}));
+  const model::TaskCase recall = model::case_of(ar, {1, 0, 1, 0}, 2);
+  CHECK(recall.sequence == Tokens{2, 1, 0, 1, 0});
+  CHECK(recall.read_from == 4);  // the last position
+  CHECK(find_task("nar").is_instance({0, 1, 1, 0, 1}));
+  CHECK(find_task("nar").targets({0, 1, 1, 0, 1}, 2) == Tokens{1});
+  CHECK_FALSE(find_task("nar").is_instance({0, 1, 0, 1, 0, 1}));  // 0 1 occurs twice before the end
+}
+
+TEST_CASE("model: task ar checks the valid instances only", "[model]") {
+  // Over V = 2, the AR instances are: length 2, x_1 = x_2 (2 of 4); length 3, x_1 != x_2 and any x_3 (4 of 8: x_3
+  // equals exactly one of them). The identity model outputs x_n, right when the token after the match is x_n: every
+  // length-2 instance, and at length 3 the two whose match is x_2 (the target x_3 = x_n), not the two whose match is
+  // x_1 (the target x_2 != x_n). Length 1 has no instance.
+  const CheckReport r = check_model({{"onnx", fixture("identity.onnx")}, {"task", "ar"}, {"V", "2"}, {"lengths", "1:3"}});
+  const ClaimResult& c = task_claim(r);
+  CHECK(c.verdict == Verdict::Refuted);
+  CHECK(c.checked == 2 + 4);
+  CHECK(c.failed == 2);
+  CHECK(c.counterexamples.front().input == Json::array({0, 1, 0}));
+  CHECK(c.counterexamples.front().expected == Json::array({1}));
+  CHECK(r.domain_description.find("checked: the valid instances") != std::string::npos);
+  CHECK_THROWS_WITH(check_model({{"onnx", fixture("identity.onnx")}, {"task", "nar"}, {"V", "2"}, {"samples", "4"}}),
+                    Catch::Contains("--samples draws from every sequence"));
 }
 
 TEST_CASE("model: an exact reversal by index arithmetic is verified in exact arithmetic", "[model]") {
@@ -127,7 +159,7 @@ TEST_CASE("model: softmax attention is certified through intervals; --expected r
   std::ofstream(pairs) << "{\"input\": [1, 1, 0], \"output\": [1, 1, 0]}\n\n{\"input\": [0, 1], \"output\": [0, 1]}\n";
   const ClaimResult same = task_claim(check_model({{"onnx", fixture("attend_same.onnx")}, {"expected", pairs}}));
   CHECK(same.verdict == Verdict::Verified);
-  CHECK(same.details["decided_at_bits"]["64"] == 2);
+  CHECK(same.details["decided_at_bits"]["53"] == 2);  // both decided in double intervals, the first rung
   const ClaimResult uniform = task_claim(check_model({{"onnx", fixture("attend_uniform.onnx")}, {"expected", pairs}}));
   CHECK(uniform.verdict == Verdict::Refuted);
   CHECK(uniform.failed == 2);

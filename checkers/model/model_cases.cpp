@@ -115,6 +115,7 @@ ModelCase ModelCases::at(std::uint64_t index) const {
   if (!domain_) return file_cases_.at(index);
   const Sequence x = domain_->at(sampled() ? sample_index(seed_, index, domain_->size) : index);
   const Tokens tokens(x.begin(), x.end());
+  if (task_->is_instance && !task_->is_instance(tokens)) return {{}, Json(tokens), static_cast<int>(tokens.size()), false};
   return {case_of(*task_, tokens, V_), Json(tokens), static_cast<int>(tokens.size())};
 }
 
@@ -134,7 +135,9 @@ std::string ModelCases::describe() const {
   if (sampled())
     return fmt::format("a uniform random sample (with replacement, seed {}) of {} from {}, laid out by task {} ({})",
                        seed_, samples_, domain_->describe(), task_->name, task_->layout);
-  if (domain_) return domain_->describe() + ", laid out by task " + task_->name + " (" + task_->layout + ")";
+  if (domain_)
+    return domain_->describe() + ", laid out by task " + task_->name + " (" + task_->layout + ")" +
+           (task_->instances.empty() ? "" : "; checked: " + task_->instances);
   return fmt::format("the {} input/output pairs of '{}'", file_cases_.size(), file_);
 }
 

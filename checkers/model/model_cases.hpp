@@ -19,6 +19,7 @@ struct ModelCase {
   TaskCase task_case;
   Json input;      // what a counterexample shows: the data tokens x, or the file's input
   int length = 0;  // x's length, or the file input's length
+  bool instance = true;  // false: not an instance of the task (not checked, not counted)
 };
 
 class ModelCases {

@@ -140,6 +140,9 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
                                    task->name, V));
     const auto [lo, hi] = params.range("lengths");
     max_length = static_cast<int>(hi);
+    if (sampled(params) && task->is_instance)
+      throw UsageError("--samples draws from every sequence; task " + task->name + " checks " + task->instances +
+                       " (check them exhaustively)");
     if (sampled(params))
       run.cases = std::make_shared<ModelCases>(*task, V, static_cast<int>(lo), static_cast<int>(hi),
                                                static_cast<std::uint64_t>(params.integer("samples")),
@@ -200,6 +203,7 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
       run.cases->size(), options, "model inputs",
       [&](std::uint64_t index, ModelTally& acc) {
         const ModelCase c = run.cases->at(index);
+        if (!c.instance) return;
         const CaseOutcome out = check_case(*run.model, c.task_case, run.decode, run.limits);
         Tally& t = acc.by_length.try_emplace(c.length, Tally{.limit = limit}).first->second;
         if (out.kind != CaseOutcome::Kind::Unknown) ++acc.by_bits[out.bits];

@@ -1,6 +1,7 @@
 #include "checkers/model/tasks.hpp"
 
 #include "checkers/errors.hpp"
+#include "constructions/cat/tasks.hpp"
 #include "constructions/count3/references.hpp"
 
 #include <algorithm>
@@ -95,10 +96,34 @@ Tokens count3_prefixes(const Tokens& x, long long) {
   return y;
 }
 
-Tokens copied(const Tokens& x, long long) { return x; }
-
 std::int64_t vocabulary(long long V, int) { return V; }
 std::int64_t count_classes(long long, int max_length) { return max_length + 1; }
+
+Tokens copied(const Tokens& x, long long) { return x; }
+
+// Associative recall of the CAT paper (Definitions 2 and 3; the reconstruction in docs/cat.md): the end index of the
+// unique earlier occurrence of x's last n-gram, when x is an instance.
+std::optional<std::size_t> recall_match(const Tokens& x, int n) {
+  return cat::nar_match(cat::Tokens(x.begin(), x.end()), n);
+}
+
+Task recall_task(const std::string& name, int n, const std::string& definition) {
+  const std::string gram = n == 1 ? "x_n" : "the last " + std::to_string(n) + "-gram x_{n-" + std::to_string(n - 1) + "}..x_n";
+  Task t{name,
+         "[BOS, x_1, ..., x_n] with BOS = V; one output, at position n",
+         "y = the token after the unique earlier occurrence of " + gram + " (" + definition + ")",
+         1,
+         64,
+         1,
+         false,
+         vocabulary,
+         [n](const Tokens& x, long long) { return Tokens{x.at(*recall_match(x, n) + 1)}; }};
+  t.is_instance = [n](const Tokens& x) { return recall_match(x, n).has_value(); };
+  t.instances = "the valid instances: " + gram + " occurs exactly once earlier";
+  t.reads_last = true;
+  return t;
+}
+
 
 const std::string rasp_layout = "[BOS, x_1, ..., x_n] with BOS = V; outputs y_1..y_n at positions 1..n";
 
@@ -131,6 +156,8 @@ const std::vector<Task>& all_tasks() {
        "y_i = Count3(x_1..x_i) of ENTP eq. (4): the number of pairs (j, k) in [i]^2 with x_j + x_k + x_i = 0 (mod i), "
        "mod i",
        1, 64, 1, false, [](long long, int max_length) -> std::int64_t { return max_length; }, count3_prefixes},
+      recall_task("ar", 1, "AR, Definition 2 of the CAT paper"),
+      recall_task("nar", 2, "NAR with N = 2, Definition 3 of the CAT paper"),
   };
   return tasks;
 }
@@ -160,7 +187,7 @@ TaskCase case_of(const Task& task, const Tokens& x, long long V) {
     c.read_from = c.sequence.size() - 1;
     c.sequence.insert(c.sequence.end(), c.targets.begin(), c.targets.end() - 1);
   } else {
-    c.read_from = 1;
+    c.read_from = task.reads_last ? c.sequence.size() - 1 : 1;
   }
   return c;
 }

@@ -1,5 +1,5 @@
 // The reference tasks a model is checked against (docs/model.md has each token layout): the copy task of Repeat
-// After Me, and the classic RASP suite (Weiss, Goldberg, Yahav: Thinking Like Transformers, arXiv 2106.06981). Each
+// After Me, associative recall of the CAT paper (AR and NAR), and the classic RASP suite (Weiss, Goldberg, Yahav: Thinking Like Transformers, arXiv 2106.06981). Each
 // task turns a sequence x_1..x_n over the data tokens 0..V-1 into the token sequence the model reads and the outputs
 // it must produce, at which positions.
 #pragma once
@@ -32,6 +32,10 @@ struct Task {
   bool generative = false;
   std::function<std::int64_t(long long V, int max_length)> classes;  // output classes the targets need
   std::function<Tokens(const Tokens& x, long long V)> targets;
+  // The task's instances among the sequences (empty: every sequence is one); the others are not checked.
+  std::function<bool(const Tokens& x)> is_instance{};
+  std::string instances{};  // which sequences are instances, for the domain's description
+  bool reads_last = false;  // one output, at the last position (otherwise at positions 1, 2, ...)
 };
 
 const std::vector<Task>& all_tasks();
