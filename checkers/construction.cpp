@@ -1,5 +1,7 @@
 #include "checkers/construction.hpp"
 
+#include "checkers/suggest.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -77,7 +79,8 @@ const ClaimSpec& Construction::claim(const std::string& id) const {
     if (c.id == id) return c;
     known.push_back(c.id);
   }
-  throw UsageError("--claim '" + id + "' is not a claim of " + name() + " (claims: " + joined(known) + ")");
+  throw UsageError("--claim '" + id + "' is not a claim of " + name() + did_you_mean(id, known) + " (claims: " +
+                   joined(known) + ")");
 }
 
 bool Construction::has_proofs() const {

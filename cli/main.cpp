@@ -7,6 +7,7 @@
 #include "checkers/recheck.hpp"
 #include "checkers/registry.hpp"
 #include "checkers/report.hpp"
+#include "checkers/suggest.hpp"
 #include "cli/print.hpp"
 
 #include <CLI/CLI.hpp>
@@ -154,8 +155,14 @@ int run_claims_verb(const ConstructionArgs& args, const std::string& variant, co
   const ParamValues params = args.parse();
   const std::string v = c.variant_or_default(variant);
   const RunOptions options = common.parse();
-  if (!json_path.empty()) ensure_writable(json_path);
+  const bool to_stdout = json_path == "-";  // the certificate on stdout, the report on stderr
+  if (!json_path.empty() && !to_stdout) ensure_writable(json_path);
   const CheckReport report = run(c, params, v, options);
+  if (to_stdout) {
+    fmt::print(stderr, "{}", format_report(report));
+    fmt::print("{}\n", certificate_json(report, command).dump(2));
+    return exit_code_for(report.claims);
+  }
   if (!json_path.empty()) write_json_atomically(json_path, certificate_json(report, command));
   fmt::print("{}", format_report(report));
   if (!json_path.empty()) fmt::print("certificate: {}\n", json_path);
@@ -192,6 +199,12 @@ int run_export(const ConstructionArgs& args, const std::string& variant, const s
   const Construction& c = *args.construction;
   const ParamValues params = args.parse();
   const std::string v = c.variant_or_default(variant);
+  if (onnx_path == "-") {  // the model's bytes on stdout
+    const std::string model = c.export_onnx(params, v);
+    if (std::fwrite(model.data(), 1, model.size(), stdout) != model.size() || std::fflush(stdout) != 0)
+      throw UsageError("--onnx -: writing the model to stdout failed");
+    return 0;
+  }
   ensure_writable_file(onnx_path, "--onnx");
   write_file_atomically(onnx_path, c.export_onnx(params, v));
   fmt::print("{}: the {} construction (variant {}) as an ONNX model; check it with `tverify check model --onnx {}`\n",
@@ -220,6 +233,28 @@ int run_report(const std::vector<std::string>& paths, TableFormat format, TableL
   }
   fmt::print("{}", certificates_table(certs, format, layout));
   return 0;
+}
+
+// An unknown option of `verb construction ...` (what CLI11 calls an extra argument): its name, and the closest known
+// option of that subcommand.
+std::string unknown_option_message(CLI::App& app, int argc, char** argv, const std::string& fallback) {
+  if (argc < 3) return fallback;
+  CLI::App* sub = nullptr;
+  try {
+    sub = app.get_subcommand(argv[1])->get_subcommand(argv[2]);
+  } catch (const CLI::OptionNotFound&) {
+    return fallback;
+  }
+  std::vector<std::string> known;
+  for (const CLI::Option* o : sub->get_options())
+    for (const auto& name : o->get_lnames()) known.push_back("--" + name);
+  for (int i = 3; i < argc; ++i) {
+    const std::string word = std::string(argv[i]).substr(0, std::string(argv[i]).find('='));
+    if (word.rfind("--", 0) != 0 || std::find(known.begin(), known.end(), word) != known.end()) continue;
+    return fmt::format("{} is not an option of `tverify {} {}`{} (see `tverify {} {} --help`)", word, argv[1], argv[2],
+                       did_you_mean(word, known), argv[1], argv[2]);
+  }
+  return fallback;
 }
 
 // An option given an empty string (`--json ''`) is an error, not the option left out.
@@ -252,7 +287,8 @@ void reject_unknown_words(const CLI::App& app, const std::vector<std::string>& c
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"tverify: instantiate transformer constructions from ML-theory papers and machine-check their claims"};
+  CLI::App app{"tverify: instantiate transformer constructions from ML-theory papers and machine-check their claims",
+               "tverify"};
   app.require_subcommand(1);
   app.option_defaults()->disable_flag_override();  // --force=3 is an error, not --force
   app.set_help_all_flag("--help-all", "every subcommand's options");
@@ -281,7 +317,7 @@ int run(int argc, char** argv) {
     auto add_claim_options = [&](CLI::App* sub, const char* verb) {
       sub->add_option("--claim", claims, claim_help(*c, verb));
       sub->add_option("--variant", variant, variant_help(*c));
-      sub->add_option("--json", json_path, "write a certificate to this file");
+      sub->add_option("--json", json_path, "write a certificate to this file ('-': to stdout, the report to stderr)");
       common.add_to(sub);
     };
     auto* sub = check->add_subcommand(c->name(), c->paper());
@@ -319,7 +355,7 @@ int run(int argc, char** argv) {
     auto* ex = exporter->add_subcommand(c->name(), c->paper());
     export_args[c->name()].add_to(ex, *c, "export");
     ex->add_option("--variant", variant, variant_help(*c));
-    ex->add_option("--onnx", onnx_path, "the ONNX file to write")->required();
+    ex->add_option("--onnx", onnx_path, "the ONNX file to write ('-': to stdout)")->required();
   }
 
   auto* report = app.add_subcommand("report", "tabulate certificates for a write-up");
@@ -336,6 +372,12 @@ int run(int argc, char** argv) {
   CommonRunArgs recheck_common;
   recheck_common.add_to(recheck);
 
+  app.set_version_flag("--version", fmt::format("tverify {} (commit {})", tool_version(), tool_commit()),
+                       "print the version and the commit it was built from");
+  if (argc == 1) {  // bare `tverify`: what it does and its verbs
+    fmt::print("{}", app.help());
+    return 0;
+  }
   reject_unknown_words(app, {"check", "prove", "sweep", "eval", "export"}, argc, argv);
   try {
     app.parse(argc, argv);
@@ -343,6 +385,10 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    throw UsageError(unknown_option_message(app, argc, argv, e.what()));
   } catch (const CLI::ParseError& e) {
     const std::string what = e.what();
     if (what.find("disallowed flag override") != std::string::npos)  // CLI11 names the flag without its dashes

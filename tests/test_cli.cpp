@@ -330,8 +330,8 @@ TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand
   expect_usage_error("sweep cat --vary c --L-max 5000 --out " + out.string(), "--L-max must be an integer in [4, 4096]");
   expect_usage_error("sweep cat --vary c --resume --out " + out.string(),
                      "--resume is not an option of sweep cat --vary c");
-  expect_usage_error("sweep markov --fast --vary pq --out " + out.string(), "argument was not expected: --fast");
-  expect_usage_error("sweep count3 --fast --vary values --out " + out.string(), "argument was not expected: --fast");
+  expect_usage_error("sweep markov --fast --vary pq --out " + out.string(), "--fast is not an option of `tverify sweep markov`");
+  expect_usage_error("sweep count3 --fast --vary values --out " + out.string(), "--fast is not an option of `tverify sweep count3`");
 }
 
 TEST_CASE("cat --fast sweeps: a killed sweep resumes without losing a finished point", "[cli][cat][fast]") {
@@ -494,4 +494,34 @@ TEST_CASE("copy --fast --formats and --min-bits: measurements written, bad input
   expect_usage_error(base + " --formats float8", "--formats must be a comma-separated list");
   expect_usage_error("sweep copy --fast --D 2 --n 2 --vary L=4:64:x2 --min-bits --out " + out.string(),
                      "L must stay <= D^n = 4");
+}
+
+TEST_CASE("the version flag, usage on a bare tverify, and - for stdout", "[cli]") {
+  const CliRun version = run_cli("--version");
+  CHECK(version.exit_code == 0);
+  CHECK(version.out.rfind("tverify 0.", 0) == 0);
+  CHECK(version.out.find("(commit ") != std::string::npos);
+  const CliRun bare = run_cli("");
+  CHECK(bare.exit_code == 0);
+  CHECK(bare.out.find("Usage: tverify") != std::string::npos);
+  CHECK(bare.out.find("check") != std::string::npos);
+  // --json -: the certificate alone on stdout (it parses), the report on stderr, and no file named '-'
+  const CliRun to_stdout = run_cli("check copy --claim copy.err --json - --threads 1");
+  CHECK(to_stdout.exit_code == 1);  // copy.err is refuted at the defaults (docs/claims.md)
+  const nlohmann::json cert = nlohmann::json::parse(to_stdout.out);
+  CHECK(cert["claims"][0]["id"] == "copy.err");
+  CHECK(to_stdout.err.find("copy.err") != std::string::npos);
+  CHECK_FALSE(fs::exists(fs::current_path() / "-"));
+  const CliRun model = run_cli("export copy --onnx -");
+  CHECK(model.exit_code == 0);
+  CHECK(model.out.size() > 1000);  // the serialized model, not the "written" line
+  CHECK(model.out.find("copy_transformer") != std::string::npos);
+}
+
+TEST_CASE("a misspelt option or claim id gets the closest one suggested", "[cli][bad-input]") {
+  expect_usage_error("check copy --d 2", "--d is not an option of `tverify check copy`; did you mean --D?");
+  expect_usage_error("check copy --Tau 3", "did you mean --tau?");
+  expect_usage_error("check copy --frobnicate", "--frobnicate is not an option of `tverify check copy`");
+  expect_usage_error("check copy --claim copy.thm23", "is not a claim of copy; did you mean copy.thm2_3?");
+  expect_usage_error("sweep copy --vary L --out o --L-mx 5", "did you mean --L-max?");
 }
