@@ -27,6 +27,18 @@ std::string format_claim(const ClaimResult& c) {
   return out;
 }
 
+// After a check of every claim: the claims only `prove` decides, which the check left out, and the command that
+// decides them.
+std::string left_to_prove(const CheckReport& r) {
+  if (r.verb != "check" || (r.options.contains("requested_claims") && !r.options["requested_claims"].empty()))
+    return "";
+  std::string ids;
+  for (const auto& claim : find_construction(r.construction).claims())
+    if (!claim.checked_by_check()) ids += (ids.empty() ? "" : ", ") + claim.id;
+  if (ids.empty()) return "";
+  return fmt::format("not checked here, decided by Z3 with `tverify prove {}`: {}\n", r.construction, ids);
+}
+
 }  // namespace
 
 std::string format_report(const CheckReport& r) {
@@ -38,7 +50,7 @@ std::string format_report(const CheckReport& r) {
     (c.verdict == Verdict::Verified ? verified : c.verdict == Verdict::Refuted ? refuted : unknown)++;
   }
   out += fmt::format("{} verified, {} refuted, {} unknown ({:.2f} s)\n", verified, refuted, unknown, r.elapsed_s);
-  return out;
+  return out + left_to_prove(r);
 }
 
 std::string format_construction_list() {

@@ -525,3 +525,10 @@ TEST_CASE("a misspelt option or claim id gets the closest one suggested", "[cli]
   expect_usage_error("check copy --claim copy.thm23", "is not a claim of copy; did you mean copy.thm2_3?");
   expect_usage_error("sweep copy --vary L --out o --L-mx 5", "did you mean --L-max?");
 }
+
+TEST_CASE("check names the claims it leaves to prove, with the command that decides them", "[cli]") {
+  const CliRun all = run_cli("check copy --threads 1");
+  CHECK(all.out.find("not checked here, decided by Z3 with `tverify prove copy`: copy.lemma_c3, ") != std::string::npos);
+  const CliRun one = run_cli("check copy --claim copy.err --threads 1");  // asked for one claim: nothing left out
+  CHECK(one.out.find("not checked here") == std::string::npos);
+}
