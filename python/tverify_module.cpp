@@ -12,6 +12,7 @@
 #include "checkers/recheck.hpp"
 #include "checkers/registry.hpp"
 #include "checkers/report.hpp"
+#include "core/thread_caches.hpp"
 
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
@@ -105,6 +106,7 @@ auto run_polled(F work, const Progress& progress) {
     } catch (...) {
       error = std::current_exception();
     }
+    release_thread_caches();
     std::lock_guard lock(mutex);
     finished = true;
     finished_cv.notify_all();
@@ -121,7 +123,18 @@ auto run_polled(F work, const Progress& progress) {
       interrupted = true;  // the Python error stays set; it is raised after the worker stops
       monitor.stop = true;
     }
-    if (progress && !interrupted) (*progress)(monitor.done.load(), monitor.total.load());
+    if (progress && !interrupted) {
+      try {
+        (*progress)(monitor.done.load(), monitor.total.load());
+      } catch (...) {  // the callable raised: stop the work, and raise its exception once the worker has returned
+        monitor.stop = true;
+        {
+          py::gil_scoped_release release;
+          worker.join();
+        }
+        throw;
+      }
+    }
   }
   worker.join();
   if (interrupted || PyErr_Occurred()) throw py::error_already_set();

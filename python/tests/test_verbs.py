@@ -192,3 +192,12 @@ def test_weights_are_the_construction_s_exact_matrices():
         tverify.weights("cat")
     with pytest.raises(ValueError, match="--D must be an integer"):
         tverify.weights("copy", D=0)
+
+
+def test_a_progress_callable_that_raises_stops_the_check():
+    def broken(done, total):
+        raise RuntimeError("progress display failed")
+
+    with pytest.raises(RuntimeError, match="progress display failed"):
+        tverify.check("copy", claims=["copy.err"], D=3, n=3, L=14, threads=2, force=True, progress=broken)
+    assert tverify.check("copy", claims=["copy.err"], threads=1, progress=False).verdicts  # still usable
