@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <iomanip>
@@ -36,7 +37,13 @@
 namespace tverify {
 
 // An endpoint of a double interval left the finite doubles: retry at a wider precision.
-struct DoubleRangeExceeded {};
+struct DoubleRangeExceeded : std::range_error {
+  DoubleRangeExceeded() : std::range_error("a double interval's endpoint left the finite doubles") {}
+};
+
+// The error-free transformations below need IEEE double arithmetic without excess precision (and the build turns
+// floating-point contraction off: -ffp-contract=off in CMakeLists.txt).
+static_assert(FLT_EVAL_METHOD == 0, "double intervals need double arithmetic evaluated in double");
 
 namespace double_rounding {
 
@@ -62,7 +69,8 @@ inline double checked(double x) {
 inline double lower_of(double r, double error) { return checked(std::isnan(error) || error < 0 ? down(r) : r); }
 inline double upper_of(double r, double error) { return checked(std::isnan(error) || error > 0 ? up(r) : r); }
 
-// a + b rounded down / up (TwoSum: s + e == a + b exactly when s is finite).
+// a + b rounded down / up (TwoSum: s + e == a + b exactly when s and s - a are finite; when s - a overflows, e is
+// NaN, which lower_of and upper_of treat as unknown).
 inline double sum_error(double a, double b, double s) {
   const double bb = s - a;
   return (a - (s - bb)) + (b - bb);
@@ -112,7 +120,7 @@ double mpfr_rounded(F f, double x, mpfr_rnd_t rounding) {
   thread_local Scratch s;
   mpfr_set_d(s.in, x, MPFR_RNDN);  // exact: x is a double
   f(s.out, s.in, rounding);
-  return checked(mpfr_get_d(s.out, rounding));  // exact: out has 53 bits
+  return checked(mpfr_get_d(s.out, rounding));  // exact for a normal result; rounded the same way again otherwise
 }
 
 inline double from_rational(const Exact& q, mpfr_rnd_t rounding) {
@@ -183,7 +191,6 @@ class DoubleInterval {
   Exact lower() const { return Exact(lo_); }  // exact: a double is a dyadic rational
   Exact upper() const { return Exact(hi_); }
   bool contains(const Exact& q) const { return lower() <= q && q <= upper(); }
-  double midpoint_double() const { return lo_ / 2 + hi_ / 2; }
   Exact width() const { return upper() - lower(); }
   // "[lo, hi]" with 17 significant digits, enough to round-trip each endpoint.
   std::string to_string() const {

@@ -295,3 +295,18 @@ TEST_CASE("model: sweep --vary lengths writes the error rate per length and mark
   CHECK(std::filesystem::exists(dir / "runs" / "model-lengths.png"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("model: an error that only the double rung's coarser enclosures make sends the input up the ladder",
+          "[model]") {
+  // The exponent (2 + 2^-60) - 2^-60 is exactly 2, but doubles enclose 2 + 2^-60 in an interval, so the double rung
+  // sees a non-integer exponent of -3 (no real value); MPFI at 256 bits holds it as the point 2, and the logits are
+  // 9 times the one-hot row of each token (tests/models/make_fixtures.py).
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-pow-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string pairs = (dir / "pairs.jsonl").string();
+  std::ofstream(pairs) << "{\"input\": [0], \"output\": [0]}\n{\"input\": [1, 2], \"output\": [1, 2]}\n";
+  const ClaimResult c = task_claim(check_model({{"onnx", fixture("exponent_exact_beyond_doubles.onnx")}, {"expected", pairs}}));
+  CHECK(c.verdict == Verdict::Verified);
+  CHECK(c.details["decided_at_bits"]["256"] == 2);
+  std::filesystem::remove_all(dir);
+}

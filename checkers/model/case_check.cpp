@@ -3,6 +3,8 @@
 #include "checkers/errors.hpp"
 #include "core/readout.hpp"
 
+#include <cfenv>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -121,16 +123,20 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
 }
 
 // f(weights) at the lowest precision that decides it: exactly for a rational graph (bits 0), otherwise in double
-// intervals (53 bits) and then up the precision ladder, where f throws Undecided at a precision that cannot decide
-// (DoubleRangeExceeded when a double endpoint overflows). nullopt, with the ceiling's bits, when no rung does.
+// intervals (53 bits) and then up the precision ladder, where f throws Undecided at a precision that cannot decide.
+// nullopt, with the ceiling's bits, when no rung does. The double rung is a first try only: an endpoint past the
+// double range (DoubleRangeExceeded), or a ModelError that may come from its coarser enclosures (an exponent or a
+// Range bound that is exact but not a point in doubles), sends the input to MPFI, which reproduces a real error.
+// It is skipped when the thread's rounding mode is not round-to-nearest, which its error-free transformations assume.
 template <class Result, class F>
 std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& model, F f) {
   if (model.graph.rational) return {f(model.exact), 0};
-  if (model.doubles) {
+  if (model.doubles && std::fegetround() == FE_TONEAREST) {
     try {
       return {f(*model.doubles), DoubleInterval::requested_bits};
     } catch (const Undecided&) {
     } catch (const DoubleRangeExceeded&) {
+    } catch (const ModelError&) {
     }
   }
   const auto climbed = climb(

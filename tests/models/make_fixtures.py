@@ -176,10 +176,27 @@ def dropout_training_model():
     return save("dropout_training", nodes, embed_init + consts)
 
 
+def exponent_exact_beyond_doubles_model():
+    """logits = one_hot(x) * (-3)^e with e = (2 + 2^-60) - 2^-60 = 2: in doubles 2 + 2^-60 is not a point, so e is
+    enclosed in an interval around 2 and (-3)^e has no real value; at 256 bits e is the point 2 and the logits are
+    9 * one_hot(x). The checker must climb past the double rung instead of reporting an error."""
+    consts = [numpy_helper.from_array(np.array(v, dtype=np.float32), n) for v, n in
+              [(-3.0, "base"), (2.0, "two"), (2.0 ** -60, "tiny")]]
+    nodes = [
+        helper.make_node("Add", ["two", "tiny"], ["two_and_tiny"], name="add_tiny"),
+        helper.make_node("Sub", ["two_and_tiny", "tiny"], ["exponent"], name="remove_tiny"),
+        helper.make_node("Pow", ["base", "exponent"], ["nine"], name="power"),
+        helper.make_node("Mul", ["one_hot", "nine"], ["logits"], name="scale"),
+    ]
+    embed_nodes, embed_init = one_hot_nodes("tokens", out="one_hot")
+    return save("exponent_exact_beyond_doubles", embed_nodes + nodes, embed_init + consts)
+
+
 if __name__ == "__main__":
     for make in [reverse_model, identity_model, fixed_length_model, masked_model, unsupported_op_model,
                  old_opset_model, real_input_model, nan_weight_model, infinite_weight_model, small_embedding_model,
-                 bad_broadcast_model, cast_overflow_model, int_overflow_model, dropout_training_model]:
+                 bad_broadcast_model, cast_overflow_model, int_overflow_model, dropout_training_model,
+                 exponent_exact_beyond_doubles_model]:
         make()
     softmax_model("attend_same", 4.0)
     softmax_model("attend_uniform", 0.0)
