@@ -5,6 +5,12 @@
 #include "checkers/files.hpp"
 #include "checkers/json_fields.hpp"
 
+#include <boost/version.hpp>
+#include <gmp.h>
+#include <mpfi.h>
+#include <mpfr.h>
+#include <z3.h>
+
 #include <algorithm>
 #include <limits>
 
@@ -32,11 +38,28 @@ Json claim_to_json(const ClaimResult& c) {
   return j;
 }
 
+namespace {
+
+// The versions of the libraries whose arithmetic a verdict rests on, as this process has them linked.
+Json library_versions() {
+  unsigned major = 0, minor = 0, build = 0, revision = 0;
+  Z3_get_version(&major, &minor, &build, &revision);
+  return {{"gmp", gmp_version},
+          {"mpfr", mpfr_get_version()},
+          {"mpfi", mpfi_get_version()},
+          {"boost", std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) + "." +
+                        std::to_string(BOOST_VERSION % 100)},
+          {"z3", std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(build)}};
+}
+
+}  // namespace
+
 Json certificate_json(const CheckReport& r, const std::string& command) {
   Json j;
   j["tool"] = "tverify";
   j["version"] = tool_version();
   j["commit"] = tool_commit();
+  j["libraries"] = library_versions();
   j["command"] = command;
   j["verb"] = r.verb;
   j["construction"] = r.construction;
@@ -86,6 +109,11 @@ Json validated_certificate(const Json& j, const std::string& what) {
   const FieldCheck check{what};
   for (const char* key : {"construction", "variant"}) check.nonempty_string(j, key, key);
   for (const char* key : {"version", "commit", "command", "arithmetic"}) check.string(j, key, key, false);
+  if (j.contains("libraries")) {
+    if (!j["libraries"].is_object()) check.fail("libraries", "an object");
+    for (const auto& [name, version] : j["libraries"].items())
+      if (!version.is_string()) check.fail("libraries." + name, "a version string");
+  }
   if (j.contains("verb") && j["verb"] != "check" && j["verb"] != "prove") check.fail("verb", "\"check\" or \"prove\"");
   if (!check.need(j, "params", "params").is_object()) check.fail("params", "an object");
   for (const auto& [key, value] : j["params"].items())
@@ -129,7 +157,8 @@ namespace {
 
 // Fields that differ between two runs of the same command by design: timings, Z3 dump paths, the build.
 bool unstable_field(const std::string& path, const std::string& key) {
-  if (path.empty()) return key == "elapsed_s" || key == "version" || key == "commit" || key == "command";
+  if (path.empty())
+    return key == "elapsed_s" || key == "version" || key == "commit" || key == "libraries" || key == "command";
   return path.rfind("claims", 0) == 0 && (key == "seconds" || key == "smt2");
 }
 

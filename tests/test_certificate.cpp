@@ -4,6 +4,9 @@
 #include "checkers/report.hpp"
 
 #include <catch2/catch.hpp>
+#include <gmp.h>
+#include <mpfi.h>
+#include <mpfr.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -57,6 +60,21 @@ TEST_CASE("certificate fields follow docs/certificate.md", "[certificate]") {
   CHECK(claim["passed"] == 20);
   CHECK(claim["failed"] == 12);
   CHECK(claim["counterexamples"][0]["got"] == Json({1, 1, 1, 1, 1}));
+  // the libraries as linked into this test: the same version strings their own headers' functions give
+  CHECK(j["libraries"]["gmp"] == std::string(gmp_version));
+  CHECK(j["libraries"]["mpfr"] == std::string(mpfr_get_version()));
+  CHECK(j["libraries"]["mpfi"] == std::string(mpfi_get_version()));
+  CHECK(j["libraries"]["boost"].get<std::string>().rfind("1.", 0) == 0);
+  CHECK(j["libraries"].contains("z3"));
+}
+
+TEST_CASE("library versions are recorded, not compared, and must be strings", "[certificate]") {
+  Json stored = certificate_json(sample_report(), "cmd");
+  const Json fresh = stored;
+  stored["libraries"]["mpfr"] = "3.1.0";  // made elsewhere: the verdicts must still compare equal
+  CHECK(compare_certificates(stored, fresh).empty());
+  stored["libraries"]["mpfr"] = 3;
+  CHECK_THROWS_WITH(validated_certificate(stored, "c"), Catch::Contains("libraries.mpfr"));
 }
 
 TEST_CASE("a written certificate loads back unchanged", "[certificate]") {
