@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 
 namespace tverify::cat {
 
@@ -63,13 +62,12 @@ ClaimResult check_signatures(const CatSetup& setup) {
 ClaimResult check_recall(const ClaimSpec& spec, const CatSetup& setup, const RunOptions& options) {
   ClaimResult r = with_numbers(result_for(spec), setup);
   const CatLayer layer(setup.config);
-  std::atomic<std::uint64_t> sequences{0}, invalid{0};
   const Tally t = for_each_sequence(
       setup.vocabulary, setup.n + 1, setup.length, options, spec.id, [&](const Tokens& z, Tally& tally) {
-        ++sequences;
+        ++tally.counts["sequences"];
         const auto match = nar_match(z, setup.n);
         if (!match) {
-          ++invalid;
+          ++tally.counts["invalid"];
           return;
         }
         judge(layer.decode_last(z), z[*match + 1], z,
@@ -82,27 +80,26 @@ ClaimResult check_recall(const ClaimSpec& spec, const CatSetup& setup, const Run
     r.reason = fmt::format("some decodings stayed undecided at {} bits, the ceiling of the readout's precision ladder (a "
                            "margin below that precision; exact ties are decided exactly)",
                            readout_rungs.ceiling);
-  r.details["sequences_enumerated"] = sequences.load();
-  r.details["valid_instances"] = sequences.load() - invalid.load();
+  r.details["sequences_enumerated"] = t.count("sequences");
+  r.details["valid_instances"] = t.count("sequences") - t.count("invalid");
   return r;
 }
 
 ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options) {
   ClaimResult r = with_numbers(result_for(cat_claim_specs().mqnar), setup);
   const CatLayer layer(setup.config);
-  std::atomic<std::uint64_t> sequences{0}, invalid{0}, no_match{0};
   const Tally t = for_each_sequence(
       setup.vocabulary, setup.n + 1, setup.length, options, r.id, [&](const Tokens& z, Tally& tally) {
-        ++sequences;
+        ++tally.counts["sequences"];
         const auto queries = mqnar_queries(z, setup.n);
         if (!queries) {
-          ++invalid;
+          ++tally.counts["invalid"];
           return;
         }
         std::vector<std::size_t> positions;
         for (const auto& q : *queries)
           if (q.match) positions.push_back(q.position);
-          else ++no_match;
+          else ++tally.counts["queries_without_match"];
         if (positions.empty()) return;
         const std::vector<Decoded> decoded = layer.decode(z, positions);
         std::size_t k = 0;
@@ -115,8 +112,8 @@ ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options) {
   t.fill(r);
   r.summary = fmt::format("{}/{} matched queries decoded, c = {}", t.passed, t.checked,
                           setup.numbers["c"].get<std::string>());
-  r.details["valid_instances"] = sequences.load() - invalid.load();
-  r.details["queries_without_match"] = no_match.load();
+  r.details["valid_instances"] = t.count("sequences") - t.count("invalid");
+  r.details["queries_without_match"] = t.count("queries_without_match");
   r.details["queries_without_match_note"] =
       "not counted: the layer of Theorem 1 has no no-match output, so MQNAR's special token is outside it";
   return r;

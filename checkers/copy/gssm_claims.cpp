@@ -40,6 +40,9 @@ struct Exhaustive {
   std::uint64_t best_index = 0;
 };
 
+void to_json(Json& j, const Exhaustive& e) { put_fields(j, e.models, e.best_copied, e.best_index); }
+void from_json(const Json& j, Exhaustive& e) { get_fields(j, e.models, e.best_copied, e.best_index); }
+
 std::optional<Exhaustive> best_over_all_gssms(const StringDomain& d, std::uint64_t states, const RunOptions& options) {
   if (states > 8) return std::nullopt;
   const std::uint64_t models = gssm_count(d.alphabet, static_cast<int>(states));

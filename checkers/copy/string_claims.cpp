@@ -25,10 +25,18 @@ struct ReadingTally {
   }
 };
 
+void to_json(Json& j, const ReadingTally& t) { put_fields(j, t.repeat_free_runs, t.repeated_runs, t.strings_with_repeat); }
+void from_json(const Json& j, ReadingTally& t) {
+  get_fields(j, t.repeat_free_runs, t.repeated_runs, t.strings_with_repeat);
+}
+
 // Both readings' tallies over a chunk of strings.
 struct StringTally {
   std::array<ReadingTally, 2> by_reading;  // indexed by NgramReading
 };
+
+void to_json(Json& j, const StringTally& t) { j = t.by_reading; }
+void from_json(const Json& j, StringTally& t) { j.get_to(t.by_reading); }
 
 Counterexample copy_counterexample(const TokenString& x, const Alg1Run& run) {
   return {Json(x), Json(x), Json(run.output), run.failure};

@@ -20,6 +20,30 @@ struct SiteSummary {
   std::optional<Sequence> first_outside_input;
 };
 
+// Exact values travel as text (checkers/wire.hpp).
+Json exact_pair(const std::optional<std::pair<rasp::Value, rasp::Value>>& p) {
+  return p ? Json{exact_to_string(p->first), exact_to_string(p->second)} : Json();
+}
+std::optional<std::pair<rasp::Value, rasp::Value>> exact_pair_from(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return std::pair{parse_exact(j.at(0).get<std::string>()), parse_exact(j.at(1).get<std::string>())};
+}
+
+void to_json(Json& j, const SiteSummary& s) {
+  put_fields(j, s.kind, s.linear, exact_pair(std::pair{s.min_a, s.max_a}), exact_pair(std::pair{s.min_b, s.max_b}),
+             s.arguments, s.outside, exact_pair(s.first_outside),
+             s.first_outside_input ? Json(*s.first_outside_input) : Json());
+}
+void from_json(const Json& j, SiteSummary& s) {
+  Json a, b, first, first_input;
+  get_fields(j, s.kind, s.linear, a, b, s.arguments, s.outside, first, first_input);
+  s.first_outside_input.reset();
+  if (!first_input.is_null()) s.first_outside_input = first_input.get<Sequence>();
+  std::tie(s.min_a, s.max_a) = *exact_pair_from(a);
+  std::tie(s.min_b, s.max_b) = *exact_pair_from(b);
+  s.first_outside = exact_pair_from(first);
+}
+
 // Lemma A.6's domain for g at maximal length n: integers 0 <= a <= 2n - 1, 1 <= b <= n.
 bool in_gadget_domain(const rasp::Value& a, const rasp::Value& b, long long n) {
   return denominator(a) == 1 && denominator(b) == 1 && a >= 0 && a <= 2 * n - 1 && b >= 1 && b <= n;
@@ -61,6 +85,9 @@ struct SiteTable {
   std::map<std::string, SiteSummary> sites;
   std::vector<std::string> order;
 };
+
+void to_json(Json& j, const SiteTable& t) { put_fields(j, t.sites, t.order); }
+void from_json(const Json& j, SiteTable& t) { get_fields(j, t.sites, t.order); }
 
 // Joins the summaries of the next range: ranges are merged in index order, so `into`'s first site order and first
 // witness outside the domain come from the smaller inputs, whatever the thread count.

@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
-
 namespace tverify::count3 {
 
 namespace {
@@ -22,7 +20,7 @@ std::string mean_name(rasp::MeanSemantics m) {
 // Runs `program` on x under the semantics; returns the output and counts the means whose truncation changed them.
 template <class Program>
 rasp::Seq run_program(Program program, const Sequence& x, const rasp::RunOptions& run_options,
-                      std::atomic<std::uint64_t>& mean_differences) {
+                      std::uint64_t& mean_differences) {
   rasp::Run run(run_options);
   rasp::Seq out = program(rasp::sequence(x));
   mean_differences += run.mean_differences().size();
@@ -54,23 +52,21 @@ ClaimResult check_alg2_alg3(const InputSource& inputs, const RunOptions& options
 
 ClaimResult check_alg4(const InputSource& inputs, const ProgramSemantics& s, const RunOptions& options) {
   ClaimResult r = result_for(count3_claim_specs().alg4);
-  std::atomic<std::uint64_t> differences{0};
-  std::atomic<std::uint64_t> failures_with_large_value{0};
   const Tally t = check_inputs(inputs, options, r.id, [&](const Sequence& x, Tally& tally) {
-    const auto out = last_output(
-        run_program([&](const rasp::Seq& seq) { return alg4_count_triplets(seq, s.alg4); }, x, {s.mean}, differences));
+    const auto out = last_output(run_program([&](const rasp::Seq& seq) { return alg4_count_triplets(seq, s.alg4); }, x,
+                                             {s.mean}, tally.counts["mean_differences"]));
     const long long expected = count3_eq4(x);
     if (out == expected) return tally.pass();
     bool large = false;
     for (long long v : x) large = large || v >= static_cast<long long>(x.size());
-    if (large) ++failures_with_large_value;
+    if (large) ++tally.counts["failures_with_large_value"];
     tally.fail({Json(x), Json(expected), value_json(out),
                 large ? "some x_i >= m = |x|: g(a, b) is a mod b only for 0 <= a < 2b" : "all x_i < m"});
   });
   t.fill(r);
   r.summary = fmt::format("{}/{} inputs give Count3", t.passed, t.checked);
-  note_semantics(r, s, differences, inputs);
-  r.details["failures_with_some_value_at_least_length"] = failures_with_large_value.load();
+  note_semantics(r, s, t.count("mean_differences"), inputs);
+  r.details["failures_with_some_value_at_least_length"] = t.count("failures_with_large_value");
   r.details["variant"] = s.alg4 == Alg4Variant::Paper ? "paper: g(a, b) = a if a < b else a - b"
                                                         : "corrected: g replaced by floor modulo";
   return r;
@@ -97,8 +93,8 @@ ClaimResult check_table5() {
 
 ClaimResult check_alg5(const InputSource& inputs, const ProgramSemantics& s, const RunOptions& options) {
   ClaimResult r = result_for(count3_claim_specs().alg5);
-  std::atomic<std::uint64_t> differences{0};
   const Tally t = check_inputs(inputs, options, r.id, [&](const Sequence& x, Tally& tally) {
+    std::uint64_t& differences = tally.counts["mean_differences"];
     const long long expected = match3_prime(x);
     const auto printed = last_output(run_program(alg5_has_triplet, x, {s.mean}, differences));
     if (printed != expected)
@@ -115,7 +111,7 @@ ClaimResult check_alg5(const InputSource& inputs, const ProgramSemantics& s, con
   t.fill(r);
   r.summary = fmt::format("{}/{} inputs: Match3' at the last position and, causally, at every position", t.passed,
                           t.checked);
-  note_semantics(r, s, differences, inputs);
+  note_semantics(r, s, t.count("mean_differences"), inputs);
   return r;
 }
 
@@ -132,8 +128,8 @@ long first_difference(const Sequence& a, const Sequence& b) {
 
 ClaimResult check_alg6(const InputSource& inputs, const ProgramSemantics& s, const RunOptions& options) {
   ClaimResult r = result_for(count3_claim_specs().alg6);
-  std::atomic<std::uint64_t> differences{0}, wrong_answers{0};
   const Tally t = check_inputs(inputs, options, r.id, [&](const Sequence& x, Tally& tally) {
+    std::uint64_t& differences = tally.counts["mean_differences"];
     const Sequence expected = expected_alg6_chain(x);
     ChainOfThought cot;
     {
@@ -146,7 +142,8 @@ ClaimResult check_alg6(const InputSource& inputs, const ProgramSemantics& s, con
                          "generated a non-integer value " + exact_to_string(*cot.non_integer)});
     if (const long at = first_difference(cot.generated, expected); at >= 0) {
       const std::size_t answer_at = 2 * x.size();
-      if (cot.generated.size() <= answer_at || cot.generated[answer_at] != expected[answer_at]) ++wrong_answers;
+      if (cot.generated.size() <= answer_at || cot.generated[answer_at] != expected[answer_at])
+        ++tally.counts["wrong_answers"];
       return tally.fail({Json(x), Json(expected), Json(cot.generated),
                          fmt::format("chain of thought differs at generated token {}", at + 1)});
     }
@@ -165,16 +162,16 @@ ClaimResult check_alg6(const InputSource& inputs, const ProgramSemantics& s, con
   });
   t.fill(r);
   r.summary = fmt::format("{}/{} inputs: chain of thought, answer and EOS as designed", t.passed, t.checked);
-  note_semantics(r, s, differences, inputs);
+  note_semantics(r, s, t.count("mean_differences"), inputs);
   r.details["eos_token"] = eos_token;
-  r.details["wrong_answers"] = wrong_answers.load();
+  r.details["wrong_answers"] = t.count("wrong_answers");
   return r;
 }
 
 Agreement count3_agreement(const std::string& program, const InputSource& inputs, rasp::MeanSemantics mean,
                            const RunOptions& options) {
-  std::atomic<std::uint64_t> ignored{0};
   const Tally t = check_inputs(inputs, options, "agreement " + program, [&](const Sequence& x, Tally& tally) {
+    std::uint64_t ignored = 0;
     const long long expected = count3_eq4(x);
     rasp::Value got;
     if (program == "alg6") {

@@ -179,6 +179,9 @@ struct ModelTally {
   std::vector<Json> unknown_inputs;
 };
 
+void to_json(Json& j, const ModelTally& t) { put_fields(j, t.by_length, t.by_bits, t.unknown_inputs); }
+void from_json(const Json& j, ModelTally& t) { get_fields(j, t.by_length, t.by_bits, t.unknown_inputs); }
+
 std::string rate_text(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "0" : exact_to_string(Exact(static_cast<long>(part)) / Exact(static_cast<long>(whole)));
 }
