@@ -1,6 +1,7 @@
 #include "checkers/certificate.hpp"
 
 #include "checkers/build_info.hpp"
+#include "checkers/cluster.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
 #include "checkers/json_fields.hpp"
@@ -70,6 +71,7 @@ Json certificate_json(const CheckReport& r, const std::string& command) {
   j["domain"] = Json{{"description", r.domain_description}, {"inputs", r.domain_inputs}};
   j["claims"] = Json::array();
   for (const auto& c : r.claims) j["claims"].push_back(claim_to_json(c));
+  if (const Cluster* cluster = active_cluster()) j["ranks"] = cluster->ranks();
   j["elapsed_s"] = r.elapsed_s;
   return j;
 }
@@ -155,10 +157,12 @@ Json load_certificate(const std::string& path) {
 
 namespace {
 
-// Fields that differ between two runs of the same command by design: timings, Z3 dump paths, the build.
+// Fields that differ between two runs of the same command by design: timings, Z3 dump paths, the build, the number
+// of MPI ranks.
 bool unstable_field(const std::string& path, const std::string& key) {
   if (path.empty())
-    return key == "elapsed_s" || key == "version" || key == "commit" || key == "libraries" || key == "command";
+    return key == "elapsed_s" || key == "version" || key == "commit" || key == "libraries" || key == "command" ||
+           key == "ranks";
   return path.rfind("claims", 0) == 0 && (key == "seconds" || key == "smt2");
 }
 

@@ -1,6 +1,7 @@
 #include "checkers/checkpoint.hpp"
 
 #include "checkers/certificate.hpp"
+#include "checkers/cluster.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
 
@@ -48,6 +49,29 @@ const Json* Checkpoint::find(const Json& key) const {
 void Checkpoint::add(Json row) {
   rows_.push_back(std::move(row));
   write_json_atomically(path_, Json{{"params", params_}, {"rows", rows_}});
+}
+
+void Checkpoint::fill(const std::vector<Json>& keys, const std::function<Json(const Json& key)>& row_of) {
+  std::vector<Json> pending;
+  for (const Json& key : keys)
+    if (!has(key)) pending.push_back(key);
+  Cluster* const cluster = active_cluster();
+  if (!cluster) {
+    for (const Json& key : pending) add(row_of(key));
+    return;
+  }
+  {
+    const auto dispenser =
+        cluster->dispense(pending.size(), nullptr, [this](const std::string& row) { add(Json::parse(row)); });
+    FinishedItem finished;
+    for (std::uint64_t i = dispenser->take({}); i < pending.size(); i = dispenser->take(std::move(finished))) {
+      const RankLocal alone;
+      finished = {0, row_of(pending[i]).dump()};
+    }
+  }
+  const std::string all = cluster->broadcast(cluster->rank() == 0 ? Json(rows_).dump() : std::string());
+  for (const Json& row : Json::parse(all))
+    if (!has(row[key_])) rows_.push_back(row);
 }
 
 std::vector<Json> Checkpoint::sorted_rows() const {

@@ -29,6 +29,10 @@ class Checkpoint {
   const Json* find(const Json& key) const;
   bool has(const Json& key) const { return find(key) != nullptr; }
   void add(Json row);  // and writes the file
+  // Adds row_of(key) for every key of `keys` not finished yet, each as it finishes: in order in one process; under MPI
+  // (checkers/cluster.hpp) rank 0 hands the points out one at a time to every rank, each rank computes its points
+  // alone, rank 0 writes the file as rows arrive, and at the end every rank holds every row.
+  void fill(const std::vector<Json>& keys, const std::function<Json(const Json& key)>& row_of);
   // The rows so far, by increasing key (a number).
   std::vector<Json> sorted_rows() const;
   const Json& params() const { return params_; }

@@ -1,6 +1,7 @@
 #include "checkers/sweep_output.hpp"
 
 #include "checkers/certificate.hpp"
+#include "checkers/cluster.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
 
@@ -67,6 +68,7 @@ void require_gnuplot() {
 
 void prepare_output_dir(const std::string& dir) {
   // Held until the process ends: every sweep of this process may write into the folder, no other process may.
+  if (!writes_outputs()) return;
   static std::mutex mutex;
   static std::map<std::string, OutputDirLock> held;
   const std::lock_guard<std::mutex> guard(mutex);
@@ -79,6 +81,7 @@ void write_sweep(const std::string& dir, const std::string& name, const SweepTab
                  const Json& summary) {
   // The script names its files relative to its own folder, so it re-runs there; gnuplot runs it (no shell) in that
   // folder on the staged CSV, writing a staged PNG. All four files replace their predecessors together.
+  if (!writes_outputs()) return;
   const fs::path base = fs::path(dir) / name;
   const std::string csv_file = name + ".csv", png_file = name + ".png";
   StagedFiles files;

@@ -3,12 +3,16 @@
 // with nothing written.
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
+#include "checkers/cluster.hpp"
 #include "checkers/files.hpp"
 #include "checkers/recheck.hpp"
 #include "checkers/registry.hpp"
 #include "checkers/report.hpp"
 #include "checkers/suggest.hpp"
 #include "cli/print.hpp"
+#ifdef TVERIFY_MPI
+#include "mpi/mpi_cluster.hpp"
+#endif
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -17,6 +21,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <thread>
 
 namespace tverify::cli {
@@ -434,17 +439,30 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace tverify::cli
 
+namespace {
+
+// The one line of an error, and its exit code: 2 for usage or input, 4 for an internal error.
+int report_error(tverify::Cluster* cluster, const std::string& line, int code) {
+  if (cluster && cluster->ranks() > 1) cluster->fail(line, code);
+  fmt::print(stderr, "{}\n", line);
+  return code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  std::unique_ptr<tverify::Cluster> cluster;
   try {
+#ifdef TVERIFY_MPI
+    cluster = tverify::mpi::join_launched_job(argc, argv);
+#endif
     return tverify::cli::run(argc, argv);
   } catch (const tverify::UsageError& e) {
     std::string message = e.what();
     for (auto& ch : message)
       if (ch == '\n') ch = ' ';
-    fmt::print(stderr, "tverify: error: {}\n", message);
-    return 2;
+    return report_error(cluster.get(), "tverify: error: " + message, 2);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "tverify: internal error: {}\n", e.what());
-    return 4;
+    return report_error(cluster.get(), std::string("tverify: internal error: ") + e.what(), 4);
   }
 }

@@ -1,5 +1,6 @@
 // checkers/enumerate: a fixed chunk grid, deterministic merge order, exceptions carried out of worker threads.
 #include "checkers/enumerate.hpp"
+#include "checkers/tally.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -55,7 +56,8 @@ TEST_CASE("check_budget names the limit and the way out", "[enumerate]") {
 }
 
 TEST_CASE("the chunk grid partitions any domain, up to 2^64 - 1 inputs, without overflow", "[enumerate]") {
-  for (const std::uint64_t count : {std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256}, std::uint64_t{1000},
+  for (const std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256},
+                                    std::uint64_t{1000}, std::uint64_t{1} << 20, std::uint64_t{1} << 30,
                                     std::numeric_limits<std::uint64_t>::max()}) {
     INFO(count);
     const std::uint64_t chunks = chunk_count(count);
@@ -67,4 +69,27 @@ TEST_CASE("the chunk grid partitions any domain, up to 2^64 - 1 inputs, without 
       CHECK(size <= count / chunks + 1);
     }
   }
+}
+
+TEST_CASE("the chunk grid: 256 chunks up to 2^20 inputs, then about 4,096 inputs per chunk, at most 65,536",
+          "[enumerate]") {
+  CHECK(chunk_count(0) == 1);
+  CHECK(chunk_count(100) == 100);
+  CHECK(chunk_count(1'000'000) == 256);
+  CHECK(chunk_count(std::uint64_t{1} << 24) == 4096);  // 2^24 / 2^12
+  CHECK(chunk_count(std::uint64_t{1} << 40) == 65536);
+}
+
+TEST_CASE("a tally decoded from its wire encoding equals the one encoded, counterexamples and counts included",
+          "[enumerate]") {
+  Tally t{.limit = 3};
+  t.pass();
+  t.fail({Json::array({0, 1}), Json::object({{"b", 1}, {"a", 2}}), Json("x"), "step 2"});
+  ++t.checked, ++t.unknown;
+  t.counts["invalid"] = 7;
+  const Tally back = Json::from_cbor(Json::to_cbor(Json(t))).get<Tally>();
+  CHECK(Json(back) == Json(t));
+  CHECK(back.counterexamples.at(0).expected.dump() == R"({"b":1,"a":2})");  // key order kept
+  CHECK(back.count("invalid") == 7);
+  CHECK(back.limit == 3);
 }

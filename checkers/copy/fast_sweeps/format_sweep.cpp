@@ -102,8 +102,7 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
           for (const char* k : {"steps", "saturated", "nonfinite"}) f.count(one, k, here + "." + k, std::uint64_t{1} << 62);
         }
       });
-  for (const long length : grid.values())
-    if (!checkpoint.has(length)) checkpoint.add(run_point(fast, formats, length, o));
+  checkpoint.fill(grid.keys(), [&](const Json& key) { return run_point(fast, formats, key.get<long>(), o); });
   SweepTable table{{"L", "samples", "exact_copied"}, {}};
   for (auto f : formats) {
     const std::string name = to_string(f);

@@ -189,13 +189,13 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                             f.count(row, k, at + "." + k, std::uint64_t{1} << 62);
                           f.number(row, "seconds", at + ".seconds", true);
                         });
-  for (const long length : grid.values()) {
-    if (checkpoint.has(length)) continue;
+  checkpoint.fill(grid.keys(), [&](const Json& key) {
+    const long length = key.get<long>();
     const auto start = std::chrono::steady_clock::now();
     const PointResult r = run_point(fast, length, o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    checkpoint.add(row_json(length, r, o.samples, seconds));
-  }
+    return row_json(length, r, o.samples, seconds);
+  });
   const std::vector<Json> rows = checkpoint.sorted_rows();
   SweepTable table{{"L", "samples", "errors", "error_rate", "ci95_low", "ci95_high", "p_ngram_text", "p_ngram_formula",
                     "L2_over_Dn", "undecided", "steps_by_bound", "steps_by_levels", "steps_by_exact", "seconds"},

@@ -108,13 +108,13 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
                             f.count(row, k, at + "." + k, std::uint64_t{1} << 62);
                           f.number(row, "seconds", at + ".seconds", true);
                         });
-  for (const long length : grid.values()) {
-    if (checkpoint.has(length)) continue;
+  checkpoint.fill(grid.keys(), [&](const Json& key) {
+    const long length = key.get<long>();
     const auto start = std::chrono::steady_clock::now();
     const BitsPoint point = run_point(fast, bits_copy, length, o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    checkpoint.add(row_json(length, point, o.samples, seconds));
-  }
+    return row_json(length, point, o.samples, seconds);
+  });
   const std::vector<Json> rows = checkpoint.sorted_rows();
   SweepTable table{{"L", "samples", "exact_copied", "min_bits", "log2_log2_L", "steps", "mpfr_steps", "seconds"}, {}};
   for (const Json& r : rows) {

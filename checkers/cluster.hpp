@@ -1,0 +1,72 @@
+// The processes of one run launched by MPI (mpirun, srun), as the enumeration engine and the sweeps see them: which
+// rank this process is, a dispenser of a loop's items (an enumeration's chunks, a sweep's points) shared by every rank,
+// and exchanges of encoded results. A single process has no cluster (active_cluster() is null). Every
+// rank runs the same command, so every rank reaches the same loops in the same order; rank 0 alone writes files and
+// prints. The MPI implementation is mpi/mpi_cluster.cpp, built when Debian's libopenmpi-dev is present.
+#pragma once
+
+#include "checkers/progress.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tverify {
+
+// What a taker reports on the item it finished since its last call: the inputs it visited (for rank 0's progress
+// line) and, where the caller collects results on rank 0, the encoded result.
+struct FinishedItem {
+  std::uint64_t inputs = 0;
+  std::string result;
+};
+
+// Hands out the item indices of one distributed loop (an enumeration's chunks, a sweep's points), each once over all
+// ranks and threads; returns `items` when none is left.
+class ItemDispenser {
+ public:
+  virtual ~ItemDispenser() = default;
+  virtual std::uint64_t take(FinishedItem finished) = 0;  // thread-safe
+};
+
+// Called on rank 0, one call at a time, with each result a taker reported.
+using ResultSink = std::function<void(const std::string& result)>;
+
+class Cluster {
+ public:
+  virtual ~Cluster() = default;
+  virtual int rank() const = 0;
+  virtual int ranks() const = 0;
+  // Called by every rank at the start of the same loop; destroying the result waits for every rank to finish taking
+  // items. On rank 0, `progress` (if any) counts every rank's inputs and `sink` (if any) receives every result.
+  virtual std::unique_ptr<ItemDispenser> dispense(std::uint64_t items, ProgressBar* progress, ResultSink sink) = 0;
+  // Called by every rank: on rank 0, every rank's `local` bytes in rank order; elsewhere nothing.
+  virtual std::vector<std::string> gather(const std::string& local) = 0;
+  // Called by every rank: rank 0's `bytes`, on every rank.
+  virtual std::string broadcast(const std::string& bytes) = 0;
+  // Ends every rank with exit code `code` after this rank's error `line`: printed at once by rank 0; by another rank
+  // after a pause, naming the rank, unless rank 0 (which meets the same error when it is not the rank's own) has
+  // ended the job first. A rank that fails alone never leaves the others waiting.
+  [[noreturn]] virtual void fail(const std::string& line, int code) = 0;
+};
+
+// The cluster this process belongs to for the loops it starts: null when it runs alone (or as the only rank), and
+// while a RankLocal is alive.
+Cluster* active_cluster();
+void set_active_cluster(Cluster* cluster);
+
+// While alive, loops run within this rank: for work that one rank does alone, such as one point of a distributed
+// sweep. Outputs stay rank 0's.
+class RankLocal {
+ public:
+  RankLocal();
+  ~RankLocal();
+  RankLocal(const RankLocal&) = delete;
+  RankLocal& operator=(const RankLocal&) = delete;
+};
+
+// Whether this process writes files and prints results: it runs alone, or it is rank 0.
+bool writes_outputs();
+
+}  // namespace tverify

@@ -1,0 +1,163 @@
+"""Runs under mpirun against the same binary run alone (docs/cluster.md): certificates equal apart from timings and
+`ranks`, a killed rank fails the run without a certificate, a sweep killed under 3 ranks resumes under 2.
+
+Usage: mpi_cases.py TVERIFY_BINARY SOURCE_DIR CASE, with CASE one of the names in CASES."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BINARY, SOURCE, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+# CI runs as root, which Open MPI refuses unless told; --oversubscribe: more ranks than this machine's 2 cores.
+MPIRUN = ["mpirun", "-q", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+ENV = dict(os.environ, CI="true")
+
+
+def run(args, ranks=None, timeout=600):
+    command = ([*MPIRUN, "-np", str(ranks)] if ranks else []) + [BINARY, *args]
+    return subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=timeout)
+
+
+def stable(certificate):
+    """The certificate without what differs between runs of one command by design."""
+    c = json.loads(certificate)
+    for key in ("elapsed_s", "ranks", "command"):
+        c.pop(key, None)
+    for claim in c["claims"]:
+        claim.get("details", {}).pop("seconds", None)
+    return c
+
+
+def certificates_agree(args, expected_code):
+    with tempfile.TemporaryDirectory() as folder:
+        results = {}
+        for ranks in (None, 2, 3):
+            path = os.path.join(folder, f"{ranks}.json")
+            done = run([*args, "--json", path], ranks)
+            assert done.returncode == expected_code, (ranks, done.returncode, done.stdout, done.stderr)
+            with open(path) as f:
+                text = f.read()
+            results[ranks] = stable(text)
+            assert ("ranks" in json.loads(text)) == (ranks is not None), "ranks is recorded under MPI only"
+            assert done.stdout.count("certificate:") == 1, "one rank prints"
+        assert results[2] == results[None], "2 ranks differ from one process"
+        assert results[3] == results[None], "3 ranks differ from one process"
+        recheck = run(["recheck", os.path.join(folder, "3.json"), "--threads", "2"])
+        assert recheck.returncode == 0, recheck.stdout + recheck.stderr
+
+
+def check_copy():
+    certificates_agree(["check", "copy", "--variant", "corrected", "--D", "2", "--n", "2", "--L", "8", "--threads", "2"], 1)
+
+
+def check_cat():
+    certificates_agree(["check", "cat", "--threads", "1"], 1)
+
+
+def check_count3():
+    certificates_agree(["check", "count3", "--threads", "2"], 1)
+
+
+def check_model():
+    model = os.path.join(SOURCE, "examples", "models", "sort.onnx")
+    certificates_agree(["check", "model", "--onnx", model, "--task", "sort", "--V", "3", "--lengths", "1:5",
+                        "--threads", "1"], 1)
+
+
+def parent(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+
+def descends_from(pid, ancestor):
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        pid = parent(pid)
+    return False
+
+
+def rank_process(launcher, rank):
+    """The pid of the given rank of this launcher's job (Open MPI names the rank in each process's environment)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == launcher:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                environ = f.read().split(b"\0")
+            if f"OMPI_COMM_WORLD_RANK={rank}".encode() in environ and descends_from(int(entry), launcher):
+                return int(entry)
+        except (OSError, ValueError, IndexError):
+            continue
+    return None
+
+
+def killed_rank():
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "c.json")
+        command = [*MPIRUN, "-np", "2", BINARY, "check", "copy", "--variant", "corrected", "--D", "2", "--n", "3",
+                   "--L", "16", "--claim", "copy.thm2_3", "--threads", "1", "--json", path]
+        launcher = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        victim = None
+        for _ in range(200):
+            victim = rank_process(launcher.pid, 1)
+            if victim:
+                break
+            time.sleep(0.05)
+        assert victim, "rank 1 never started"
+        time.sleep(1.0)
+        os.kill(victim, signal.SIGKILL)
+        out, err = launcher.communicate(timeout=120)
+        assert launcher.returncode != 0, "a run with a killed rank exited 0"
+        assert not os.path.exists(path), "a certificate was written for a run with a killed rank"
+        assert "verified" not in out, out
+
+
+def sweep_resume():
+    args = ["sweep", "copy", "--fast", "--variant", "corrected", "--D", "16", "--n", "4", "--vary", "L=4096:524288:x2",
+            "--samples", "2", "--threads", "1"]
+    with tempfile.TemporaryDirectory() as folder:
+        alone, killed = os.path.join(folder, "alone"), os.path.join(folder, "killed")
+        done = run([*args, "--out", alone])
+        assert done.returncode == 0, done.stderr
+        checkpoint = os.path.join(killed, "copy-fast-L.checkpoint.json")
+        launcher = subprocess.Popen([*MPIRUN, "-np", "3", BINARY, *args, "--out", killed], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, env=ENV)
+        for _ in range(600):
+            time.sleep(0.05)
+            try:
+                with open(checkpoint) as f:
+                    rows = json.load(f)["rows"]
+            except (OSError, ValueError):
+                continue
+            if len(rows) >= 2:
+                break
+        launcher.send_signal(signal.SIGTERM)  # as Slurm's scancel does; mpirun passes it on to every rank
+        launcher.wait(timeout=60)
+        with open(checkpoint) as f:
+            finished = len(json.load(f)["rows"])
+        assert 2 <= finished < 8, f"the killed sweep had finished {finished} of 8 points"
+        resumed = run([*args, "--out", killed, "--resume"], ranks=2)
+        assert resumed.returncode == 0, resumed.stderr
+        for name in ("copy-fast-L.json", "copy-fast-L.csv"):
+            with open(os.path.join(alone, name)) as a, open(os.path.join(killed, name)) as b:
+                left, right = a.read(), b.read()
+            if name.endswith(".json"):
+                left, right = json.loads(left), json.loads(right)
+                for summary in (left, right):
+                    for row in summary["rows"]:
+                        row.pop("seconds")
+            else:
+                left = [line.rsplit(",", 1)[0] for line in left.splitlines()]
+                right = [line.rsplit(",", 1)[0] for line in right.splitlines()]
+            assert left == right, f"{name}: the resumed sweep differs from one process"
+
+
+CASES = {f.__name__: f for f in (check_copy, check_cat, check_count3, check_model, killed_rank, sweep_resume)}
+
+if __name__ == "__main__":
+    CASES[CASE]()
+    print(f"{CASE}: ok")
