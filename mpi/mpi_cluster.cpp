@@ -62,7 +62,7 @@ class RootDispenser final : public ItemDispenser {
     for (int arrived = 0;;) {
       check(MPI_Iprobe(MPI_ANY_SOURCE, request_tag, MPI_COMM_WORLD, &arrived, &status), "Iprobe");
       if (arrived) break;
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     int size = 0;
     check(MPI_Get_count(&status, MPI_BYTE, &size), "Get_count");

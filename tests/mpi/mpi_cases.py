@@ -12,7 +12,7 @@ import time
 
 BINARY, SOURCE, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
 # CI runs as root, which Open MPI refuses unless told; --oversubscribe: more ranks than this machine's 2 cores.
-MPIRUN = ["mpirun", "-q", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+MPIRUN = ["mpirun", "-q", "--oversubscribe", "--mca", "odls_base_sigkill_timeout", "0"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
 ENV = dict(os.environ, CI="true")
 
 
