@@ -393,6 +393,20 @@ TEST_CASE("markov: bad input gets one line and exit 2", "[cli][bad-input][markov
   expect_usage_error(small, "block a is missing");
   expect_usage_error("eval markov --d 2 --m 1 --r 1 --N 1 --tied --input 1 --point-file " + point.string(),
                      "block e must be a list of d = 2 numbers");
+  // JSON numbers are the decimals they are written as: 0.1 is 1/10, not the double nearest to it.
+  const fs::path as_numbers = scratch() / "markov-point-numbers.json", as_strings = scratch() / "markov-point-strings.json";
+  std::ofstream(as_numbers) << R"({"e": [0.5], "p": [[-0.25]], "W_Q": [[1]], "W_K": [[2]], "W_V": [[0.1]],
+                                   "W_O": [[1e-3]], "W_1": [[1]], "W_2": [[-1]], "b": 0.3333})";
+  std::ofstream(as_strings) << R"({"e": ["1/2"], "p": [["-1/4"]], "W_Q": [["1"]], "W_K": [["2"]], "W_V": [["1/10"]],
+                                   "W_O": [["1/1000"]], "W_1": [["1"]], "W_2": [["-1"]], "b": "3333/10000"})";
+  const std::string tied = "eval markov --d 1 --m 1 --r 1 --N 1 --input 1 --tied --point-file ";
+  const auto from_numbers = run_cli(tied + as_numbers.string());
+  const auto from_strings = run_cli(tied + as_strings.string());
+  CHECK(from_numbers.exit_code == 0);
+  CHECK(from_numbers.out == from_strings.out);
+  std::ofstream(scratch() / "far-point.json") << R"({"e": [0.5], "p": [[-0.25]], "W_Q": [[1]], "W_K": [[2]],
+                                                     "W_V": [[0.1]], "W_O": [[1]], "W_1": [[1]], "W_2": [[-1]], "b": 2e6})";
+  expect_usage_error(tied + (scratch() / "far-point.json").string(), "b must be an exact number with |x| <= 10^6");
   std::ofstream(scratch() / "bad-point.json") << "{\"e\": [";
   expect_usage_error("eval markov --tied --input 1 --point-file " + (scratch() / "bad-point.json").string(),
                      "is truncated (incomplete JSON)");

@@ -866,8 +866,8 @@ void add_point_file_corpus(std::vector<Invocation>& corpus) {
   const std::vector<std::pair<std::string, std::string>> texts{
       {"b past the double range", point_text("1e400")},
       {"b past the double range, negative", point_text("-1e400")},
-      {"b a fraction in JSON", point_text("1.5")},
-      {"b a float", point_text("1e2")},
+      {"b a JSON number past 10^6", point_text("1.5e6")},
+      {"b a negative JSON number past 10^6", point_text("-1000000.5")},
       {"b 1/0", point_text("\"1/0\"")},
       {"b x", point_text("\"x\"")},
       {"b empty", point_text("\"\"")},

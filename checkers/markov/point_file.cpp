@@ -23,13 +23,16 @@ std::string shape_text(const Block& b, const Shapes& s) {
 // their meaning (exp of a logit of 10^7 overflows nothing, but no digit of the loss would be certified).
 const Exact max_entry(1'000'000);
 
+// A JSON number is read as the decimal it is written as: the parser keeps the nearest double, whose shortest
+// round-trip form (what dump() prints, and what Python's json writes for a float) is that decimal whenever it has at
+// most 15 significant digits. A string holds any exact number ("1/3", "0.12345678901234567890").
 Exact number(const Json& j, const std::string& where) {
-  const std::string must = "an exact number with |x| <= 10^6 (a string such as \"1/3\" or an integer; got " +
-                           j.dump().substr(0, 60) + ")";
+  const std::string must = "an exact number with |x| <= 10^6 (a JSON number, read as the decimal it is written as, or "
+                           "a string such as \"1/3\"; got " + j.dump().substr(0, 60) + ")";
   try {
     Exact x;
     if (j.is_string()) x = parse_exact(j.get<std::string>());
-    else if (j.is_number_integer()) x = parse_exact(j.dump());  // the integer's digits, exactly (past 2^63 too)
+    else if (j.is_number()) x = parse_exact(j.dump());  // an integer's digits exactly, past 2^63 too
     else throw UsageError("--point-file: " + where + " must be " + must);
     if (x > max_entry || x < -max_entry) throw UsageError("--point-file: " + where + " must be " + must);
     return x;
