@@ -25,7 +25,9 @@ struct ReadingTally {
   }
 };
 
-void to_json(Json& j, const ReadingTally& t) { put_fields(j, t.repeat_free_runs, t.repeated_runs, t.strings_with_repeat); }
+void to_json(Json& j, const ReadingTally& t) {
+  put_fields(j, t.repeat_free_runs, t.repeated_runs, t.strings_with_repeat);
+}
 void from_json(const Json& j, ReadingTally& t) {
   get_fields(j, t.repeat_free_runs, t.repeated_runs, t.strings_with_repeat);
 }

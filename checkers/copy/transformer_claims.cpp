@@ -108,12 +108,12 @@ struct TransformerTally {
 };
 
 void to_json(Json& j, const TransformerTally& t) {
-  put_fields(j, t.lemma_c1, t.lemma_c4, t.lemma_c4_sites, t.scores, t.thm2_3, t.with_repeat, t.printed_statement_failures,
-             t.not_copied, t.undecided, t.tied, t.agreement);
+  put_fields(j, t.lemma_c1, t.lemma_c4, t.lemma_c4_sites, t.scores, t.thm2_3, t.with_repeat,
+             t.printed_statement_failures, t.not_copied, t.undecided, t.tied, t.agreement);
 }
 void from_json(const Json& j, TransformerTally& t) {
-  get_fields(j, t.lemma_c1, t.lemma_c4, t.lemma_c4_sites, t.scores, t.thm2_3, t.with_repeat, t.printed_statement_failures,
-             t.not_copied, t.undecided, t.tied, t.agreement);
+  get_fields(j, t.lemma_c1, t.lemma_c4, t.lemma_c4_sites, t.scores, t.thm2_3, t.with_repeat,
+             t.printed_statement_failures, t.not_copied, t.undecided, t.tied, t.agreement);
 }
 
 std::optional<Failure> check_lemma_c1_on(const CopyTransformer& tr, const TokenString& x, const TokenString& s) {

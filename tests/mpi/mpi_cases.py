@@ -11,8 +11,11 @@ import tempfile
 import time
 
 BINARY, SOURCE, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-# CI runs as root, which Open MPI refuses unless told; --oversubscribe: more ranks than this machine's 2 cores.
-MPIRUN = ["mpirun", "-q", "--oversubscribe", "--mca", "odls_base_sigkill_timeout", "0"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+# -q: no report of several lines for a non-zero exit code (tverify's carry verdicts), and no second of waiting after
+# one; --oversubscribe: more ranks than this machine's 2 cores; CI runs as root, which Open MPI refuses unless told.
+MPIRUN = ["mpirun", "-q", "--oversubscribe", "--mca", "odls_base_sigkill_timeout", "0"]
+if os.geteuid() == 0:
+    MPIRUN.append("--allow-run-as-root")
 ENV = dict(os.environ, CI="true")
 
 
@@ -50,7 +53,8 @@ def certificates_agree(args, expected_code):
 
 
 def check_copy():
-    certificates_agree(["check", "copy", "--variant", "corrected", "--D", "2", "--n", "2", "--L", "8", "--threads", "2"], 1)
+    certificates_agree(["check", "copy", "--variant", "corrected", "--D", "2", "--n", "2", "--L", "8", "--threads", "2"],
+                       1)
 
 
 def check_cat():
@@ -58,7 +62,9 @@ def check_cat():
 
 
 def check_count3():
-    certificates_agree(["check", "count3", "--threads", "2"], 1)
+    # The claims decided by enumeration (the Z3 ones run the same on every rank).
+    certificates_agree(["check", "count3", "--claim", "count3.alg4", "--claim", "match3.alg5", "--claim", "count3.alg6",
+                        "--claim", "count3.rasp_mlp", "--threads", "2"], 1)
 
 
 def check_model():
@@ -111,7 +117,7 @@ def killed_rank():
         time.sleep(1.0)
         os.kill(victim, signal.SIGKILL)
         out, err = launcher.communicate(timeout=120)
-        assert launcher.returncode != 0, "a run with a killed rank exited 0"
+        assert launcher.returncode not in (0, 1, 2, 3), f"a run with a killed rank exited {launcher.returncode}: {err}"
         assert not os.path.exists(path), "a certificate was written for a run with a killed rank"
         assert "verified" not in out, out
 
