@@ -6,6 +6,7 @@
 #include "checkers/files.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 
 namespace tverify {
@@ -39,6 +40,15 @@ Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Jso
     check(row, field, at);
     rows_.push_back(row);
   }
+  share_rank0_rows();
+}
+
+void Checkpoint::share_rank0_rows() {
+  // Under MPI every rank goes on from rank 0's rows: another rank may have read the file after rank 0 rewrote it.
+  Cluster* const cluster = active_cluster();
+  if (!cluster) return;
+  const Json rows = Json::parse(cluster->broadcast(cluster->rank() == 0 ? Json(rows_).dump() : std::string()));
+  rows_.assign(rows.begin(), rows.end());
 }
 
 const Json* Checkpoint::find(const Json& key) const {
@@ -60,18 +70,24 @@ void Checkpoint::fill(const std::vector<Json>& keys, const std::function<Json(co
     for (const Json& key : pending) add(row_of(key));
     return;
   }
+  std::exception_ptr unwritten;  // rank 0 could not write the file: reported once every rank has stopped taking points
   {
-    const auto dispenser =
-        cluster->dispense(pending.size(), nullptr, [this](const std::string& row) { add(Json::parse(row)); });
+    const auto dispenser = cluster->dispense(pending.size(), nullptr, [&](const std::string& row) {
+      if (unwritten) return;
+      try {
+        add(Json::parse(row));
+      } catch (...) {
+        unwritten = std::current_exception();
+      }
+    });
     FinishedItem finished;
     for (std::uint64_t i = dispenser->take({}); i < pending.size(); i = dispenser->take(std::move(finished))) {
       const RankLocal alone;
       finished = {0, row_of(pending[i]).dump()};
     }
   }
-  const std::string all = cluster->broadcast(cluster->rank() == 0 ? Json(rows_).dump() : std::string());
-  for (const Json& row : Json::parse(all))
-    if (!has(row[key_])) rows_.push_back(row);
+  if (unwritten) std::rethrow_exception(unwritten);  // rank 0 only: its error ends the job (Cluster::fail)
+  share_rank0_rows();
 }
 
 std::vector<Json> Checkpoint::sorted_rows() const {

@@ -38,6 +38,8 @@ class Checkpoint {
   const Json& params() const { return params_; }
 
  private:
+  void share_rank0_rows();
+
   std::string path_, key_;
   Json params_;
   std::vector<Json> rows_;

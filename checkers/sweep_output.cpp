@@ -62,6 +62,7 @@ std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::st
 }  // namespace
 
 void require_gnuplot() {
+  if (!writes_outputs()) return;  // only the rank that writes runs gnuplot
   if (!find_program("gnuplot"))
     throw UsageError("gnuplot not found: install the Debian package gnuplot-nox (scripts/setup does)");
 }

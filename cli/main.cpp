@@ -183,7 +183,7 @@ int run_prove(const ConstructionArgs& args, const std::vector<std::string>& clai
       args, variant, json_path, common, command,
       [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
         if (!smt2_dir.empty()) ensure_writable_dir(smt2_dir, "--smt2");
-        proof.smt2_dir = smt2_dir;
+        if (writes_outputs()) proof.smt2_dir = smt2_dir;  // under MPI, rank 0 alone dumps the queries
         return c.prove(params, v, claims, proof, options);
       });
   if (!smt2_dir.empty()) fmt::print("SMT-LIB2 queries: {}\n", smt2_dir);

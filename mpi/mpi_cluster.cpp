@@ -109,7 +109,7 @@ class RemoteDispenser final : public ItemDispenser {
     }
     const std::string bytes = request_bytes(finished);
     std::uint64_t item = items_;
-    check(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, request_tag, MPI_COMM_WORLD), "Send");
+    check(MPI_Send(bytes.data(), byte_count(bytes), MPI_BYTE, 0, request_tag, MPI_COMM_WORLD), "Send");
     check(MPI_Recv(&item, 1, MPI_UINT64_T, 0, reply_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "Recv");
     exhausted_ = item >= items_;
     return std::min(item, items_);
