@@ -24,6 +24,7 @@ Json claim_to_json(const ClaimResult& c) {
   if (!c.reading.empty()) j["reading"] = c.reading;
   j["statement"] = c.statement;
   j["verdict"] = to_string(c.verdict);
+  if (c.finding) j["finding"] = to_string(*c.finding);
   j["checked"] = c.checked;
   j["passed"] = c.passed;
   j["failed"] = c.failed;
@@ -82,6 +83,14 @@ void write_json_atomically(const std::string& path, const Json& json) { write_fi
 
 namespace {
 
+bool names_verdict(const Json& j) {
+  try {
+    return j.is_string() && (verdict_from_string(j.get<std::string>()), true);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
 void check_claim(const FieldCheck& check, const Json& c, std::size_t index) {
   const std::string at = "claims[" + std::to_string(index) + "]";
   if (!c.is_object()) check.fail(at, "an object");
@@ -89,14 +98,16 @@ void check_claim(const FieldCheck& check, const Json& c, std::size_t index) {
   check.string(c, "reading", at + ".reading", false);
   check.string(c, "statement", at + ".statement", false);
   check.string(c, "verdict", at + ".verdict");
-  try {
-    verdict_from_string(c["verdict"].get<std::string>());
-  } catch (const std::invalid_argument&) {
-    check.fail(at + ".verdict", "verified, refuted or unknown");
-  }
+  if (!names_verdict(c["verdict"])) check.fail(at + ".verdict", "verified, refuted, unknown or vacuous");
   constexpr std::uint64_t max_count = std::uint64_t{1} << 62;
   for (const char* key : {"checked", "passed", "failed", "unknown"}) check.count(c, key, at + "." + key, max_count, false);
   check.boolean(c, "outside_hypotheses", at + ".outside_hypotheses");
+  const bool vacuous = c["verdict"] == "vacuous";
+  if (vacuous != c.value("outside_hypotheses", false))
+    check.fail(at + ".verdict", "vacuous exactly when outside_hypotheses is true");
+  if (vacuous != c.contains("finding")) check.fail(at + ".finding", "present exactly when the verdict is vacuous");
+  if (vacuous && (!names_verdict(c["finding"]) || c["finding"] == "vacuous"))
+    check.fail(at + ".finding", "verified, refuted or unknown");
   check.string(c, "summary", at + ".summary", false);
   check.string(c, "reason", at + ".reason", false);
   if (c.contains("counterexamples") && !c["counterexamples"].is_array()) check.fail(at + ".counterexamples", "a list");

@@ -191,6 +191,7 @@ CheckReport Construction::check(const ParamValues& params, const std::string& va
   report.options["requested_claims"] = claim_ids;
   actions_.check(params, variant, asked, options, report);
   require_results(asked, report);
+  mark_vacuous_outside_hypotheses(report.claims);
   report.elapsed_s = seconds_since(start);
   return report;
 }
@@ -205,6 +206,7 @@ CheckReport Construction::prove(const ParamValues& params, const std::string& va
   report.options = Json{{"timeout_ms", options.timeout_ms}, {"requested_claims", claim_ids}};
   actions_.prove(params, variant, asked, options, run, report);
   require_results(asked, report);
+  mark_vacuous_outside_hypotheses(report.claims);
   report.elapsed_s = seconds_since(start);
   return report;
 }

@@ -22,10 +22,11 @@ std::string claim_name(const Json& c) {
   return name;
 }
 
+// A vacuous verdict says what the check found outside the claim's hypotheses.
 std::string verdict_text(const Json& c) {
-  std::string verdict = c.value("verdict", "");
-  if (c.value("outside_hypotheses", false)) verdict += ", outside hypotheses";
-  return verdict;
+  const std::string verdict = c.value("verdict", "");
+  if (verdict != "vacuous") return verdict;
+  return verdict + " (" + finding_text(verdict_from_string(c.value("finding", "unknown"))) + " outside hypotheses)";
 }
 
 std::string inputs_text(const Json& cert) {

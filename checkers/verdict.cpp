@@ -1,6 +1,7 @@
 #include "checkers/verdict.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace tverify {
 
@@ -8,6 +9,7 @@ const char* to_string(Verdict v) {
   switch (v) {
     case Verdict::Verified: return "verified";
     case Verdict::Refuted: return "refuted";
+    case Verdict::Vacuous: return "vacuous";
     default: return "unknown";
   }
 }
@@ -16,6 +18,7 @@ Verdict verdict_from_string(const std::string& s) {
   if (s == "verified") return Verdict::Verified;
   if (s == "refuted") return Verdict::Refuted;
   if (s == "unknown") return Verdict::Unknown;
+  if (s == "vacuous") return Verdict::Vacuous;
   throw std::invalid_argument("not a verdict: '" + s + "'");
 }
 
@@ -26,6 +29,19 @@ void ClaimResult::set_verdict_from_counts() {
     verdict = Verdict::Unknown;
   else
     verdict = Verdict::Verified;
+}
+
+void mark_vacuous_outside_hypotheses(std::vector<ClaimResult>& claims) {
+  for (auto& c : claims)
+    if (c.outside_hypotheses && c.verdict != Verdict::Vacuous) c.finding = std::exchange(c.verdict, Verdict::Vacuous);
+}
+
+const char* finding_text(Verdict finding) {
+  switch (finding) {
+    case Verdict::Verified: return "holds";
+    case Verdict::Refuted: return "fails";
+    default: return "undecided";
+  }
 }
 
 int exit_code_for(const std::vector<ClaimResult>& claims) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,9 @@ namespace tverify {
 
 using Json = nlohmann::ordered_json;
 
-enum class Verdict { Verified, Refuted, Unknown };
+// Vacuous: the instance lies outside the claim's hypotheses, so the claim asserts nothing about it; the counts and
+// counterexamples still say what the check found there. It counts as neither verified nor refuted.
+enum class Verdict { Verified, Refuted, Unknown, Vacuous };
 
 const char* to_string(Verdict v);
 Verdict verdict_from_string(const std::string& s);  // throws std::invalid_argument
@@ -30,6 +33,7 @@ struct ClaimResult {
   Verdict verdict = Verdict::Unknown;
   std::uint64_t checked = 0, passed = 0, failed = 0, unknown = 0;
   bool outside_hypotheses = false;
+  std::optional<Verdict> finding;  // for a vacuous claim: the verdict its counts gave (verified, refuted, unknown)
   std::vector<Counterexample> counterexamples;  // smallest first
   Json details = Json::object();                // claim-specific exact numbers
   std::string summary;                          // one line of exact key numbers, for tables ("p = 1/2 < 4")
@@ -52,7 +56,12 @@ struct CheckReport {
   double elapsed_s = 0;
 };
 
-// 0 all verified, 1 something refuted, 3 unknown and nothing refuted (docs/conventions.md).
+// Every claim instance outside its claim's hypotheses becomes vacuous; its verdict until then is kept as `finding`.
+void mark_vacuous_outside_hypotheses(std::vector<ClaimResult>& claims);
+// How a vacuous claim's finding reads: "holds", "fails" or "undecided" (outside the claim's hypotheses).
+const char* finding_text(Verdict finding);
+
+// 0 all verified (vacuous ones aside), 1 something refuted, 3 unknown and nothing refuted (docs/conventions.md).
 int exit_code_for(const std::vector<ClaimResult>& claims);
 
 }  // namespace tverify

@@ -16,7 +16,9 @@ std::string format_claim(const ClaimResult& c) {
   const std::string name = c.reading.empty() ? c.id : c.id + " (" + c.reading + ")";
   std::string out = fmt::format("  {:<26} {:<9} checked {}, passed {}, failed {}, unknown {}{}\n", name,
                                 to_string(c.verdict), c.checked, c.passed, c.failed, c.unknown,
-                                c.outside_hypotheses ? "  [outside the claim's hypotheses]" : "");
+                                c.verdict == Verdict::Vacuous
+                                    ? fmt::format("  [{} outside the claim's hypotheses]", finding_text(*c.finding))
+                                    : "");
   if (!c.counterexamples.empty()) {
     const auto& x = c.counterexamples.front();
     out += fmt::format("      smallest counterexample: input {} expected {} got {}: {}\n", x.input.dump(),
@@ -44,12 +46,16 @@ std::string left_to_prove(const CheckReport& r) {
 std::string format_report(const CheckReport& r) {
   std::string out = fmt::format("{} (variant {}): {}; {} arithmetic; {} inputs ({})\n", r.construction, r.variant,
                                 params_line(r.params), r.arithmetic, r.domain_inputs, r.domain_description);
-  int verified = 0, refuted = 0, unknown = 0;
+  int verified = 0, refuted = 0, unknown = 0, vacuous = 0;
   for (const auto& c : r.claims) {
     out += format_claim(c);
-    (c.verdict == Verdict::Verified ? verified : c.verdict == Verdict::Refuted ? refuted : unknown)++;
+    (c.verdict == Verdict::Verified  ? verified
+     : c.verdict == Verdict::Refuted ? refuted
+     : c.verdict == Verdict::Vacuous ? vacuous
+                                     : unknown)++;
   }
-  out += fmt::format("{} verified, {} refuted, {} unknown ({:.2f} s)\n", verified, refuted, unknown, r.elapsed_s);
+  out += fmt::format("{} verified, {} refuted, {} unknown{} ({:.2f} s)\n", verified, refuted, unknown,
+                     vacuous ? fmt::format(", {} vacuous", vacuous) : "", r.elapsed_s);
   return out + left_to_prove(r);
 }
 

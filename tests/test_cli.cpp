@@ -204,6 +204,45 @@ TEST_CASE("exit codes: 0 all verified, 1 refuted, 3 unknown", "[cli]") {
   CHECK(run_cli("check copy --claim copy.thm2_7 --D 2 --L 3 --S 3").exit_code == 3);
 }
 
+TEST_CASE("a claim outside its hypotheses is vacuous: neither verified nor refuted, and no part of the exit code",
+          "[cli]") {
+  // copy.scores assumes 2L + 2 <= D^n (proof of Thm. 2.3); at D = 2, n = 2, L = 4 it does not hold (10 > 4). Under
+  // the text reading the bound holds on all 8 repeat-free strings; under the formula reading it fails on 6 of 14.
+  const fs::path cert = scratch() / "vacuous.json";
+  const CliRun text = run_cli("check copy --variant corrected --claim copy.scores --claim copy.err --reading text "
+                              "--D 2 --n 2 --L 4 --json " + cert.string());
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("copy.scores (text)         vacuous   checked 8, passed 8, failed 0, unknown 0  [holds outside "
+                      "the claim's hypotheses]") != std::string::npos);
+  CHECK(text.out.find("1 verified, 0 refuted, 0 unknown, 1 vacuous") != std::string::npos);
+  const auto j = nlohmann::json::parse(slurp(cert));
+  CHECK(j["claims"][0]["verdict"] == "vacuous");
+  CHECK(j["claims"][0]["finding"] == "verified");
+  CHECK(j["claims"][0]["outside_hypotheses"] == true);
+  CHECK(run_cli("recheck " + cert.string()).exit_code == 0);
+  const CliRun table = run_cli("report --markdown " + cert.string());
+  CHECK(table.out.find("vacuous (holds outside hypotheses)") != std::string::npos);
+
+  const CliRun formula = run_cli("check copy --variant corrected --claim copy.scores --reading formula --D 2 --n 2 "
+                                 "--L 4");
+  CHECK(formula.exit_code == 0);  // the failures lie outside the hypotheses: they refute nothing the paper claims
+  CHECK(formula.out.find("vacuous   checked 14, passed 8, failed 6, unknown 0  [fails outside") != std::string::npos);
+  CHECK(formula.out.find("smallest counterexample: input [0,0,0,1]") != std::string::npos);
+
+  // A certificate whose verdict and hypotheses disagree, or a vacuous one without its finding, is refused.
+  auto forged = j;
+  forged["claims"][0]["verdict"] = "verified";
+  forged["claims"][0].erase("finding");
+  std::ofstream(scratch() / "forged-vacuous.json") << forged.dump();
+  expect_usage_error("recheck " + (scratch() / "forged-vacuous.json").string(),
+                     "\"claims[0].verdict\" must be vacuous exactly when outside_hypotheses is true");
+  forged = j;
+  forged["claims"][0]["finding"] = "vacuous";
+  std::ofstream(scratch() / "forged-finding.json") << forged.dump();
+  expect_usage_error("report --markdown " + (scratch() / "forged-finding.json").string(),
+                     "\"claims[0].finding\" must be verified, refuted or unknown");
+}
+
 TEST_CASE("list, eval --trace and report print what they promise", "[cli]") {
   const CliRun list = run_cli("list copy");
   CHECK(list.exit_code == 0);
