@@ -179,11 +179,12 @@ class SymbolicLayer1 {
 
 }  // namespace
 
-ProofResult prove_scores_symbolic(const copy::CopyTransformer& tr, const QueryOptions& options) {
+ProofResult prove_scores_symbolic(const copy::CopyTransformer& tr, copy::NgramReading reading,
+                                  const QueryOptions& options) {
   const auto& cfg = tr.config();
   if (cfg.embedding != copy::EmbeddingKind::OneHot)
     throw std::invalid_argument("the symbolic score proof encodes the one-hot embedding only");
-  const int D = cfg.alphabet, n = cfg.n, L = cfg.length, d = tr.dim();
+  const int D = cfg.alphabet, n = cfg.n, L = cfg.length, d = tr.dim(), w = copy::window_length(reading, n);
   const bool two_sided = cfg.variant == TransformerVariant::Paper;
   z3::context ctx;
   std::vector<z3::expr> x, hyps;
@@ -191,10 +192,10 @@ ProofResult prove_scores_symbolic(const copy::CopyTransformer& tr, const QueryOp
     x.push_back(ctx.int_const(("x" + std::to_string(k)).c_str()));
     hyps.push_back(x.back() >= 0 && x.back() < D);
   }
-  for (int a = 0; a + n <= L; ++a)  // no repeated n-gram (text reading)
-    for (int b = a + 1; b + n <= L; ++b) {
+  for (int a = 0; a + w <= L; ++a)  // no repeated window of w tokens
+    for (int b = a + 1; b + w <= L; ++b) {
       z3::expr differ = ctx.bool_val(false);
-      for (int m = 0; m < n; ++m) differ = differ || x[static_cast<std::size_t>(a + m)] != x[static_cast<std::size_t>(b + m)];
+      for (int m = 0; m < w; ++m) differ = differ || x[static_cast<std::size_t>(a + m)] != x[static_cast<std::size_t>(b + m)];
       hyps.push_back(differ);
     }
   std::vector<z3::expr> s{ctx.int_val(tr.bos())};  // <BOS>, x, <COPY>, x_1..x_{L-1}
@@ -219,18 +220,20 @@ ProofResult prove_scores_symbolic(const copy::CopyTransformer& tr, const QueryOp
         goal = goal && z < bound && (two_sided ? -z < bound : ctx.bool_val(true));
     }
   }
-  const QueryOutcome q = prove(ctx, fmt::format("{}.D{}-n{}-L{}.{}", options.name, D, n, L, two_sided ? "paper" : "corrected"),
+  const QueryOutcome q = prove(ctx,
+                               fmt::format("{}.D{}-n{}-L{}.{}.{}", options.name, D, n, L,
+                                           two_sided ? "paper" : "corrected", copy::to_string(reading)),
                                hyps, goal, options);
   ProofResult r = from_outcome(
-      fmt::format("for every x in [{}]^{} without a repeated {}-gram (text reading), at every query position {}..{}: "
+      fmt::format("for every x in [{}]^{} without a repeated {}-gram ({} reading), at every query position {}..{}: "
                   "z_target = n and {} < n - 1/d (one-hot, tokens symbolic)",
-                  D, L, n, lc + 1, s.size(), two_sided ? "|z_j|" : "z_j"),
+                  D, L, w, copy::to_string(reading), lc + 1, s.size(), two_sided ? "|z_j|" : "z_j"),
       q);
   if (q.model) {
     copy::TokenString tokens;
     for (const auto& xk : x) tokens.push_back(static_cast<copy::Token>(model_value(*q.model, z3::to_real(xk)).convert_to<long>()));
     const auto violation = tr.find_score_violation(tr.layer1(tr.copy_sequence(tokens, tokens.size() - 1)), two_sided);
-    r.replayed = violation.has_value() && !copy::has_repeated_window(tokens, n);
+    r.replayed = violation.has_value() && !copy::has_repeated_window(tokens, w);
     r.counterexample = "x = " + copy::format_tokens(tokens) +
                        (violation ? fmt::format(": query position {}, key {} scores {}", violation->query,
                                                 violation->key, violation->score.to_string())

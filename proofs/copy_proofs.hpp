@@ -21,7 +21,9 @@ ProofResult prove_lemma_c3(const QueryOptions& options);
 ProofResult prove_gadget_ghat(copy::TransformerVariant variant, const QueryOptions& options);
 ProofResult prove_gadget_gtilde(copy::TransformerVariant variant, const QueryOptions& options);
 ProofResult prove_gadget_gstar(const QueryOptions& options);
-// The transformer must use the one-hot embedding.
-ProofResult prove_scores_symbolic(const copy::CopyTransformer& transformer, const QueryOptions& options);
+// copy.scores for every string without a repeated n-gram under `reading` (Definition 2.2: windows of n tokens, or of
+// n + 1 in the formula). The transformer must use the one-hot embedding.
+ProofResult prove_scores_symbolic(const copy::CopyTransformer& transformer, copy::NgramReading reading,
+                                  const QueryOptions& options);
 
 }  // namespace tverify::proofs

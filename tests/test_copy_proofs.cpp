@@ -45,11 +45,24 @@ TEST_CASE("gtilde: 1/2 relu(2c - 1) is 1/2 at i = t + 1 (replayed) / without the
 
 TEST_CASE("copy.scores over symbolic tokens agrees with enumeration (D=2, n=2, L=4)", "[proofs]") {
   const copy::CopyTransformer corrected({2, 2, 4, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
-  CHECK(prove_scores_symbolic(corrected, quick()).status == QueryStatus::Proved);
+  CHECK(prove_scores_symbolic(corrected, copy::NgramReading::Text, quick()).status == QueryStatus::Proved);
   const copy::CopyTransformer printed({2, 2, 4, copy::EmbeddingKind::OneHot, TransformerVariant::Paper, {}});
-  const ProofResult refuted = prove_scores_symbolic(printed, quick());
+  const ProofResult refuted = prove_scores_symbolic(printed, copy::NgramReading::Text, quick());
   REQUIRE(refuted.status == QueryStatus::CounterModel);
   CHECK(refuted.replayed);  // the model is a repeat-free string that the exact evaluator also fails on
+}
+
+TEST_CASE("copy.scores under the formula reading: Z3's model is a string with a repeated n-gram, replayed", "[proofs]") {
+  // D = 3, n = 2, L = 3 lies inside the hypotheses (2L + 2 = 8 <= 9). A string of 3 tokens has one 3-gram, so the
+  // formula reading admits all of [3]^3, including (a, a, a), whose 2-gram aa repeats: at the last query the key
+  // that ends the first aa scores n = 2 as the target does, so z_j < n - 1/d fails (the enumeration finds the same
+  // three strings).
+  const copy::CopyTransformer corrected({3, 2, 3, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  CHECK(prove_scores_symbolic(corrected, copy::NgramReading::Text, quick()).status == QueryStatus::Proved);
+  const ProofResult formula = prove_scores_symbolic(corrected, copy::NgramReading::Formula, quick());
+  REQUIRE(formula.status == QueryStatus::CounterModel);
+  CHECK(formula.replayed);
+  CHECK(formula.statement.find("without a repeated 3-gram (formula reading)") != std::string::npos);
 }
 
 TEST_CASE("proof claims map to verdicts, and --smt2 dumps a self-contained query", "[proofs]") {
@@ -58,8 +71,8 @@ TEST_CASE("proof claims map to verdicts, and --smt2 dumps a self-contained query
   ProofOptions options;
   options.smt2_dir = dir.string();
   const auto results = copy::prove_copy_claims(
-      {2, 1, 2, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}}, {"copy.lemma_c3", "copy.scores"},
-      options);
+      {2, 1, 2, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}}, {copy::NgramReading::Text},
+      {"copy.lemma_c3", "copy.scores"}, options);
   REQUIRE(results.size() == 2);
   CHECK(results[0].verdict == Verdict::Verified);
   CHECK(results[1].verdict == Verdict::Verified);
@@ -74,12 +87,12 @@ TEST_CASE("prove copy.scores carries the outside-hypotheses flag exactly where c
   const ProofOptions options;
   // D = 2, n = 2, L = 4: 2L + 2 = 10 > 4, outside; D = 3, n = 2, L = 3: 8 <= 9, inside.
   const auto outside = copy::prove_copy_claims({2, 2, 4, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}},
-                                               {"copy.scores"}, options);
+                                               {copy::NgramReading::Text}, {"copy.scores"}, options);
   REQUIRE(outside.size() == 1);
   CHECK(outside[0].outside_hypotheses);
   CHECK(outside[0].reason.find("2L + 2 <= K = D^n") != std::string::npos);
   const auto inside = copy::prove_copy_claims({3, 2, 3, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}},
-                                              {"copy.scores"}, options);
+                                              {copy::NgramReading::Text}, {"copy.scores"}, options);
   REQUIRE(inside.size() == 1);
   CHECK_FALSE(inside[0].outside_hypotheses);
   CHECK(inside[0].verdict == Verdict::Verified);

@@ -154,15 +154,17 @@ void prove_copy(const ParamValues& params, const std::string& variant, const Cla
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: lemma and gadget statements for all values; " +
                               transformer_claim_specs().scores.id +
-                              " for every x in [D]^L without a repeated n-gram as one query";
+                              " for every x in [D]^L without a repeated n-gram as one query per reading";
   report.domain_inputs = domain.size;
-  report.claims = prove_copy_claims(transformer_config(params, variant, domain.length), asked.ids(), options);
+  const CopyTransformerConfig config = transformer_config(params, variant, domain.length);
+  const std::vector<NgramReading> readings = readings_from(params.choice("reading"));
+  report.claims = prove_copy_claims(config, readings, asked.ids(), options);
   const ClaimSpec& scores = transformer_claim_specs().scores;
-  if (asked.has(scores)) {  // agreement with the enumeration
-    const auto enumerated = check_transformer_claims(domain, transformer_config(params, variant, domain.length),
-                                                     {NgramReading::Text}, {false, false, true, false, false}, run);
+  if (asked.has(scores)) {  // agreement with the enumeration, reading by reading
+    const auto enumerated = check_transformer_claims(domain, config, readings, {false, false, true, false, false}, run);
     for (auto& r : report.claims)
-      if (r.id == scores.id) r.details["enumeration_verdict"] = to_string(enumerated.front().verdict);
+      for (const auto& e : enumerated)
+        if (r.id == scores.id && e.reading == r.reading) r.details["enumeration_verdict"] = to_string(e.verdict);
   }
 }
 
