@@ -54,15 +54,21 @@ Json library_versions() {
           {"z3", std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(build)}};
 }
 
-}  // namespace
-
-Json certificate_json(const CheckReport& r, const std::string& command) {
+// The fields every certificate opens with: the tool, its build, the libraries, the command.
+Json certificate_opening(const std::string& command) {
   Json j;
   j["tool"] = "tverify";
   j["version"] = tool_version();
   j["commit"] = tool_commit();
   j["libraries"] = library_versions();
   j["command"] = command;
+  return j;
+}
+
+}  // namespace
+
+Json certificate_json(const CheckReport& r, const std::string& command) {
+  Json j = certificate_opening(command);
   j["verb"] = r.verb;
   j["construction"] = r.construction;
   j["variant"] = r.variant;
@@ -74,6 +80,31 @@ Json certificate_json(const CheckReport& r, const std::string& command) {
   for (const auto& c : r.claims) j["claims"].push_back(claim_to_json(c));
   if (const Cluster* cluster = active_cluster()) j["ranks"] = cluster->ranks();
   j["elapsed_s"] = r.elapsed_s;
+  return j;
+}
+
+Json sweep_certificate_header(const std::string& command, const std::string& construction, const std::string& variant,
+                              const Json& params, const std::string& vary, bool fast,
+                              const std::map<std::string, std::string>& options) {
+  Json j = certificate_opening(command);
+  j["verb"] = "sweep";
+  j["construction"] = construction;
+  j["variant"] = variant;
+  j["params"] = params;
+  Json given = Json::object();
+  for (const auto& [name, text] : options)
+    if (name != "resume") given[name] = text;
+  j["sweep"] = Json{{"vary", vary}, {"fast", fast}, {"options", given}};
+  if (const Cluster* cluster = active_cluster()) j["ranks"] = cluster->ranks();
+  return j;
+}
+
+Json sweep_certificate(const Json& header, const std::string& output, const Json& summary,
+                       const std::vector<std::string>& columns, const std::vector<std::vector<std::string>>& rows) {
+  Json j = header;
+  j["sweep"]["output"] = output;
+  j["summary"] = summary;
+  j["probes"] = Json{{"columns", columns}, {"rows", rows}};
   return j;
 }
 
@@ -114,6 +145,37 @@ void check_claim(const FieldCheck& check, const Json& c, std::size_t index) {
   if (c.contains("details") && !c["details"].is_object()) check.fail(at + ".details", "an object");
 }
 
+// A sweep certificate's own fields: the request (sweep), the summary, and the probes as a table of strings.
+void check_sweep_fields(const FieldCheck& check, const Json& j) {
+  const Json& sweep = check.need(j, "sweep", "sweep");
+  if (!sweep.is_object()) check.fail("sweep", "an object");
+  check.nonempty_string(sweep, "vary", "sweep.vary");
+  check.boolean(sweep, "fast", "sweep.fast", true);
+  if (!check.need(sweep, "options", "sweep.options").is_object()) check.fail("sweep.options", "an object");
+  for (const auto& [name, text] : sweep["options"].items())
+    if (!text.is_string()) check.fail("sweep.options." + name, "a string");
+  check.nonempty_string(sweep, "output", "sweep.output");
+  const std::string output = sweep["output"].get<std::string>();  // recheck reads <folder>/<output>.json
+  if (output.front() == '.' || output.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                        "0123456789._-") != std::string::npos)
+    check.fail("sweep.output", "a file name of letters, digits, '.', '_' and '-' not starting with '.'");
+  if (!check.need(j, "summary", "summary").is_object()) check.fail("summary", "an object");
+  const Json& probes = check.need(j, "probes", "probes");
+  if (!probes.is_object() || !check.need(probes, "columns", "probes.columns").is_array())
+    check.fail("probes.columns", "a list of column names");
+  for (const auto& c : probes["columns"])
+    if (!c.is_string()) check.fail("probes.columns", "a list of column names");
+  if (!check.need(probes, "rows", "probes.rows").is_array()) check.fail("probes.rows", "a list of rows");
+  for (std::size_t r = 0; r < probes["rows"].size(); ++r) {
+    const Json& row = probes["rows"][r];
+    const std::string at = "probes.rows[" + std::to_string(r) + "]";
+    if (!row.is_array() || row.size() != probes["columns"].size())
+      check.fail(at, "a list of " + std::to_string(probes["columns"].size()) + " cells, one per column");
+    for (const auto& cell : row)
+      if (!cell.is_string()) check.fail(at, "a list of strings");
+  }
+}
+
 }  // namespace
 
 Json validated_certificate(const Json& j, const std::string& what) {
@@ -127,7 +189,8 @@ Json validated_certificate(const Json& j, const std::string& what) {
     for (const auto& [name, version] : j["libraries"].items())
       if (!version.is_string()) check.fail("libraries." + name, "a version string");
   }
-  if (j.contains("verb") && j["verb"] != "check" && j["verb"] != "prove") check.fail("verb", "\"check\" or \"prove\"");
+  if (j.contains("verb") && j["verb"] != "check" && j["verb"] != "prove" && j["verb"] != "sweep")
+    check.fail("verb", "\"check\", \"prove\" or \"sweep\"");
   if (!check.need(j, "params", "params").is_object()) check.fail("params", "an object");
   for (const auto& [key, value] : j["params"].items())
     if (!value.is_string() && !value.is_number_integer() && !value.is_boolean())
@@ -148,6 +211,10 @@ Json validated_certificate(const Json& j, const std::string& what) {
     check.count(j["domain"], "inputs", "domain.inputs", std::numeric_limits<std::uint64_t>::max(), false);
   }
   check.number(j, "elapsed_s", "elapsed_s");
+  if (j.value("verb", "check") == "sweep") {
+    check_sweep_fields(check, j);
+    return j;
+  }
   if (!check.need(j, "claims", "claims").is_array()) check.fail("claims", "a list");
   std::vector<std::string> seen;  // one result per claim id and reading: a second copy could hide the first
   for (std::size_t i = 0; i < j["claims"].size(); ++i) {
@@ -168,13 +235,27 @@ Json load_certificate(const std::string& path) {
 
 namespace {
 
-// Fields that differ between two runs of the same command by design: timings, Z3 dump paths, the build, the number
-// of MPI ranks.
+// Fields that differ between two runs of the same command by design: timings (a claim's Z3 time, a sweep point's
+// wall time: "seconds" wherever it occurs), Z3 dump paths, the build, the number of MPI ranks.
 bool unstable_field(const std::string& path, const std::string& key) {
+  if (key == "seconds") return true;
   if (path.empty())
     return key == "elapsed_s" || key == "version" || key == "commit" || key == "libraries" || key == "command" ||
            key == "ranks";
-  return path.rfind("claims", 0) == 0 && (key == "seconds" || key == "smt2");
+  return path.rfind("claims", 0) == 0 && key == "smt2";
+}
+
+// A sweep certificate's probes without the columns that time them (each probe's seconds).
+Json without_timing_columns(Json j) {
+  if (!j.contains("probes") || !j["probes"].is_object() || !j["probes"].contains("columns")) return j;
+  Json& probes = j["probes"];
+  for (std::size_t c = probes["columns"].size(); c-- > 0;) {
+    if (probes["columns"][c] != "seconds") continue;
+    probes["columns"].erase(c);
+    for (auto& row : probes["rows"])
+      if (row.is_array() && c < row.size()) row.erase(c);
+  }
+  return j;
 }
 
 std::string short_text(const Json& j) {
@@ -213,10 +294,13 @@ void compare_json(const Json& stored, const Json& fresh, const std::string& path
 
 std::vector<CertificateDifference> compare_certificates(const Json& stored, const Json& fresh) {
   std::vector<CertificateDifference> out;
-  Json stored_top = stored, fresh_top = fresh;
+  Json stored_top = without_timing_columns(stored), fresh_top = without_timing_columns(fresh);
   stored_top.erase("claims");
   fresh_top.erase("claims");
   compare_json(stored_top, fresh_top, "", out);
+  const Json none = Json::array();  // a sweep's certificate holds no claims
+  const Json& stored_claims = stored.contains("claims") ? stored["claims"] : none;
+  const Json& fresh_claims = fresh.contains("claims") ? fresh["claims"] : none;
   // Claims are matched by id and reading, so a claim removed from (or added to) the certificate is named as such.
   std::vector<std::string> keys;
   auto by_key = [](const Json& claims, const std::string& key) -> Json {
@@ -224,11 +308,11 @@ std::vector<CertificateDifference> compare_certificates(const Json& stored, cons
       if (claim_key(c) == key) return c;
     return Json();
   };
-  for (const auto& c : stored["claims"]) keys.push_back(claim_key(c));
-  for (const auto& c : fresh["claims"])
+  for (const auto& c : stored_claims) keys.push_back(claim_key(c));
+  for (const auto& c : fresh_claims)
     if (std::find(keys.begin(), keys.end(), claim_key(c)) == keys.end()) keys.push_back(claim_key(c));
   for (const auto& key : keys) {
-    const Json s = by_key(stored["claims"], key), f = by_key(fresh["claims"], key);
+    const Json s = by_key(stored_claims, key), f = by_key(fresh_claims, key);
     if (s.is_null() || f.is_null())
       out.push_back({"claims: " + key, s.is_null() ? "absent" : s.value("verdict", "?"),
                      f.is_null() ? "absent" : f.value("verdict", "?")});

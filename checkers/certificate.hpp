@@ -5,6 +5,7 @@
 
 #include "checkers/verdict.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,17 @@ namespace tverify {
 
 Json claim_to_json(const ClaimResult& claim);
 Json certificate_json(const CheckReport& report, const std::string& command);
+
+// What a sweep certificate says of its command: the build, the libraries, the command line, and the request itself
+// (construction, variant, parameters, --vary, --fast and the sweep's options as given, --resume left out: it
+// changes no result).
+Json sweep_certificate_header(const std::string& command, const std::string& construction, const std::string& variant,
+                              const Json& params, const std::string& vary, bool fast,
+                              const std::map<std::string, std::string>& options);
+// A sweep's certificate: the header, which of the sweep's outputs this is (`output`, the files' name), the sweep's
+// summary and every probe (the CSV's columns and rows).
+Json sweep_certificate(const Json& header, const std::string& output, const Json& summary,
+                       const std::vector<std::string>& columns, const std::vector<std::vector<std::string>>& rows);
 
 // Throws UsageError when `path` cannot be written (missing directory, a directory, no permission). Creates nothing.
 void ensure_writable(const std::string& path);

@@ -1,5 +1,6 @@
 #include "checkers/construction.hpp"
 
+#include "checkers/certificate.hpp"
 #include "checkers/suggest.hpp"
 
 #include <algorithm>
@@ -232,7 +233,11 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
       throw UsageError("--" + option + " is not an option of " + sweep_label(name(), *spec) + " (its options: " +
                        (own.empty() ? "none" : joined(own)) + ")");
   if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
-  SweepRun sweep_run{*spec, request.vary, request.out_dir, ParamValues::parse(spec->options, request.options)};
+  SweepRun sweep_run{*spec, request.vary,
+                     SweepOutput{request.out_dir,
+                                 sweep_certificate_header(request.command, name(), variant, params.to_json(),
+                                                          request.vary, request.fast, request.options)},
+                     ParamValues::parse(spec->options, request.options)};
   if (sweep_run.options.has("resume") && sweep_run.options.flag("resume") &&
       !std::filesystem::is_directory(request.out_dir))
     throw UsageError("--resume: --out '" + request.out_dir +

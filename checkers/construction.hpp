@@ -6,6 +6,7 @@
 
 #include "checkers/enumerate.hpp"
 #include "checkers/params.hpp"
+#include "checkers/sweep_output.hpp"
 #include "checkers/verdict.hpp"
 #include "core/named_weights.hpp"
 
@@ -62,13 +63,14 @@ struct SweepRequest {
   bool fast = false;
   std::string out_dir;  // where the CSV, PNG and JSON go
   std::map<std::string, std::string> options;  // name (no dashes) -> text; flags as "true"
+  std::string command{};  // the command line, recorded in the sweep's certificates
 };
 
 // A sweep request matched with its spec and its options validated.
 struct SweepRun {
   const SweepSpec& spec;
   std::string vary;
-  std::string out_dir;
+  SweepOutput output;
   ParamValues options;
 };
 

@@ -116,16 +116,41 @@ std::string render(const Cells& header, const std::vector<Cells>& rows, TableFor
   return out;
 }
 
+// A sweep certificate: a line naming the sweep and its summary's numbers, then one row per probe.
+std::string sweep_table(const Json& cert, TableFormat format) {
+  const Json& sweep = cert["sweep"];
+  std::string summary;
+  for (const auto& [key, value] : cert["summary"].items())
+    if (value.is_primitive())
+      summary += (summary.empty() ? "" : "; ") + key + ": " + (value.is_string() ? value.get<std::string>() : value.dump());
+  const std::string title =
+      fmt::format("sweep {} --vary {}{} ({}; variant {}; {}): {}", cert.value("construction", ""),
+                  sweep.value("vary", ""), sweep.value("fast", false) ? " --fast" : "", sweep.value("output", ""),
+                  cert.value("variant", ""), params_text(cert["params"]), summary);
+  std::vector<Cells> rows;
+  for (const auto& row : cert["probes"]["rows"]) rows.push_back(row.get<Cells>());
+  const std::string heading =
+      format == TableFormat::Markdown ? markdown_escape(title) + "\n\n" : "% " + latex_escape(title) + "\n";
+  return heading + render(cert["probes"]["columns"].get<Cells>(), rows, format);
+}
+
 }  // namespace
 
 std::string certificates_table(const std::vector<Json>& certificates, TableFormat format, TableLayout layout) {
-  Cells header;
-  std::vector<Cells> rows;
-  if (layout == TableLayout::PerClaim)
-    per_claim(certificates, header, rows);
-  else
-    per_certificate(certificates, header, rows);
-  return render(header, rows, format);
+  std::vector<Json> claims, sweeps;
+  for (const auto& cert : certificates) (cert.value("verb", "check") == "sweep" ? sweeps : claims).push_back(cert);
+  std::string out;
+  if (!claims.empty()) {
+    Cells header;
+    std::vector<Cells> rows;
+    if (layout == TableLayout::PerClaim)
+      per_claim(claims, header, rows);
+    else
+      per_certificate(claims, header, rows);
+    out += render(header, rows, format);
+  }
+  for (const auto& sweep : sweeps) out += (out.empty() ? "" : "\n") + sweep_table(sweep, format);
+  return out;
 }
 
 }  // namespace tverify

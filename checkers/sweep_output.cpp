@@ -78,11 +78,12 @@ void prepare_output_dir(const std::string& dir) {
   if (held.count(key) == 0) held.emplace(key, OutputDirLock(dir, "--out"));
 }
 
-void write_sweep(const std::string& dir, const std::string& name, const SweepTable& table, const PlotSpec& plot,
+void write_sweep(const SweepOutput& out, const std::string& name, const SweepTable& table, const PlotSpec& plot,
                  const Json& summary) {
   // The script names its files relative to its own folder, so it re-runs there; gnuplot runs it (no shell) in that
   // folder on the staged CSV, writing a staged PNG. All four files replace their predecessors together.
   if (!writes_outputs()) return;
+  const std::string& dir = out.dir;
   const fs::path base = fs::path(dir) / name;
   const std::string csv_file = name + ".csv", png_file = name + ".png";
   StagedFiles files;
@@ -94,7 +95,7 @@ void write_sweep(const std::string& dir, const std::string& name, const SweepTab
   std::error_code ec;
   if (!run_program("gnuplot", {}, dir, run_script) || fs::file_size(staged_png, ec) == 0 || ec)
     throw UsageError("gnuplot could not draw '" + base.string() + ".png' (a full disk?); the previous files are kept");
-  files.stage(base.string() + ".json", summary.dump(2) + "\n");
+  files.stage(base.string() + ".json", sweep_certificate(out.header, name, summary, table.columns, table.rows).dump(2) + "\n");
   files.commit();
 }
 

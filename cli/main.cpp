@@ -148,7 +148,7 @@ struct SweepArgs {
         options.add(app, o, " [--vary " + readers + "]");
       }
   }
-  SweepRequest request() const { return {vary, fast, out_dir, options.given()}; }
+  SweepRequest request(const std::string& command) const { return {vary, fast, out_dir, options.given(), command}; }
 };
 
 // check and prove: validate everything (parameters, options, the --json path) before any work, run, then write the
@@ -225,7 +225,7 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
   if (result.made_at_other_commit)
     fmt::print("note: certificate made at commit {}, rechecked at {}\n", *result.made_at_other_commit, tool_commit());
   fmt::print("{}: {}\n", path,
-             result.differences.empty() ? fmt::format("reproduced ({} claim results)", result.claim_results)
+             result.differences.empty() ? fmt::format("reproduced ({} {})", result.claim_results, result.counted)
                                         : fmt::format("{} field(s) differ", result.differences.size()));
   return result.differences.empty() ? 0 : 1;
 }
@@ -414,7 +414,7 @@ int run(int argc, char** argv) {
     if (!c->sweeps().empty() && sweep->got_subcommand(c->name())) {
       const ParamValues params = sweep_args[c->name()].parse();
       const Json summary =
-          c->sweep(params, c->variant_or_default(variant), sweep_options[c->name()].request(), common.parse());
+          c->sweep(params, c->variant_or_default(variant), sweep_options[c->name()].request(command), common.parse());
       fmt::print("{}\n", summary.dump(2));
       return 0;
     }

@@ -268,7 +268,8 @@ void bind_other_verbs(py::module_& m) {
       "sweep",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
          const std::string& vary, bool fast, const std::string& out_dir,
-         const std::map<std::string, std::string>& options, unsigned threads, const Progress& progress) {
+         const std::map<std::string, std::string>& options, unsigned threads, const std::string& command,
+         const Progress& progress) {
         return run_polled(
             [&](RunMonitor& monitor) {
               const Construction& c = find_construction(construction);
@@ -277,14 +278,14 @@ void bind_other_verbs(py::module_& m) {
               run.threads = threads;
               run.monitor = &monitor;
               return c.sweep(ParamValues::parse(c.params_for("sweep"), params), c.variant_or_default(variant),
-                             SweepRequest{vary, fast, out_dir, options}, run)
+                             SweepRequest{vary, fast, out_dir, options, command}, run)
                   .dump(2);
             },
             progress);
       },
       "the JSON summary `tverify sweep` prints (its files are written to out_dir)", py::arg("construction"),
       py::arg("params"), py::arg("variant"), py::arg("vary"), py::arg("fast"), py::arg("out_dir"), py::arg("options"),
-      py::arg("threads"), py::arg("progress"));
+      py::arg("threads"), py::arg("command"), py::arg("progress"));
   m.def(
       "recheck",
       [](const std::string& text, const std::string& what, unsigned threads, const Progress& progress) {

@@ -123,6 +123,62 @@ TEST_CASE("sweep tau and L write CSV, PNG and JSON with the threshold", "[cli][s
   CHECK(slurp(out / "bits-D2-n1-onehot-corrected.csv").find("L,min_bits,strings_tested") == 0);
 }
 
+TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabulates and a forgery fails",
+          "[cli][sweep]") {
+  const fs::path out = scratch() / "sweep-certificates";
+  // One small run of each kind of sweep: exhaustive probes (tau, L), a grid (markov), the fast path with timed rows.
+  const std::vector<std::pair<std::string, std::string>> sweeps{
+      {"sweep copy --vary tau --variant corrected --D 2 --n 2 --L 4", "tau-D2-n2-L4-onehot-corrected"},
+      {"sweep copy --vary L --variant corrected --D 2 --n 2 --L-max 5", "length-D2-n2-onehot-corrected"},
+      {"sweep markov --vary pq --resolution 1/4", "markov-gap"},
+      {"sweep copy --fast --D 16 --n 4 --vary L=8:32:x2 --samples 4", "copy-fast-L"},
+      {"sweep cat --vary L --variant key_delay_full", "cat-c-vs-length"}};
+  for (const auto& [command, output] : sweeps) {
+    INFO(command);
+    REQUIRE(run_cli(command + " --out " + out.string()).exit_code == 0);
+    const fs::path cert = out / (output + ".json");
+    const auto j = nlohmann::json::parse(slurp(cert));
+    CHECK(j["tool"] == "tverify");
+    CHECK(j["verb"] == "sweep");
+    CHECK(j["command"].get<std::string>().find(command) != std::string::npos);
+    CHECK(j["sweep"]["output"] == output);
+    CHECK(j["probes"]["rows"].size() + 1 == static_cast<std::size_t>(lines(slurp(out / (output + ".csv")))));
+    const CliRun recheck = run_cli("recheck " + cert.string());
+    CHECK(recheck.exit_code == 0);
+    CHECK(recheck.out.find("reproduced (" + std::to_string(j["probes"]["rows"].size()) + " probes)") !=
+          std::string::npos);
+    const CliRun table = run_cli("report --markdown " + cert.string());
+    CHECK(table.exit_code == 0);
+    CHECK(table.out.find("| " + j["probes"]["columns"][0].get<std::string>() + " |") != std::string::npos);
+  }
+
+  // The tau sweep states a bracket, not a point: at D = 2, n = 2, L = 4 the claim fails at 5/4 and holds at 21/16.
+  const auto tau = nlohmann::json::parse(slurp(out / "tau-D2-n2-L4-onehot-corrected.json"));
+  CHECK(tau["summary"]["largest_failing_tau"] == "5/4");
+  CHECK(tau["summary"]["smallest_verified_tau"] == "21/16");
+  CHECK(tau["summary"]["monotone_on_probes"] == true);
+
+  // A forged summary, probe or top-level field is named; an output name that leaves the folder is refused.
+  auto forge = [&](const std::string& name, auto change) {
+    auto j = tau;
+    change(j);
+    std::ofstream(out / name) << j.dump(2);
+    return (out / name).string();
+  };
+  const CliRun summary = run_cli("recheck " + forge("f1.json", [](auto& j) { j["summary"]["smallest_verified_tau"] = "5/4"; }));
+  CHECK(summary.exit_code == 1);
+  CHECK(summary.out.find("DIFFERS summary.smallest_verified_tau: stored 5/4, now 21/16") != std::string::npos);
+  const CliRun probe = run_cli("recheck " + forge("f2.json", [](auto& j) { j["probes"]["rows"][1][2] = "verified"; }));
+  CHECK(probe.out.find("DIFFERS probes.rows[1][2]: stored verified, now refuted") != std::string::npos);
+  const CliRun top = run_cli("recheck " + forge("f3.json", [](auto& j) { j["variant"] = "paper"; }));
+  CHECK(top.exit_code == 1);
+  CHECK(top.out.find("DIFFERS summary.config") != std::string::npos);  // the forged variant re-runs as paper
+  expect_usage_error("recheck " + forge("f4.json", [](auto& j) { j["sweep"]["output"] = "../elsewhere"; }),
+                     "\"sweep.output\" must be a file name");
+  expect_usage_error("report " + forge("f5.json", [](auto& j) { j["probes"]["rows"][0].erase(0); }),
+                     "\"probes.rows[0]\" must be a list of 6 cells, one per column");
+}
+
 TEST_CASE("bad sweep requests are refused before any file is written", "[cli][bad-input]") {
   const fs::path out = scratch() / "sweeps-bad";
   expect_usage_error("sweep copy --vary depth --out " + out.string(), "--vary must be one of tau, L, bits");

@@ -110,7 +110,7 @@ TEST_CASE("min-bits sweep: each L's fewest bits are FinitePrecisionCopy's on the
   const CopyTransformerConfig base{2, 4, 8, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}};
   const LengthGrid grid{8, 16, 2, false};
   FastSweepOptions o;
-  o.out_dir = (std::filesystem::temp_directory_path() / ("tverify-min-bits-" + std::to_string(::getpid()))).string();
+  o.output.dir = (std::filesystem::temp_directory_path() / ("tverify-min-bits-" + std::to_string(::getpid()))).string();
   o.samples = 5;
   o.seed = 3;
   o.threads = 2;
@@ -138,5 +138,5 @@ TEST_CASE("min-bits sweep: each L's fewest bits are FinitePrecisionCopy's on the
     probed_above_two += fewest && *fewest > 2;
   }
   CHECK(probed_above_two > 0);  // some L needs more than the first width probed
-  std::filesystem::remove_all(o.out_dir);
+  std::filesystem::remove_all(o.output.dir);
 }

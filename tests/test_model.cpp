@@ -288,7 +288,7 @@ TEST_CASE("model: sweep --vary lengths writes the error rate per length and mark
                            dir, capture);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  const Json summary = Json::parse(testing::read_all(dir / "runs" / "model-lengths.json"));
+  const Json summary = Json::parse(testing::read_all(dir / "runs" / "model-lengths.json"))["summary"];
   CHECK(summary["first_failing_length"] == 2);  // every sequence of length 1 is a palindrome
   CHECK(summary["lengths"][2]["error_rate"] == "1/2");
   CHECK(std::filesystem::exists(dir / "runs" / "model-lengths.csv"));

@@ -228,7 +228,7 @@ std::vector<ClaimGroup<CatCheckContext>> cat_claim_groups() {
 Json sweep_cat(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != sweep.spec.vary) throw UsageError("--vary " + sweep.spec.vary + " takes no value (got '" + sweep.vary + "')");
   CatSweepOptions options;
-  options.out_dir = sweep.out_dir;
+  options.output = sweep.output;
   options.fast = sweep.spec.fast;
   options.resume = sweep.options.has("resume") && sweep.options.flag("resume");
   if (sweep.options.has("L-max")) options.length_max = static_cast<long>(sweep.options.integer("L-max"));

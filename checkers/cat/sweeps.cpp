@@ -182,7 +182,7 @@ std::optional<Checkpoint> fast_checkpoint(const CatSweepOptions& request, const 
     if (f.need(row["row"], key, at + ".row." + key) != row[key]) f.fail(at + ".row." + key, "the row's own " + key);
     if (key == "c") f.boolean(row, "all_at_cap", at + ".all_at_cap", true);
   };
-  return std::make_optional<Checkpoint>(request.out_dir, sweep, std::move(checked), request.resume,
+  return std::make_optional<Checkpoint>(request.output.dir, sweep, std::move(checked), request.resume,
                                               std::move(grid), check, key);
 }
 
@@ -242,7 +242,7 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
     throw UsageError(fmt::format("--L-max must be an integer in [{}, {}] (got '{}')", setup.n + 2, cap_max, cap));
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
-  prepare_output_dir(request.out_dir);
+  prepare_output_dir(request.output.dir);
   std::optional<Checkpoint> checkpoint =
       fast_checkpoint(request, setup, params, "cat-length-vs-c", run, "c", c_keys(request.fast),
                       2 + 3 * sweep_series(setup).size(), {{"L_cap", cap}});
@@ -279,7 +279,7 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
                         "upper: an upper bound from a certified failure of the worst-case family b^p g t b^r g at "
                         "L_max + 1, with exhaustive checks up to exhaustive_up_to; at_cap: no instance of the family "
                         "fails up to the cap (L_max >= the cap for the family)"}};
-  write_sweep(request.out_dir, "cat-length-vs-c", table, plot, summary);
+  write_sweep(request.output, "cat-length-vs-c", table, plot, summary);
   return summary;
 }
 
@@ -290,7 +290,7 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
                                  setup.n + 2, setup.length));
   const FamilyProbe fails = family_probe(request.fast);
   require_gnuplot();
-  prepare_output_dir(request.out_dir);
+  prepare_output_dir(request.output.dir);
   std::vector<Json> lengths;
   for (int length = setup.n + 2; length <= setup.length; ++length) lengths.emplace_back(length);
   std::optional<Checkpoint> checkpoint =
@@ -316,7 +316,7 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
                {"numbers", setup.numbers}, {"evaluator", evaluator_text(request.fast)},
                {"note", "c_min is the smallest multiple of 1/64 found by bisection, assuming success is monotone in c; "
                         "each probe decodes every valid instance of length L (certified), or the worst-case family"}};
-  write_sweep(request.out_dir, "cat-c-vs-length", table, plot, summary);
+  write_sweep(request.output, "cat-c-vs-length", table, plot, summary);
   return summary;
 }
 

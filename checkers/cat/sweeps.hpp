@@ -21,9 +21,9 @@
 namespace tverify::cat {
 
 struct CatSweepOptions {
-  std::string out_dir;
+  SweepOutput output;
   bool fast = false;    // the fast path and a checkpoint
-  bool resume = false;  // continue from the checkpoint in out_dir
+  bool resume = false;  // continue from the checkpoint in output.dir
   std::optional<long> length_max;  // --vary c: --L-max as given
 };
 

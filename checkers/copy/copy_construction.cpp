@@ -175,7 +175,7 @@ Json sweep_fast(const ParamValues& params, const std::string& variant, const Swe
   const fast::LengthGrid grid = fast::parse_length_grid(sweep.vary);
   const ParamValues& given = sweep.options;
   fast::FastSweepOptions o;
-  o.out_dir = sweep.out_dir;
+  o.output = sweep.output;
   o.samples = static_cast<std::uint64_t>(given.integer("samples"));
   o.seed = static_cast<std::uint64_t>(given.integer("seed"));
   o.threshold = given.has("threshold") ? *given.rational("threshold") : Exact(1, 2);  // the error-rate sweep's
@@ -196,7 +196,7 @@ Json sweep_copy(const ParamValues& params, const std::string& variant, const Swe
     throw UsageError("--vary " + sweep.spec.vary + " takes no range (got '" + sweep.vary + "'; ranges are for --fast)");
   const std::string& vary = sweep.spec.vary;
   CopySweepOptions options;
-  options.out_dir = sweep.out_dir;
+  options.output = sweep.output;
   options.resolution = sweep.options.has("resolution") ? *sweep.options.rational("resolution") : Exact(1, 16);
   options.threshold = sweep.options.has("threshold") ? *sweep.options.rational("threshold") : Exact(1, 2);
   const int alphabet = params.small_int("D");
@@ -215,7 +215,7 @@ Json sweep_copy(const ParamValues& params, const std::string& variant, const Swe
   if (params.choice("reading") != "both")
     throw UsageError("--reading: sweeps report both readings; leave --reading at its default");
   require_gnuplot();
-  prepare_output_dir(sweep.out_dir);
+  prepare_output_dir(sweep.output.dir);
   const CopyTransformerConfig config = transformer_config(params, variant, params.small_int("L"));
   if (vary == "bits") return sweep_precision(config, options, run);
   return vary == "tau" ? sweep_tau(config, options, run) : sweep_length(config, options, run);

@@ -32,6 +32,17 @@ Exact proof_tau_upper(const CopyTransformerConfig& config) {
   return tau.upper();
 }
 
+// Whether the rows (sorted by the swept value) never go from `verified` back to anything else in `column`.
+bool verdicts_monotone(const SweepTable& table, std::size_t column) {
+  bool verified_before = false;
+  for (const auto& row : table.rows) {
+    const bool verified = row[column] == to_string(Verdict::Verified);
+    if (verified_before && !verified) return false;
+    verified_before = verified_before || verified;
+  }
+  return true;
+}
+
 std::string config_name(const CopyTransformerConfig& c, bool with_length = true) {
   return fmt::format("D{}-n{}{}-{}-{}", c.alphabet, c.n, with_length ? "-L" + std::to_string(c.length) : "",
                      to_string(c.embedding), to_string(c.variant));
@@ -56,31 +67,35 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
   for (int doubling = 0; !found && doubling < 12; ++doubling) found = probe(hi *= 2);
   Json summary{{"sweep", "tau"}, {"construction", "copy"}, {"claim", transformer_claim_specs().thm2_3.id + " (text reading)"},
                {"config", config_name(config)}, {"resolution", exact_to_string(sweep.resolution)},
-               {"proof_tau", fmt::format("d ln(8Kd) <= {}", decimal(proof))},
-               {"monotonicity", "assumed by the bisection; every probe is in the CSV"}};
+               {"proof_tau", fmt::format("d ln(8Kd) <= {}", decimal(proof))}};
+  BigInt lo = 0;  // tau = 0 (uniform attention) is not probed: the bracket's lower end is the largest failing probe
   if (found) {
-    BigInt lo = 0;  // tau = 0 (uniform attention) is taken as failing; a pass at 1 step is reported as such
     while (hi - lo > 1) {
       const BigInt mid = (lo + hi) / 2;
       if (probe(mid)) hi = mid;
       else lo = mid;
     }
-    const Exact threshold = Exact(hi) * sweep.resolution;
-    summary["threshold_tau"] = exact_to_string(threshold);
-    summary["threshold_over_proof_tau"] = decimal(threshold / proof);
-  } else {
-    summary["threshold_tau"] = nullptr;
-    summary["note"] = transformer_claim_specs().thm2_3.id + " was not verified at any probed tau up to 2^12 times the proof's";
   }
   std::sort(table.rows.begin(), table.rows.end(), [](const auto& a, const auto& b) {
     return parse_exact(a[0]) < parse_exact(b[0]);
   });
+  // What is verified is a bracket: the claim fails at the largest failing probe and holds at the smallest verified
+  // one. That no tau between them (or beyond) changes the verdict is the bisection's monotonicity assumption; whether
+  // the probes themselves are monotone is checked.
+  const Exact smallest_verified = Exact(hi) * sweep.resolution;
+  summary["smallest_verified_tau"] = found ? Json(exact_to_string(smallest_verified)) : Json(nullptr);
+  summary["largest_failing_tau"] = lo > 0 ? Json(exact_to_string(Exact(lo) * sweep.resolution)) : Json(nullptr);
+  const bool monotone = verdicts_monotone(table, 2);
+  summary["monotone_on_probes"] = monotone;
+  summary["monotonicity"] = fmt::format("assumed between probes by the bisection; on the {} probes made it {}",
+                                        table.rows.size(), monotone ? "holds" : "is violated (see the CSV)");
+  if (found) summary["smallest_verified_over_proof_tau"] = decimal(smallest_verified / proof);
+  else summary["note"] = transformer_claim_specs().thm2_3.id + " was not verified at any probed tau up to 2^12 times the proof's";
   PlotSpec plot{transformer_claim_specs().thm2_3.id + " vs tau, " + config_name(config), "tau", "fraction of repeat-free strings copied", false,
                 false, std::pair{0.0, 1.05}, "tau_decimal", {{"fraction_copied", "copied (certified)"}}, {}};
-  if (found) plot.marks.push_back({parse_exact(summary["threshold_tau"].get<std::string>()).convert_to<double>(),
-                                   "threshold"});
+  if (found) plot.marks.push_back({smallest_verified.convert_to<double>(), "smallest verified"});
   plot.marks.push_back({proof.convert_to<double>(), "proof tau"});
-  write_sweep(sweep.out_dir, "tau-" + config_name(config), table, plot, summary);
+  write_sweep(sweep.output, "tau-" + config_name(config), table, plot, summary);
   return summary;
 }
 
@@ -144,7 +159,7 @@ Json sweep_precision(const CopyTransformerConfig& config, const CopySweepOptions
   PlotSpec plot{"fewest MPFR bits that still copy every tested repeat-free string, " + config_name(config, false),
                 "L", "bits", false, false, std::nullopt, "L",
                 {{"min_bits", "fewest bits (measured)"}, {"log2_log2_L", "log2 log2 L"}}, {}};
-  write_sweep(sweep.out_dir, "bits-" + config_name(config, false), table, plot, summary);
+  write_sweep(sweep.output, "bits-" + config_name(config, false), table, plot, summary);
   return summary;
 }
 
@@ -184,7 +199,7 @@ Json sweep_length(const CopyTransformerConfig& config, const CopySweepOptions& s
                  {"p_formula_decimal", "p n-gram (formula)"}, {"L2_D_minus_n_decimal", "L^2 D^-n"}},
                 {}};
   if (crossing) plot.marks.push_back({static_cast<double>(*crossing), "err >= " + exact_to_string(sweep.threshold)});
-  write_sweep(sweep.out_dir, "length-" + config_name(config, false), table, plot, summary);
+  write_sweep(sweep.output, "length-" + config_name(config, false), table, plot, summary);
   return summary;
 }
 

@@ -18,7 +18,7 @@
 namespace tverify::copy {
 
 struct CopySweepOptions {
-  std::string out_dir;
+  SweepOutput output;
   Exact resolution{1, 16};
   int length_max = 0;  // 0: the largest L with D^L <= 10^4
   Exact threshold{1, 2};

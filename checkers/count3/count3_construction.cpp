@@ -139,7 +139,7 @@ Json sweep_count3(const ParamValues& params, const std::string& variant, const S
   const std::optional<long long> value_max =
       sweep.options.has("L-max") ? std::optional<long long>(sweep.options.integer("L-max")) : std::nullopt;
   return sweep_value_range(params.small_int("n"), params.choice("program"), semantics_from(params, variant),
-                           value_max, sweep.out_dir, run);
+                           value_max, sweep.output, run);
 }
 
 Sequence parse_sequence(const std::string& input) {

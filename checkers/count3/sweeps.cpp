@@ -20,7 +20,7 @@ std::vector<std::string> programs_for(const std::string& program, Alg4Variant va
 }  // namespace
 
 Json sweep_value_range(int length, const std::string& program, const ProgramSemantics& semantics,
-                       std::optional<long long> value_max, const std::string& out_dir, const RunOptions& run) {
+                       std::optional<long long> value_max, const SweepOutput& output, const RunOptions& run) {
   const rasp::MeanSemantics mean = semantics.mean;
   const std::vector<std::string> programs = programs_for(program, semantics.alg4);
   const bool given = value_max.has_value();
@@ -39,7 +39,7 @@ Json sweep_value_range(int length, const std::string& program, const ProgramSema
                                  "lower --L-max, raise --max-inputs or add --force",
                                  asked, run.max_inputs, k_max));
   require_gnuplot();
-  prepare_output_dir(out_dir);
+  prepare_output_dir(output.dir);
   SweepTable table;
   table.columns = {"K", "sequences"};
   for (const auto& p : programs) table.columns.insert(table.columns.end(), {p + "_agree", p + "_fraction"});
@@ -71,7 +71,7 @@ Json sweep_value_range(int length, const std::string& program, const ProgramSema
   Json summary{{"length", length}, {"largest_K", last_k}, {"programs", programs}, {"rows", rows},
                {"note", "exact: every sequence of length n over 0..K, K up to --L-max (default: 3n, or the largest K whose "
                         "rows together fit --max-inputs)"}};
-  write_sweep(out_dir, "count3-values", table, plot, summary);
+  write_sweep(output, "count3-values", table, plot, summary);
   return summary;
 }
 

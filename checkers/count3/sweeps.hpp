@@ -10,8 +10,8 @@ namespace tverify::count3 {
 
 // program: "all" (Algorithm 4 as printed, Algorithm 4 corrected, Algorithm 6) or one of alg4 (in the variant of
 // `semantics`), alg6; the programs run with semantics' mean. value_max: the largest K asked (default 3n, stopping
-// within --max-inputs); the files go to out_dir.
+// within --max-inputs); the files go to output.dir.
 Json sweep_value_range(int length, const std::string& program, const ProgramSemantics& semantics,
-                       std::optional<long long> value_max, const std::string& out_dir, const RunOptions& run);
+                       std::optional<long long> value_max, const SweepOutput& output, const RunOptions& run);
 
 }  // namespace tverify::count3

@@ -134,7 +134,7 @@ void prove_markov(const ParamValues& params, const std::string&, const ClaimSele
 Json sweep_markov(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != sweep.spec.vary) throw UsageError("--vary pq takes no range (got '" + sweep.vary + "')");
   return sweep_pq(make_setup(params, variant, run), sweep.options.has("resolution") ? sweep.options.text("resolution") : "",
-                  sweep.out_dir);
+                  sweep.output);
 }
 
 std::string eval_markov(const ParamValues& params, const std::string& variant, const std::string& input, bool, long) {

@@ -43,10 +43,10 @@ PlotSpec heat_map(const std::string& title, const std::string& column, const std
 
 }  // namespace
 
-Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const std::string& out_dir) {
+Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const SweepOutput& output) {
   const int g = grid_size(resolution);
   require_gnuplot();
-  prepare_output_dir(out_dir);
+  prepare_output_dir(output.dir);
   Shapes tied = setup.shapes;
   tied.tied = true;
   SweepTable table{{"p", "q", "p_exact", "q_exact", "h_alpha_definite", "gap_pi_minus_star", "mutual_information",
@@ -78,11 +78,11 @@ Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const std
                {"gap", "L(theta_pi) - L(theta_star) by the large-N evaluator (W_O = 0), certified; midpoints plotted"},
                {"gap_disagrees_with_mutual_information", mismatches},
                {"arithmetic", "exact (definiteness); interval (losses, entropies)"}};
-  write_sweep(out_dir, "markov-h-alpha", table,
+  write_sweep(output, "markov-h-alpha", table,
               heat_map("H_alpha of eq. (12) at theta_pi: 1 = positive definite, -1 = not (exact LDL^T)",
                        "h_alpha_definite", "definiteness"),
               summary);
-  write_sweep(out_dir, "markov-gap", table,
+  write_sweep(output, "markov-gap", table,
               heat_map("L(theta_pi) - L(theta_star) = I(x_n; x_{n+1}) (nats)", "gap_pi_minus_star", "gap (nats)"),
               summary);
   return summary;

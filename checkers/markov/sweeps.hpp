@@ -7,6 +7,6 @@
 namespace tverify::markov {
 
 // resolution: the grid step 1/G as text ("1/20"); p, q = k/G for k = 1..G-1.
-Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const std::string& out_dir);
+Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const SweepOutput& output);
 
 }  // namespace tverify::markov

@@ -279,7 +279,7 @@ std::vector<ParamSpec> model_params() {
 Json sweep_model(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != "lengths") throw UsageError("--vary lengths takes no range (got '" + sweep.vary + "'); the range is --lengths");
   require_gnuplot();
-  prepare_output_dir(sweep.out_dir);
+  prepare_output_dir(sweep.output.dir);
   CheckReport report;
   const ModelRun model_run = prepare_model_run(params, variant, ClaimSelection({}), run, report);
   const ClaimResult r = check_task(model_run, sampled(params) ? sample_claim() : task_claim()).front();
@@ -310,7 +310,7 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
                                                                      : Json{{"input", r.counterexamples[0].input},
                                                                             {"expected", r.counterexamples[0].expected},
                                                                             {"got", r.counterexamples[0].got}}}};
-  write_sweep(sweep.out_dir, "model-lengths", table, plot, summary);
+  write_sweep(sweep.output, "model-lengths", table, plot, summary);
   return summary;
 }
 

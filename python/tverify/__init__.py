@@ -226,11 +226,17 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, progr
         raise ValueError(f"{construction} has no sweeps")
     sweep_names = {o["name"] for o in spec["sweep_options"]}
     in_sweep = {k: v for k, v in params.items() if k in sweep_names or k.replace("_", "-") in sweep_names}
-    given, _ = _params(spec, {k: v for k, v in params.items() if k not in in_sweep})
-    options, _ = _params(spec, in_sweep, spec["sweep_options"])
+    given, words = _params(spec, {k: v for k, v in params.items() if k not in in_sweep})
+    options, option_words = _params(spec, in_sweep, spec["sweep_options"])
     threads = _threads(threads)
+    command = ["tverify", "sweep", construction, *words, "--vary", str(vary), "--out", os.fspath(out), *option_words]
+    if fast:
+        command.append("--fast")
+    if variant is not None:
+        command += ["--variant", variant]
+    command = shlex.join(command + ["--threads", str(threads)])
     summary = _polled(lambda report: _tverify.sweep(construction, given, variant or "", str(vary), bool(fast),
-                                                    os.fspath(out), options, threads, report), progress)
+                                                    os.fspath(out), options, threads, command, report), progress)
     return json.loads(summary)
 
 

@@ -39,7 +39,7 @@ void prepare_repeat_free_sweep(const copy::CopyTransformer& transformer, const L
     throw UsageError(fmt::format("--vary: with {} the strings are repeat-free, so L must stay <= D^n = {} (got {})",
                                  option, repeat_free_max, grid.text()));
   require_gnuplot();
-  prepare_output_dir(o.out_dir);
+  prepare_output_dir(o.output.dir);
 }
 
 namespace {
@@ -90,7 +90,7 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
   std::string names;
   for (auto f : formats) names += (names.empty() ? "" : ",") + std::string(to_string(f));
   Checkpoint checkpoint(
-      o.out_dir, "copy-fast-formats", fast_sweep_params(base, grid, o, "formats " + names), o.resume, grid.keys(),
+      o.output.dir, "copy-fast-formats", fast_sweep_params(base, grid, o, "formats " + names), o.resume, grid.keys(),
       [&](const Json& row, const FieldCheck& f, const std::string& at) {
         const std::uint64_t samples = sampled_count(row, f, at, o.samples);
         f.count(row, "exact_copied", at + ".exact_copied", samples);
@@ -150,7 +150,7 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
   plot.yrange = std::make_pair(0.0, 1.05);
   plot.x_column = "L";
   for (auto f : formats) plot.series.push_back({std::string(to_string(f)) + "_error_rate", to_string(f)});
-  write_sweep(o.out_dir, "copy-fast-formats", table, plot, summary);
+  write_sweep(o.output, "copy-fast-formats", table, plot, summary);
   return summary;
 }
 

@@ -179,8 +179,8 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
   require_fast_path(transformer);
   const FastCopy fast(transformer);
   require_gnuplot();
-  prepare_output_dir(o.out_dir);
-  Checkpoint checkpoint(o.out_dir, sweep_name, fast_sweep_params(base, grid, o, "error rate"), o.resume,
+  prepare_output_dir(o.output.dir);
+  Checkpoint checkpoint(o.output.dir, sweep_name, fast_sweep_params(base, grid, o, "error rate"), o.resume,
                         grid.keys(), [&](const Json& row, const FieldCheck& f, const std::string& at) {
                           const std::uint64_t samples = sampled_count(row, f, at, o.samples);
                           for (const char* k : {"errors", "undecided", "repeats_text", "repeats_formula"})
@@ -244,7 +244,7 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                  {"p_ngram_formula", "p_n-gram (formula)"},
                  {"L2_over_Dn", "L^2 D^-n (off the plot above 1)"}};
   if (crossing) plot.marks.push_back({static_cast<double>(*crossing), fmt::format("err >= {}", threshold)});
-  write_sweep(o.out_dir, sweep_name, table, plot, summary);
+  write_sweep(o.output, sweep_name, table, plot, summary);
   return summary;
 }
 

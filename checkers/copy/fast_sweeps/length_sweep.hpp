@@ -12,6 +12,7 @@
 #include "checkers/json_fields.hpp"
 
 #include "checkers/errors.hpp"
+#include "checkers/sweep_output.hpp"
 #include "checkers/verdict.hpp"
 #include "constructions/copy/transformer.hpp"
 
@@ -34,7 +35,7 @@ inline std::uint64_t sample_seed(std::uint64_t seed, long length, std::uint64_t 
 }
 
 struct FastSweepOptions {
-  std::string out_dir;
+  SweepOutput output;
   std::uint64_t samples = 64, seed = 1;
   Exact threshold{1, 2};
   bool resume = false;

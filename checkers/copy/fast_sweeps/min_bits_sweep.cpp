@@ -89,7 +89,7 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
   prepare_repeat_free_sweep(transformer, grid, o, "--min-bits");
   const FastCopy fast(transformer);
   const MpfrBitsCopy bits_copy(transformer);
-  Checkpoint checkpoint(o.out_dir, sweep_name, fast_sweep_params(base, grid, o, "min bits"), o.resume, grid.keys(),
+  Checkpoint checkpoint(o.output.dir, sweep_name, fast_sweep_params(base, grid, o, "min bits"), o.resume, grid.keys(),
                         [&](const Json& row, const FieldCheck& f, const std::string& at) {
                           const std::uint64_t samples = sampled_count(row, f, at, o.samples);
                           for (const char* k : {"exact_copied", "undecided"}) f.count(row, k, at + "." + k, samples);
@@ -148,7 +148,7 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
     if (!r["min_bits"].is_null()) highest = std::max(highest, r["min_bits"].get<double>());
   plot.yrange = std::make_pair(0.0, highest + 2);
   plot.series = {{"min_bits", "fewest bits (measured)"}, {"log2_log2_L", "log2 log2 L"}};
-  write_sweep(o.out_dir, sweep_name, table, plot, summary);
+  write_sweep(o.output, sweep_name, table, plot, summary);
   return summary;
 }
 
