@@ -1,13 +1,15 @@
 #include "checkers/report.hpp"
 
+#include "checkers/errors.hpp"
+#include "checkers/table_render.hpp"
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
 namespace tverify {
 namespace {
-
-using Cells = std::vector<std::string>;
 
 std::string params_text(const Json& params) {
   std::string out;
@@ -37,9 +39,9 @@ Cells certificate_cells(const Json& cert) {
   return {cert.value("construction", ""), cert.value("variant", ""), params_text(cert["params"])};
 }
 
-void per_claim(const std::vector<Json>& certs, Cells& header, std::vector<Cells>& rows) {
-  header = {"construction", "variant", "parameters", "claim", "domain inputs", "passed/failed/unknown", "verdict",
-            "summary"};
+Table per_claim(const std::vector<Json>& certs) {
+  Table t{"", {"construction", "variant", "parameters", "claim", "domain inputs", "passed/failed/unknown", "verdict",
+               "summary"}, {}, 4};
   for (const auto& cert : certs)
     for (const auto& c : cert["claims"]) {
       Cells row = certificate_cells(cert);
@@ -47,17 +49,18 @@ void per_claim(const std::vector<Json>& certs, Cells& header, std::vector<Cells>
                              fmt::format("{}/{}/{}", c.value("passed", 0ull), c.value("failed", 0ull),
                                          c.value("unknown", 0ull)),
                              verdict_text(c), c.value("summary", "")});
-      rows.push_back(std::move(row));
+      t.rows.push_back(std::move(row));
     }
+  return t;
 }
 
-void per_certificate(const std::vector<Json>& certs, Cells& header, std::vector<Cells>& rows) {
+Table per_certificate(const std::vector<Json>& certs) {
   Cells claims;
   for (const auto& cert : certs)
     for (const auto& c : cert["claims"])
       if (std::find(claims.begin(), claims.end(), claim_name(c)) == claims.end()) claims.push_back(claim_name(c));
-  header = {"construction", "variant", "parameters", "domain inputs"};
-  header.insert(header.end(), claims.begin(), claims.end());
+  Table t{"", {"construction", "variant", "parameters", "domain inputs"}, {}, 3};
+  t.header.insert(t.header.end(), claims.begin(), claims.end());
   for (const auto& cert : certs) {
     Cells row = certificate_cells(cert);
     row.push_back(inputs_text(cert));
@@ -68,88 +71,81 @@ void per_certificate(const std::vector<Json>& certs, Cells& header, std::vector<
           cell = verdict_text(c) + (c.value("summary", "").empty() ? "" : ": " + c.value("summary", ""));
       row.push_back(cell);
     }
-    rows.push_back(std::move(row));
+    t.rows.push_back(std::move(row));
   }
+  return t;
 }
 
-std::string latex_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '_' || c == '&' || c == '%' || c == '#' || c == '$' || c == '{' || c == '}') out += '\\';
-    out += c;
-  }
-  return out;
+// The caption of a claims table: which constructions, how many certificates.
+std::string claims_caption(const std::vector<Json>& certs) {
+  Cells names;
+  for (const auto& cert : certs)
+    if (std::find(names.begin(), names.end(), cert.value("construction", "")) == names.end())
+      names.push_back(cert.value("construction", ""));
+  return fmt::format("Claims checked by tverify ({}), {} certificate{}", fmt::join(names, ", "), certs.size(),
+                     certs.size() == 1 ? "" : "s");
 }
 
-std::string markdown_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::string render(const Cells& header, const std::vector<Cells>& rows, TableFormat format) {
-  std::string out;
-  auto line = [&](const Cells& cells) {
-    if (format == TableFormat::Markdown) {
-      out += "|";
-      for (const auto& c : cells) out += " " + markdown_escape(c) + " |";
-      out += "\n";
-    } else {
-      for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? " & " : "") + latex_escape(cells[i]);
-      out += " \\\\\n";
-    }
-  };
-  if (format == TableFormat::Latex) out += "\\begin{tabular}{" + std::string(header.size(), 'l') + "}\n\\hline\n";
-  line(header);
-  if (format == TableFormat::Markdown) {
-    out += "|";
-    for (std::size_t i = 0; i < header.size(); ++i) out += "---|";
-    out += "\n";
-  } else {
-    out += "\\hline\n";
-  }
-  for (const auto& r : rows) line(r);
-  if (format == TableFormat::Latex) out += "\\hline\n\\end{tabular}\n";
-  return out;
-}
-
-// A sweep certificate: a line naming the sweep and its summary's numbers, then one row per probe.
-std::string sweep_table(const Json& cert, TableFormat format) {
+// A sweep certificate: its caption names the sweep and its summary's numbers; one row per probe.
+Table sweep_table(const Json& cert) {
   const Json& sweep = cert["sweep"];
   std::string summary;
   for (const auto& [key, value] : cert["summary"].items())
     if (value.is_primitive())
       summary += (summary.empty() ? "" : "; ") + key + ": " + (value.is_string() ? value.get<std::string>() : value.dump());
-  const std::string title =
-      fmt::format("sweep {} --vary {}{} ({}; variant {}; {}): {}", cert.value("construction", ""),
-                  sweep.value("vary", ""), sweep.value("fast", false) ? " --fast" : "", sweep.value("output", ""),
-                  cert.value("variant", ""), params_text(cert["params"]), summary);
-  std::vector<Cells> rows;
-  for (const auto& row : cert["probes"]["rows"]) rows.push_back(row.get<Cells>());
-  const std::string heading =
-      format == TableFormat::Markdown ? markdown_escape(title) + "\n\n" : "% " + latex_escape(title) + "\n";
-  return heading + render(cert["probes"]["columns"].get<Cells>(), rows, format);
+  Table t{fmt::format("sweep {} --vary {}{} ({}; variant {}; {}): {}", cert.value("construction", ""),
+                      sweep.value("vary", ""), sweep.value("fast", false) ? " --fast" : "", sweep.value("output", ""),
+                      cert.value("variant", ""), params_text(cert["params"]), summary),
+          cert["probes"]["columns"].get<Cells>(), {}, 1};
+  for (const auto& row : cert["probes"]["rows"]) t.rows.push_back(row.get<Cells>());
+  return t;
+}
+
+// The tool versions and commits the certificates were made with, for the note under a LaTeX table.
+std::string provenance_note(const std::vector<Json>& certs) {
+  Cells builds;
+  for (const auto& cert : certs) {
+    const std::string commit = cert.value("commit", "");
+    const std::string build = "tverify " + cert.value("version", "?") + ", commit " +
+                              (commit.size() > 12 ? commit.substr(0, 12) : commit) +
+                              (commit.find("-dirty") != std::string::npos ? " (with local changes)" : "");
+    if (std::find(builds.begin(), builds.end(), build) == builds.end()) builds.push_back(build);
+  }
+  return fmt::format("Certificates made by {}; each re-runs with tverify recheck.", fmt::join(builds, "; "));
+}
+
+// Every column name of the tables, for the message of an unknown --columns entry.
+void require_known_columns(const std::vector<Table>& tables, const std::vector<std::string>& names) {
+  Cells known;
+  for (const auto& t : tables)
+    for (const auto& h : t.header)
+      if (std::find(known.begin(), known.end(), h) == known.end()) known.push_back(h);
+  for (const auto& name : names)
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw UsageError(fmt::format("--columns: '{}' is not a column of these tables (columns: {})", name,
+                                   fmt::join(known, ", ")));
 }
 
 }  // namespace
 
-std::string certificates_table(const std::vector<Json>& certificates, TableFormat format, TableLayout layout) {
-  std::vector<Json> claims, sweeps;
-  for (const auto& cert : certificates) (cert.value("verb", "check") == "sweep" ? sweeps : claims).push_back(cert);
-  std::string out;
+std::string certificates_table(const std::vector<Json>& certificates, TableFormat format, TableLayout layout,
+                               const std::vector<std::string>& columns) {
+  std::vector<Json> claims;
+  std::vector<Table> tables;
+  for (const auto& cert : certificates)
+    if (cert.value("verb", "check") == "sweep") tables.push_back(sweep_table(cert));
+    else claims.push_back(cert);
   if (!claims.empty()) {
-    Cells header;
-    std::vector<Cells> rows;
-    if (layout == TableLayout::PerClaim)
-      per_claim(claims, header, rows);
-    else
-      per_certificate(claims, header, rows);
-    out += render(header, rows, format);
+    tables.insert(tables.begin(), layout == TableLayout::PerClaim ? per_claim(claims) : per_certificate(claims));
+    tables.front().caption = claims_caption(claims);
   }
-  for (const auto& sweep : sweeps) out += (out.empty() ? "" : "\n") + sweep_table(sweep, format);
+  if (!columns.empty()) require_known_columns(tables, columns);
+  const std::string note = provenance_note(certificates);
+  std::string out;
+  for (auto& t : tables) {
+    if (!columns.empty() && !keep_columns(t, columns)) continue;
+    out += (out.empty() ? "" : "\n") + (format == TableFormat::Markdown ? markdown_table(t) : latex_table(t, note));
+  }
   return out;
 }
 

@@ -1,6 +1,8 @@
-// Tables of certificates for a write-up. PerClaim: one row per claim result (construction, parameters, domain size,
-// counts, verdict, summary). PerCertificate ("--wide"): one row per certificate, one column per claim (and reading).
-// A sweep's certificate gets its own table after them: a line naming the sweep with its summary, one row per probe.
+// Tables of certificates for a write-up (checkers/table_render.hpp renders them). PerClaim: one row per claim result
+// (construction, parameters, domain size, counts, verdict, summary). PerCertificate ("--wide"): one row per
+// certificate, one column per claim (and reading). A sweep's certificate gets its own table after them, captioned
+// with the sweep and its summary, one row per probe. `columns`, when not empty, keeps only the named columns (a
+// table with none of them is left out); a name that is no column is a UsageError listing the columns.
 #pragma once
 
 #include "checkers/verdict.hpp"
@@ -14,6 +16,6 @@ enum class TableFormat { Markdown, Latex };
 enum class TableLayout { PerClaim, PerCertificate };
 
 std::string certificates_table(const std::vector<Json>& certificates, TableFormat format,
-                               TableLayout layout = TableLayout::PerClaim);
+                               TableLayout layout = TableLayout::PerClaim, const std::vector<std::string>& columns = {});
 
 }  // namespace tverify

@@ -230,13 +230,17 @@ int run_recheck(const std::string& path, const CommonRunArgs& common) {
   return result.differences.empty() ? 0 : 1;
 }
 
-int run_report(const std::vector<std::string>& paths, TableFormat format, TableLayout layout) {
+int run_report(const std::vector<std::string>& paths, TableFormat format, TableLayout layout,
+               const std::string& columns) {
   std::vector<Json> certs;
   for (const auto& p : paths) {
     certs.push_back(load_certificate(p));
     certificate_command(certs.back(), p);  // a table of what no command could have produced means nothing
   }
-  fmt::print("{}", certificates_table(certs, format, layout));
+  const std::vector<std::string> names =
+      columns.empty() ? std::vector<std::string>{}
+                      : split_list(columns, ',', "--columns", "column names as in the table's header, comma-separated");
+  fmt::print("{}", certificates_table(certs, format, layout, names));
   return 0;
 }
 
@@ -368,8 +372,13 @@ int run(int argc, char** argv) {
   bool markdown = false, latex = false, wide = false;
   report->add_option("certificates", report_paths, "certificate files")->required();
   auto* md_flag = report->add_flag("--markdown", markdown, "a Markdown table (default)");
-  report->add_flag("--latex", latex, "a LaTeX tabular")->excludes(md_flag);
+  report->add_flag("--latex", latex,
+                   "LaTeX: captioned booktabs longtables, split when wider than a page (preamble: "
+                   "\\usepackage{booktabs,longtable,array})")
+      ->excludes(md_flag);
   report->add_flag("--wide", wide, "one row per certificate, one column per claim");
+  std::string report_columns;
+  report->add_option("--columns", report_columns, "only these columns, comma-separated (names as in the header)");
 
   auto* recheck = app.add_subcommand("recheck", "re-run a certificate and say whether it reproduces (exit 0) or not (1)");
   std::string recheck_path;
@@ -431,7 +440,7 @@ int run(int argc, char** argv) {
     if (exporter->got_subcommand(name)) return run_export(args, variant, onnx_path);
   if (report->parsed())
     return run_report(report_paths, latex ? TableFormat::Latex : TableFormat::Markdown,
-                      wide ? TableLayout::PerCertificate : TableLayout::PerClaim);
+                      wide ? TableLayout::PerCertificate : TableLayout::PerClaim, report_columns);
   if (recheck->parsed()) return run_recheck(recheck_path, recheck_common);
   return 2;
 }

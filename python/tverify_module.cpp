@@ -306,7 +306,8 @@ void bind_other_verbs(py::module_& m) {
       py::arg("text"), py::arg("what"), py::arg("threads"), py::arg("progress"));
   m.def(
       "report",
-      [](const std::vector<std::pair<std::string, std::string>>& certificates, bool latex, bool wide) {
+      [](const std::vector<std::pair<std::string, std::string>>& certificates, bool latex, bool wide,
+         const std::vector<std::string>& columns) {
         return run_polled(
             [&](RunMonitor&) {
               std::vector<Json> certs;
@@ -315,12 +316,12 @@ void bind_other_verbs(py::module_& m) {
                 certificate_command(certs.back(), what);  // a table of what no command produced means nothing
               }
               return certificates_table(certs, latex ? TableFormat::Latex : TableFormat::Markdown,
-                                        wide ? TableLayout::PerCertificate : TableLayout::PerClaim);
+                                        wide ? TableLayout::PerCertificate : TableLayout::PerClaim, columns);
             },
             std::nullopt);
       },
       "the table `tverify report` prints for (certificate text, name) pairs", py::arg("certificates"), py::arg("latex"),
-      py::arg("wide"));
+      py::arg("wide"), py::arg("columns"));
 }
 
 }  // namespace

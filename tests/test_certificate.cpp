@@ -2,6 +2,7 @@
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/report.hpp"
+#include "checkers/table_render.hpp"
 
 #include <catch2/catch.hpp>
 #include <gmp.h>
@@ -120,9 +121,34 @@ TEST_CASE("report tables list one row per claim, in Markdown and LaTeX", "[repor
   Json with_pipe = certs.front();
   with_pipe["claims"][0]["summary"] = "bound 1 - |S|/D^L";
   CHECK(certificates_table({with_pipe}, TableFormat::Markdown).find("1 - \\|S\\|/D^L |") != std::string::npos);
-  const std::string tex = certificates_table(certs, TableFormat::Latex);
-  CHECK(tex.find("\\begin{tabular}") != std::string::npos);
-  CHECK(tex.find("copy.alg1") != std::string::npos);
+  const std::string tex = certificates_table({with_pipe}, TableFormat::Latex);
+  CHECK(tex.find("\\begin{longtable}") != std::string::npos);
+  CHECK(tex.find("\\toprule") != std::string::npos);
+  CHECK(tex.find("\\caption{Claims checked by tverify (copy), 1 certificate}") != std::string::npos);
+  CHECK(tex.find("copy.\\allowbreak{}alg1") != std::string::npos);
+  CHECK(tex.find("bound 1 - \\textbar{}S\\textbar{}/\\allowbreak{}D\\textasciicircum{}L") != std::string::npos);
+  CHECK(tex.find("Certificates made by tverify") != std::string::npos);
+  CHECK(tex.find("|S|") == std::string::npos);  // no bare | < > _ reaches LaTeX
+}
+
+TEST_CASE("LaTeX escapes every special character and splits a table wider than a page", "[report]") {
+  CHECK(latex_escape("a_b & 50% #1 $x$ {y} \\z ^ ~ < > |") ==
+        "a\\_\\allowbreak{}b \\& 50\\% \\#1 \\$x\\$ \\{y\\} \\textbackslash{}z \\textasciicircum{} "
+        "\\textasciitilde{} \\textless{} \\textgreater{} \\textbar{}");
+  CHECK(latex_escape("\xcf\x84 \xe2\x89\xa4 1") == "$\\tau$ $\\le$ 1");  // tau, <= in UTF-8
+  CHECK(latex_escape("\xe2\x98\x83") == "[U+2603]");                        // no unknown character stops pdflatex
+  Table wide{"wide", {"key"}, {{"k"}}, 1};
+  for (int c = 1; c <= 10; ++c) {
+    wide.header.push_back("c" + std::to_string(c));
+    wide.rows[0].push_back(std::to_string(c));
+  }
+  const std::string tex = latex_table(wide, "note");
+  CHECK(tex.find("\\caption{wide (part 1 of 2)}") != std::string::npos);
+  CHECK(tex.find("\\caption{wide (part 2 of 2)}") != std::string::npos);
+  CHECK(tex.find("key & c8 & c9 & c10 \\\\") != std::string::npos);  // the key column repeated in part 2
+  CHECK(keep_columns(wide, {"c10", "key"}));
+  CHECK(wide.header == Cells{"key", "c10"});
+  CHECK_FALSE(keep_columns(wide, {"none"}));
 }
 
 TEST_CASE("compare_certificates names every field that differs, timings and the command aside", "[certificate]") {

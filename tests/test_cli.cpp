@@ -320,7 +320,11 @@ TEST_CASE("list, eval --trace and report print what they promise", "[cli]") {
   CHECK(md.exit_code == 0);
   CHECK(md.out.find("| copy | paper |") != std::string::npos);
   const CliRun tex = run_cli("report --latex " + cert.string());
-  CHECK(tex.out.find("\\begin{tabular}") != std::string::npos);
+  CHECK(tex.out.find("\\begin{longtable}") != std::string::npos);
+  const CliRun some = run_cli("report --markdown --columns claim,verdict " + cert.string());
+  CHECK(some.out.find("| claim | verdict |\n") != std::string::npos);
+  expect_usage_error("report --columns claim,verdit " + cert.string(),
+                     "--columns: 'verdit' is not a column of these tables (columns: construction, variant,");
 }
 
 TEST_CASE("help works for every verb and exits 0", "[cli]") {

@@ -287,14 +287,17 @@ def recheck(certificate, threads=None, progress=None):
     return Recheck(*_polled(lambda report: _tverify.recheck(text, name, threads, report), progress))
 
 
-def report(certificates, format="markdown", wide=False):  # noqa: A002 (the CLI's --markdown/--latex)
+def report(certificates, format="markdown", wide=False, columns=None):  # noqa: A002 (the CLI's --markdown/--latex)
     """The table `tverify report` prints for certificates (Certificates, paths or JSON text): format "markdown" or
-    "latex"; wide=True for one row per certificate."""
+    "latex"; wide=True for one row per certificate; columns: a list of column names to keep (the CLI's --columns)."""
     if format not in ("markdown", "latex"):
         raise ValueError(f"format must be 'markdown' or 'latex' (got {format!r})")
     if isinstance(certificates, (Certificate, str, os.PathLike)):
         certificates = [certificates]
-    return _tverify.report([_certificate_text(c) for c in certificates], format == "latex", bool(wide))
+    if columns is not None and (isinstance(columns, str) or not all(isinstance(c, str) for c in columns)):
+        raise TypeError("columns must be a list of column names")
+    return _tverify.report([_certificate_text(c) for c in certificates], format == "latex", bool(wide),
+                           list(columns or []))
 
 
 def _lengths(text):

@@ -1,0 +1,243 @@
+#include "checkers/table_render.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace tverify {
+namespace {
+
+std::string markdown_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// The LaTeX for one UTF-8 character outside ASCII: the symbols tverify's texts use, in math mode; anything else
+// named by its code point, so that no input stops pdflatex.
+std::string latex_symbol(unsigned code) {
+  static const std::map<unsigned, std::string> symbols{
+      {0x3C4, "$\\tau$"},   {0x3B8, "$\\theta$"}, {0x3C0, "$\\pi$"},     {0x3B1, "$\\alpha$"}, {0x3B2, "$\\beta$"},
+      {0x3A3, "$\\Sigma$"}, {0x3A8, "$\\Psi$"},   {0x221A, "$\\surd$"},  {0xB1, "$\\pm$"},     {0x2264, "$\\le$"},
+      {0x2265, "$\\ge$"},   {0x2260, "$\\ne$"},   {0xD7, "$\\times$"},   {0xB7, "$\\cdot$"},   {0x2212, "$-$"},
+      {0x2192, "$\\to$"},   {0x2026, "\\dots{}"}, {0x2013, "--"},        {0x2014, "---"},      {0x11D, "\\^g"},
+      {0x302, "\\^{}"}, {0x303, "\\~{}"}};
+  const auto it = symbols.find(code);
+  return it != symbols.end() ? it->second : fmt::format("[U+{:04X}]", code);
+}
+
+// Whether latex_escape allows a line break after text[i]: after '.', '_', '/' or '=' followed by a letter.
+bool breaks_after(const std::string& text, std::size_t i) {
+  const char c = text[i];
+  return (c == '.' || c == '_' || c == '/' || c == '=') && i + 1 < text.size() &&
+         std::isalpha(static_cast<unsigned char>(text[i + 1]));
+}
+
+// The code point of the UTF-8 sequence starting at s[i]; advances i past it (a malformed byte counts alone).
+unsigned next_code_point(const std::string& s, std::size_t& i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned lead = byte(i);
+  const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  if (length == 1 || i + length > s.size()) return byte(i++);
+  unsigned code = lead & (0x3F >> (length - 1));
+  for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (byte(i + k) & 0x3F);
+  i += length;
+  return code;
+}
+
+// Widths in characters of the footnote size: a one-column article line holds about this many (345 pt at about
+// 4.2 pt a character), each column also spending about 3 on its padding.
+constexpr std::size_t line_characters = 78, column_padding = 3;
+
+// The longest unbreakable run of a cell, plus one character of slack (digits are wider than the average letter):
+// LaTeX breaks at spaces and where latex_escape allows it.
+std::size_t longest_word(const std::string& cell) {
+  std::size_t longest = 0, run = 0;
+  for (std::size_t i = 0; i < cell.size(); ++i) {
+    run = cell[i] == ' ' ? 0 : run + 1;
+    longest = std::max(longest, run);
+    if (breaks_after(cell, i)) run = 0;
+  }
+  return longest + 1;
+}
+
+struct ColumnWidth {
+  std::size_t word = 1, natural = 1;  // the longest word, the longest cell (capped)
+};
+
+std::vector<ColumnWidth> column_widths(const Table& t) {
+  std::vector<ColumnWidth> widths(t.header.size());
+  auto widen = [&](const Cells& cells) {
+    for (std::size_t c = 0; c < cells.size() && c < widths.size(); ++c) {
+      widths[c].word = std::max(widths[c].word, longest_word(cells[c]));
+      widths[c].natural = std::max(widths[c].natural, std::min<std::size_t>(cells[c].size(), 60));
+    }
+  };
+  widen(t.header);
+  for (const auto& r : t.rows) widen(r);
+  return widths;
+}
+
+// Each column's share of the text width: at least its longest word, the rest of the line shared in proportion to
+// how much longer its cells are (a long summary wraps over several lines, a count stays narrow).
+std::vector<double> column_shares(const Table& t) {
+  const std::vector<ColumnWidth> widths = column_widths(t);
+  double minimum = 0, surplus = 0;
+  for (const auto& w : widths) {
+    minimum += static_cast<double>(w.word + column_padding);
+    surplus += static_cast<double>(w.natural - std::min(w.natural, w.word));
+  }
+  const double line = std::max(minimum, static_cast<double>(line_characters)), spare = line - minimum;
+  std::vector<double> shares;
+  for (const auto& w : widths) {
+    const double extra = surplus > 0 ? spare * static_cast<double>(w.natural - std::min(w.natural, w.word)) / surplus
+                                     : spare / static_cast<double>(widths.size());
+    shares.push_back((static_cast<double>(w.word + column_padding) + extra) / line);
+  }
+  return shares;
+}
+
+std::string latex_row(const Cells& cells) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? " & " : "") + latex_escape(cells[i]);
+  return out + " \\\\\n";
+}
+
+std::string latex_part(const Table& t, const std::string& note) {
+  const std::vector<double> shares = column_shares(t);
+  std::string spec;
+  for (double share : shares)
+    spec += fmt::format(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {:.4f}\\linewidth-2\\tabcolsep\\relax}}", share);
+  const std::string caption = latex_escape(t.caption);
+  std::string out = "\\begingroup\\footnotesize\n\\begin{longtable}{" + spec + "}\n";
+  out += "\\caption[{" + caption + "}]{" + caption + "\\footnotemark}\\\\\n\\toprule\n" + latex_row(t.header) +
+         "\\midrule\n\\endfirsthead\n\\toprule\n" + latex_row(t.header) + "\\midrule\n\\endhead\n\\midrule\n" +
+         fmt::format("\\multicolumn{{{}}}{{r}}{{continued on the next page}}\\\\\n", t.header.size()) +
+         "\\endfoot\n\\bottomrule\n\\endlastfoot\n";
+  for (const auto& r : t.rows) out += latex_row(r);
+  return out + "\\end{longtable}\n\\footnotetext{" + latex_escape(note) + "}\n\\endgroup\n";
+}
+
+// The parts of a table too wide for one line of a page: the key columns, then as many of the next columns as fit
+// beside them (their longest words side by side), and so on; at most max_latex_columns columns a part.
+std::vector<Table> split_columns(const Table& t) {
+  const std::vector<ColumnWidth> widths = column_widths(t);
+  const std::size_t keys = std::min(t.key_columns, t.header.size());
+  std::size_t key_width = 0;
+  for (std::size_t c = 0; c < keys; ++c) key_width += widths[c].word + column_padding;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [first, last) of the non-key columns of each part
+  for (std::size_t first = keys; first < t.header.size();) {
+    std::size_t last = first, width = key_width;
+    while (last < t.header.size() && last - first + keys < max_latex_columns &&
+           (last == first || width + widths[last].word + column_padding <= line_characters))
+      width += widths[last++].word + column_padding;
+    ranges.emplace_back(first, last);
+    first = last;
+  }
+  if (ranges.size() <= 1) return {t};
+  std::vector<Table> out;
+  for (std::size_t p = 0; p < ranges.size(); ++p) {
+    const auto [first, last] = ranges[p];
+    auto pick = [&](const Cells& cells) {
+      Cells part(cells.begin(), cells.begin() + static_cast<long>(keys));
+      part.insert(part.end(), cells.begin() + static_cast<long>(first), cells.begin() + static_cast<long>(last));
+      return part;
+    };
+    Table part{fmt::format("{} (part {} of {})", t.caption, p + 1, ranges.size()), pick(t.header), {}, keys};
+    for (const auto& r : t.rows) part.rows.push_back(pick(r));
+    out.push_back(std::move(part));
+  }
+  return out;
+}
+
+// The table with each key column that holds one value in every row moved into the caption ("variant: paper"); at
+// least one key column stays.
+Table constant_keys_in_caption(Table t) {
+  std::string moved;
+  for (std::size_t c = 0; c < t.key_columns && t.key_columns > 1 && !t.rows.empty();) {
+    const bool constant = std::all_of(t.rows.begin(), t.rows.end(), [&](const Cells& r) { return r[c] == t.rows[0][c]; });
+    if (!constant) {
+      ++c;
+      continue;
+    }
+    moved += (moved.empty() ? "" : "; ") + t.header[c] + ": " + t.rows[0][c];
+    t.header.erase(t.header.begin() + static_cast<long>(c));
+    for (auto& r : t.rows) r.erase(r.begin() + static_cast<long>(c));
+    --t.key_columns;
+  }
+  if (!moved.empty()) t.caption += " (" + moved + ")";
+  return t;
+}
+
+}  // namespace
+
+bool keep_columns(Table& table, const std::vector<std::string>& names) {
+  std::vector<std::size_t> kept;
+  for (std::size_t c = 0; c < table.header.size(); ++c)
+    if (std::find(names.begin(), names.end(), table.header[c]) != names.end()) kept.push_back(c);
+  if (kept.empty()) return false;
+  auto pick = [&](const Cells& cells) {
+    Cells out;
+    for (std::size_t c : kept) out.push_back(c < cells.size() ? cells[c] : "");
+    return out;
+  };
+  std::size_t keys = 0;
+  for (std::size_t c : kept) keys += c < table.key_columns;
+  table.header = pick(table.header);
+  for (auto& r : table.rows) r = pick(r);
+  table.key_columns = std::max<std::size_t>(keys, 1);
+  return true;
+}
+
+std::string markdown_table(const Table& t) {
+  std::string out = t.caption.empty() ? "" : markdown_escape(t.caption) + "\n\n";
+  auto line = [&](const Cells& cells) {
+    out += "|";
+    for (const auto& c : cells) out += " " + markdown_escape(c) + " |";
+    out += "\n";
+  };
+  line(t.header);
+  out += "|";
+  for (std::size_t i = 0; i < t.header.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& r : t.rows) line(r);
+  return out;
+}
+
+std::string latex_table(const Table& table, const std::string& note) {
+  std::string out;
+  for (const auto& part : split_columns(constant_keys_in_caption(table)))
+    out += (out.empty() ? "" : "\n") + latex_part(part, note);
+  return out;
+}
+
+std::string latex_escape(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      out += latex_symbol(next_code_point(text, i));
+      continue;
+    }
+    ++i;
+    switch (c) {
+      case '#': case '$': case '%': case '&': case '_': case '{': case '}': out += '\\', out += static_cast<char>(c); break;
+      case '\\': out += "$\\backslash$"; break;
+      case '^': out += "\\^{}"; break;
+      case '~': out += "\\~{}"; break;
+      case '<': out += "$<$"; break;
+      case '>': out += "$>$"; break;
+      case '|': out += "$|$"; break;
+      default: out += static_cast<char>(c);
+    }
+    if (breaks_after(text, i - 1)) out += "\\allowbreak{}";
+  }
+  return out;
+}
+
+}  // namespace tverify

@@ -1,0 +1,41 @@
+// Tables for a write-up, rendered as Markdown or as LaTeX that compiles as it is: every character of a cell escaped,
+// booktabs rules, a caption, a footnote naming the tool that made the certificates, and a longtable whose columns share
+// the text width (so a long table breaks across pages and a wide one wraps instead of running off the page). A table
+// with more columns than a page holds is split into several, each repeating the leading key columns.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace tverify {
+
+using Cells = std::vector<std::string>;
+
+struct Table {
+  std::string caption;
+  Cells header;
+  std::vector<Cells> rows;
+  std::size_t key_columns = 1;  // repeated in every part when the table is split
+};
+
+// The table with only the named columns (in the table's order); false when it has none of them.
+bool keep_columns(Table& table, const std::vector<std::string>& names);
+
+// A Markdown table, the caption as a paragraph above it.
+std::string markdown_table(const Table& table);
+
+// The most columns one LaTeX table holds; a table is split sooner when its columns' longest words do not fit one
+// line of a one-column article page side by side (in a two-column paper, use --columns or table*).
+constexpr std::size_t max_latex_columns = 8;
+
+// One longtable per part of the table (key columns repeated), each captioned, `note` as the caption's footnote. Columns that
+// hold one value in every row (a single construction, variant or parameter set) move into the caption.
+std::string latex_table(const Table& table, const std::string& note);
+
+// Text with every LaTeX special character escaped (# $ % & _ { } \ ^ ~ < > |, in forms every font encoding has),
+// the symbols of tverify's texts (tau, <=, sqrt, ...) in math mode, and break points after '.', '_', '/' and '='
+// inside long identifiers.
+std::string latex_escape(const std::string& text);
+
+}  // namespace tverify

@@ -1,0 +1,82 @@
+// LaTeX for a paper: `report --latex` of every kind of certificate (each construction's check, a proof, a model
+// check, sweeps), one row per claim and one per certificate, goes into a document that pdflatex compiles without an
+// error and without an overfull line. Needs pdflatex (texlive-latex-base and texlive-latex-recommended, installed by
+// scripts/setup); about 15 s.
+#include "checkers/files.hpp"
+#include "cli_runner.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using tverify::testing::read_all;
+using tverify::testing::run_tverify;
+
+namespace {
+
+struct Folder {
+  fs::path path = fs::temp_directory_path() / ("tverify-latex-" + std::to_string(::getpid()));
+  Folder() { fs::create_directories(path / "capture"); }
+  ~Folder() { fs::remove_all(path); }
+};
+
+// Runs tverify in `dir`; its standard output, or a failed check naming the command.
+std::string tverify_output(const fs::path& dir, const std::vector<std::string>& args) {
+  const auto r = run_tverify(args, dir, dir / "capture");
+  INFO(args.front() << " " << args.at(1) << ": " << r.err);
+  CHECK((r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3));
+  return r.out;
+}
+
+}  // namespace
+
+TEST_CASE("report --latex of every kind of certificate compiles with pdflatex, no line overfull", "[latex]") {
+  const Folder folder;
+  const fs::path& dir = folder.path;
+  const std::vector<std::vector<std::string>> runs{
+      {"check", "copy", "--json", "copy.json"},
+      {"check", "copy", "--variant", "corrected", "--json", "copy-corrected.json"},
+      {"prove", "copy", "--json", "copy-proofs.json"},
+      {"check", "count3", "--n", "4", "--json", "count3.json"},
+      {"check", "cat", "--json", "cat.json"},
+      {"check", "markov", "--json", "markov.json"},
+      {"check", "model", "--onnx", std::string(TVERIFY_SOURCE_DIR) + "/examples/models/sort.onnx", "--task", "sort",
+       "--V", "3", "--lengths", "1:3", "--json", "model.json"},
+      {"sweep", "copy", "--vary", "tau", "--variant", "corrected", "--out", "sweeps"},
+      {"sweep", "markov", "--vary", "pq", "--resolution", "1/4", "--out", "sweeps"},
+      {"sweep", "copy", "--fast", "--D", "16", "--n", "4", "--vary", "L=8:64:x2", "--samples", "4", "--out", "sweeps"}};
+  for (const auto& args : runs) tverify_output(dir, args);
+  const std::vector<std::string> checks{"copy.json", "copy-corrected.json", "copy-proofs.json", "count3.json",
+                                        "cat.json",  "markov.json",         "model.json"};
+  std::vector<std::string> every = checks;
+  for (const char* sweep : {"sweeps/tau-D2-n2-L4-onehot-corrected.json", "sweeps/markov-gap.json",
+                            "sweeps/markov-h-alpha.json", "sweeps/copy-fast-L.json"})
+    every.push_back(sweep);
+
+  std::vector<std::string> per_claim{"report", "--latex"}, wide{"report", "--latex", "--wide"};
+  per_claim.insert(per_claim.end(), every.begin(), every.end());
+  wide.insert(wide.end(), checks.begin(), checks.end());
+  std::ofstream(dir / "claims.tex") << tverify_output(dir, per_claim);
+  std::ofstream(dir / "wide.tex") << tverify_output(dir, wide);
+  for (const auto& one : every) std::ofstream(dir / (fs::path(one).stem().string() + ".table.tex"))
+                                    << tverify_output(dir, {"report", "--latex", one});
+
+  std::string document = "\\documentclass{article}\n\\usepackage{booktabs,longtable,array}\n\\begin{document}\n"
+                         "\\input{claims.tex}\n\\input{wide.tex}\n";
+  for (const auto& one : every) document += "\\input{" + fs::path(one).stem().string() + ".table.tex}\n";
+  std::ofstream(dir / "tables.tex") << document << "\\end{document}\n";
+  REQUIRE(tverify::find_program("pdflatex"));
+  CHECK(tverify::run_program("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "tables.tex"}, dir.string(),
+                             ""));
+  const std::string log = read_all(dir / "tables.log");
+  INFO(log.substr(log.size() > 3000 ? log.size() - 3000 : 0));
+  CHECK(log.find("\n! ") == std::string::npos);
+  CHECK(log.find("Overfull \\hbox") == std::string::npos);
+  CHECK(log.find("Output written on tables.pdf") != std::string::npos);
+}
