@@ -33,9 +33,4 @@ constexpr std::size_t max_latex_columns = 8;
 // hold one value in every row (a single construction, variant or parameter set) move into the caption.
 std::string latex_table(const Table& table, const std::string& note);
 
-// Text with every LaTeX special character escaped (# $ % & _ { } \ ^ ~ < > |, in forms every font encoding has),
-// the symbols of tverify's texts (tau, <=, sqrt, ...) in math mode, and break points after '.', '_', '/' and '='
-// inside long identifiers.
-std::string latex_escape(const std::string& text);
-
 }  // namespace tverify
