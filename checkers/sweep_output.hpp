@@ -1,7 +1,9 @@
 // Sweep results on disk: <dir>/<name>.csv (every probe, exact values as p/q beside decimals), <name>.gp (the gnuplot
-// script), <name>.png (its plot, with the threshold marked), <name>.json (the sweep's certificate: the command that
-// made it, the summary with the threshold, and every probe; docs/certificate.md). Each file is staged completely,
-// then the four replace their predecessors together (checkers/files.hpp), so an interrupted sweep leaves no
+// script, which re-runs in that folder), its figures <name>.png (a quick look), <name>.pdf (vector, for a paper) and
+// <name>-latex.tex with <name>-latex.pdf (cairolatex: the labels typeset by the paper's LaTeX), and <name>.json (the
+// sweep's certificate: the command that made it, the summary with the threshold, and every probe;
+// docs/certificate.md). gnuplot draws in a private temporary folder; every file is then staged completely beside
+// its target, and all replace their predecessors together (checkers/files.hpp), so an interrupted sweep leaves no
 // half-written file and no mix of old and new files.
 #pragma once
 
@@ -25,17 +27,33 @@ struct SweepTable {
   std::vector<std::vector<std::string>> rows;
 };
 
+enum class SeriesStyle { LinesPoints, Points, Lines };
+
+// One curve: a column against the plot's x column. Its legend is a plot label (checkers/plot_labels.hpp: words with
+// $math$). With low and high columns it is drawn with error bars from low to high.
+struct PlotSeries {
+  std::string column{}, legend{};
+  SeriesStyle style = SeriesStyle::LinesPoints;
+  std::string low_column{}, high_column{};
+};
+
+// A figure. Titles, axis labels, legends and mark labels are plot labels (words, with LaTeX math between dollars).
 struct PlotSpec {
   // Every member has a default initializer, so that brace-initializing the leading ones leaves the rest defaulted
   // without -Wmissing-field-initializers.
   std::string title{}, xlabel{}, ylabel{};
   bool logx = false, logy = false;
-  std::optional<std::pair<double, double>> yrange{};
+  std::optional<std::pair<double, double>> yrange{};  // a series with no value inside it is left out, and says so
   std::string x_column{};
-  std::vector<std::pair<std::string, std::string>> series{};  // (column, legend)
-  std::vector<std::pair<double, std::string>> marks{};        // vertical lines (x, label), e.g. the threshold
-  // A heat map instead of curves: x_column and y_column span a grid, heat_column colours each cell.
+  std::vector<PlotSeries> series{};
+  std::vector<std::pair<double, std::string>> marks{};  // vertical lines (x, label), e.g. the threshold
+  // A heat map instead of curves: x_column and y_column span a grid, heat_column colours each cell; with
+  // heat_levels, the column takes only those values, each one colour with its label in the key (no colour bar).
   std::string y_column{}, heat_column{}, heat_label{};
+  std::vector<std::pair<double, std::string>> heat_levels{};
+  std::optional<std::pair<double, double>> shade{};  // an x range shaded, e.g. the theorem's range, in the key
+  std::string shade_label{};
+  std::string verdict_column{};  // the first series' rows whose verdict is `unknown`: open circles, their own key
 };
 
 // Throws UsageError when gnuplot is not installed (checked before any work).
@@ -43,7 +61,7 @@ void require_gnuplot();
 // Creates `dir` if missing and locks it until the process ends (checkers/files.hpp: OutputDirLock). Throws UsageError
 // when it cannot be created or written, or when another process holds its lock.
 void prepare_output_dir(const std::string& dir);
-// Writes <name>.csv, .gp, .png and .json (the certificate: out.header, the summary, the probes) into out.dir.
+// Writes <name>.csv, .gp, the figures and .json (the certificate: out.header, the summary, the probes) into out.dir.
 void write_sweep(const SweepOutput& out, const std::string& name, const SweepTable& table, const PlotSpec& plot,
                  const Json& summary);
 

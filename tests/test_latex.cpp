@@ -1,7 +1,7 @@
 // LaTeX for a paper: `report --latex` of every kind of certificate (each construction's check, a proof, a model
-// check, sweeps), one row per claim and one per certificate, goes into a document that pdflatex compiles without an
-// error and without an overfull line. Needs pdflatex (texlive-latex-base and texlive-latex-recommended, installed by
-// scripts/setup); about 15 s.
+// check, sweeps), one row per claim and one per certificate, and every sweep's figures (the cairolatex figure with
+// LaTeX labels, the vector PDF) go into a document that pdflatex compiles without an error and without an overfull
+// line. Needs pdflatex (texlive-latex-base and texlive-latex-recommended, installed by scripts/setup); about 10 s.
 #include "checkers/files.hpp"
 #include "cli_runner.hpp"
 
@@ -36,7 +36,8 @@ std::string tverify_output(const fs::path& dir, const std::vector<std::string>& 
 
 }  // namespace
 
-TEST_CASE("report --latex of every kind of certificate compiles with pdflatex, no line overfull", "[latex]") {
+TEST_CASE("report --latex of every kind of certificate and every sweep figure compile with pdflatex, nothing overfull",
+          "[latex]") {
   const Folder folder;
   const fs::path& dir = folder.path;
   const std::vector<std::vector<std::string>> runs{
@@ -50,7 +51,13 @@ TEST_CASE("report --latex of every kind of certificate compiles with pdflatex, n
        "--V", "3", "--lengths", "1:3", "--json", "model.json"},
       {"sweep", "copy", "--vary", "tau", "--variant", "corrected", "--out", "sweeps"},
       {"sweep", "markov", "--vary", "pq", "--resolution", "1/4", "--out", "sweeps"},
-      {"sweep", "copy", "--fast", "--D", "16", "--n", "4", "--vary", "L=8:64:x2", "--samples", "4", "--out", "sweeps"}};
+      {"sweep", "copy", "--fast", "--D", "16", "--n", "4", "--vary", "L=8:64:x2", "--samples", "4", "--out", "sweeps"},
+      {"sweep", "copy", "--vary", "L", "--variant", "corrected", "--D", "2", "--n", "2", "--L-max", "6", "--out",
+       "sweeps"},
+      {"sweep", "count3", "--vary", "values", "--n", "2", "--out", "sweeps"},
+      {"sweep", "cat", "--vary", "L", "--variant", "key_delay_full", "--out", "sweeps"},
+      {"sweep", "model", "--vary", "lengths", "--onnx", std::string(TVERIFY_SOURCE_DIR) + "/examples/models/sort.onnx",
+       "--task", "sort", "--V", "3", "--lengths", "1:3", "--out", "sweeps"}};
   for (const auto& args : runs) tverify_output(dir, args);
   const std::vector<std::string> checks{"copy.json", "copy-corrected.json", "copy-proofs.json", "count3.json",
                                         "cat.json",  "markov.json",         "model.json"};
@@ -67,9 +74,22 @@ TEST_CASE("report --latex of every kind of certificate compiles with pdflatex, n
   for (const auto& one : every) std::ofstream(dir / (fs::path(one).stem().string() + ".table.tex"))
                                     << tverify_output(dir, {"report", "--latex", one});
 
-  std::string document = "\\documentclass{article}\n\\usepackage{booktabs,longtable,array}\n\\begin{document}\n"
-                         "\\input{claims.tex}\n\\input{wide.tex}\n";
+  // The figures as a paper includes them: the cairolatex figure (its graphics found through \\graphicspath) and the
+  // PDF, each in a figure environment.
+  std::string document = "\\documentclass{article}\n\\usepackage{booktabs,longtable,array,graphicx,color}\n"
+                         "\\graphicspath{{sweeps/}}\n\\begin{document}\n\\input{claims.tex}\n\\input{wide.tex}\n";
   for (const auto& one : every) document += "\\input{" + fs::path(one).stem().string() + ".table.tex}\n";
+  std::size_t figures = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "sweeps")) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() < 10 || name.substr(name.size() - 10) != "-latex.tex") continue;
+    const std::string stem = name.substr(0, name.size() - 10);
+    document += "\\begin{figure}\\centering\\input{sweeps/" + name + "}\\caption{" + stem +
+                " (cairolatex)}\\end{figure}\n\\begin{figure}\\centering\\includegraphics[width=\\linewidth]{" +
+                stem + ".pdf}\\caption{" + stem + " (PDF)}\\end{figure}\n\\clearpage\n";
+    ++figures;
+  }
+  CHECK(figures == 8);  // tau, fast L, markov (two), L, count3, cat, model
   std::ofstream(dir / "tables.tex") << document << "\\end{document}\n";
   REQUIRE(tverify::find_program("pdflatex"));
   CHECK(tverify::run_program("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "tables.tex"}, dir.string(),

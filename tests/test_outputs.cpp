@@ -58,8 +58,9 @@ void expect_one_line_error(const CliResult& r, const std::string& must_mention) 
   CHECK(r.err.find(must_mention) != std::string::npos);
 }
 
-const std::vector<std::string> count3_sweep_files{"count3-values.csv", "count3-values.gp", "count3-values.json",
-                                                  "count3-values.png"};
+const std::vector<std::string> count3_sweep_files{
+    "count3-values-latex.pdf", "count3-values-latex.tex", "count3-values.csv", "count3-values.gp",
+    "count3-values.json",      "count3-values.pdf",       "count3-values.png"};
 
 }  // namespace
 
@@ -144,6 +145,11 @@ TEST_CASE("sweep output: a hostile folder name reaches no shell, and the set of 
   struct stat st {};
   REQUIRE(::stat((cwd / hostile / "count3-values.png").c_str(), &st) == 0);
   CHECK((st.st_mode & 0044) != 0);  // readable by others like the other outputs, not mkstemp's 0600
+  for (const char* figure : {"count3-values.png", "count3-values.pdf", "count3-values-latex.tex"}) {
+    fs::remove(cwd / hostile / figure);
+    REQUIRE(run_program("gnuplot", {"count3-values.gp"}, (cwd / hostile).string(), ""));
+    CHECK(fs::file_size(cwd / hostile / figure) > 0);
+  }
 }
 
 TEST_CASE("sweep output: a second run into a locked folder is refused; stale temporaries go", "[cli][outputs]") {

@@ -261,14 +261,15 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
     if (entry["all_at_cap"].get<bool>()) break;
   }
   PlotSpec plot;
-  plot.title = fmt::format("CAT {} (V = {}): largest L solved vs c^2", setup.variant, setup.vocabulary);
-  plot.xlabel = "c^2";
-  plot.ylabel = "largest L";
+  plot.title = fmt::format("CAT layer, {} variant, $V = {}$: largest length solved against the temperature",
+                           setup.variant, setup.vocabulary);
+  plot.xlabel = "$c^2$";
+  plot.ylabel = "largest $L$ solved (log scale)";
   plot.x_column = "c_squared";
   plot.logy = true;
   for (std::size_t f = 0; f < series.size(); ++f) {
-    const std::string label = fmt::format("N = {}, F = {}", series[f].n, filter_text(series[f].config.filter));
-    plot.series.push_back({fmt::format("Lmax_{}", f + 1), "L_max, " + label});
+    const std::string label = fmt::format("$N = {}$, $F = {}$", series[f].n, filter_text(series[f].config.filter));
+    plot.series.push_back({fmt::format("Lmax_{}", f + 1), "$L_{\\max}$, " + label});
     plot.series.push_back({fmt::format("Lsufficient_{}", f + 1), "sufficient condition, " + label});
   }
   Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"L_cap", cap}, {"rows", rows},
@@ -305,13 +306,14 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
     rows.push_back(entry["row"]);
   }
   PlotSpec plot;
-  plot.title = fmt::format("CAT {} (V = {}, N = {}): smallest c^2 solving every instance of length L", setup.variant,
-                           setup.vocabulary, setup.n);
-  plot.xlabel = "L";
-  plot.ylabel = "c^2";
+  plot.title = fmt::format("CAT layer, {} variant, $V = {}$, $N = {}$: smallest temperature solving every instance "
+                           "of length $L$",
+                           setup.variant, setup.vocabulary, setup.n);
+  plot.xlabel = "length $L$";
+  plot.ylabel = "$c^2$";
   plot.x_column = "L";
-  plot.series = {{"c_min_squared", "smallest c^2 (bisection, certified probes)"},
-                 {"c_condition_squared", "sufficient condition"}};
+  plot.series = {{"c_min_squared", "smallest $c^2$ (bisection over certified probes)"},
+                 {"c_condition_squared", "the sufficient condition's $c^2$"}};
   Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"rows", rows},
                {"numbers", setup.numbers}, {"evaluator", evaluator_text(request.fast)},
                {"note", "c_min is the smallest multiple of 1/64 found by bisection, assuming success is monotone in c; "

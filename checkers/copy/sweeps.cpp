@@ -43,6 +43,13 @@ bool verdicts_monotone(const SweepTable& table, std::size_t column) {
   return true;
 }
 
+// The configuration in words for a figure's title ("$D = 2$, $n = 3$, $L = 8$, corrected, one-hot embedding").
+std::string config_words(const CopyTransformerConfig& c, bool with_length = true) {
+  return fmt::format("$D = {}$, $n = {}${}, {}, {} embedding", c.alphabet, c.n,
+                     with_length ? fmt::format(", $L = {}$", c.length) : "", to_string(c.variant),
+                     c.embedding == EmbeddingKind::OneHot ? "one-hot" : "C.2");
+}
+
 std::string config_name(const CopyTransformerConfig& c, bool with_length = true) {
   return fmt::format("D{}-n{}{}-{}-{}", c.alphabet, c.n, with_length ? "-L" + std::to_string(c.length) : "",
                      to_string(c.embedding), to_string(c.variant));
@@ -91,10 +98,13 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
                                         table.rows.size(), monotone ? "holds" : "is violated (see the CSV)");
   if (found) summary["smallest_verified_over_proof_tau"] = decimal(smallest_verified / proof);
   else summary["note"] = transformer_claim_specs().thm2_3.id + " was not verified at any probed tau up to 2^12 times the proof's";
-  PlotSpec plot{transformer_claim_specs().thm2_3.id + " vs tau, " + config_name(config), "tau", "fraction of repeat-free strings copied", false,
-                false, std::pair{0.0, 1.05}, "tau_decimal", {{"fraction_copied", "copied (certified)"}}, {}};
-  if (found) plot.marks.push_back({smallest_verified.convert_to<double>(), "smallest verified"});
-  plot.marks.push_back({proof.convert_to<double>(), "proof tau"});
+  PlotSpec plot{"Theorem 2.3 against the softmax temperature: " + config_words(config),
+                "temperature $\\tau$ (log scale)", "fraction of repeat-free strings copied (certified)", true, false,
+                std::pair{0.0, 1.05}, "tau_decimal", {{"fraction_copied", "each probe: an exhaustive check", SeriesStyle::Points}},
+                {}};
+  plot.verdict_column = "verdict";
+  if (found) plot.marks.push_back({smallest_verified.convert_to<double>(), "smallest verified $\\tau$"});
+  plot.marks.push_back({proof.convert_to<double>(), "the proof's $\\tau = d \\ln(8Kd)$"});
   write_sweep(sweep.output, "tau-" + config_name(config), table, plot, summary);
   return summary;
 }
@@ -156,9 +166,9 @@ Json sweep_precision(const CopyTransformerConfig& config, const CopySweepOptions
   Json summary{{"sweep", "bits"}, {"construction", "copy"}, {"config", config_name(config, false)},
                {"arithmetic", "MPFR, round to nearest at every operation (a measurement, not a verification)"},
                {"points", points}, {"samples_when_not_exhaustive", sweep.samples}, {"seed", sweep.seed}};
-  PlotSpec plot{"fewest MPFR bits that still copy every tested repeat-free string, " + config_name(config, false),
-                "L", "bits", false, false, std::nullopt, "L",
-                {{"min_bits", "fewest bits (measured)"}, {"log2_log2_L", "log2 log2 L"}}, {}};
+  PlotSpec plot{"Fewest MPFR bits that still copy every tested repeat-free string: " + config_words(config, false),
+                "length $L$", "bits of precision", false, false, std::nullopt, "L",
+                {{"min_bits", "fewest bits (measured, round to nearest)"}, {"log2_log2_L", "$\\log_2 \\log_2 L$"}}, {}};
   write_sweep(sweep.output, "bits-" + config_name(config, false), table, plot, summary);
   return summary;
 }
@@ -193,12 +203,21 @@ Json sweep_length(const CopyTransformerConfig& config, const CopySweepOptions& s
                {"threshold", exact_to_string(sweep.threshold)},
                {"first_L_with_err_at_or_above_threshold", crossing ? Json(*crossing) : Json(nullptr)},
                {"L_max", sweep.length_max}};
-  PlotSpec plot{"exact error rate vs L, " + config_name(config, false), "L", "probability", false, false,
-                std::pair{0.0, 1.05}, "L",
-                {{"err_decimal", "err (transformer)"}, {"p_text_decimal", "p n-gram (text)"},
-                 {"p_formula_decimal", "p n-gram (formula)"}, {"L2_D_minus_n_decimal", "L^2 D^-n"}},
+  PlotSpec plot{"Exact error rate of the copy transformer against the length: " + config_words(config, false),
+                "length $L$", "probability over uniform strings", false, false, std::pair{0.0, 1.05}, "L",
+                {{"err_decimal", "error rate (transformer, certified)"},
+                 {"p_text_decimal", "$p_{n\\mathrm{-gram}}$ (text reading)"},
+                 {"p_formula_decimal", "$p_{n\\mathrm{-gram}}$ (formula reading)"},
+                 {"L2_D_minus_n_decimal", "Lemma 2.4's bound $L^2 D^{-n}$"}},
                 {}};
-  if (crossing) plot.marks.push_back({static_cast<double>(*crossing), "err >= " + exact_to_string(sweep.threshold)});
+  const double top_of_range = big_pow(static_cast<unsigned long>(config.alphabet), static_cast<unsigned long>(config.n))
+                                  .convert_to<double>();
+  if (2.0 * config.n <= sweep.length_max) {
+    plot.shade = std::pair{2.0 * config.n, std::min(top_of_range, static_cast<double>(sweep.length_max))};
+    plot.shade_label = "Theorem 2.3's range $2n \\le L \\le D^n$";
+  }
+  if (crossing)
+    plot.marks.push_back({static_cast<double>(*crossing), "first $L$ with error rate $\\ge " + exact_to_string(sweep.threshold) + "$"});
   write_sweep(sweep.output, "length-" + config_name(config, false), table, plot, summary);
   return summary;
 }

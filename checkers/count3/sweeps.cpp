@@ -61,13 +61,13 @@ Json sweep_value_range(int length, const std::string& program, const ProgramSema
     last_k = k;
   }
   PlotSpec plot;
-  plot.title = fmt::format("Count3 programs vs eq. (4), sequences of length {} over 0..K", length);
-  plot.xlabel = "largest value K";
+  plot.title = fmt::format("Count3 programs against eq. (4): every sequence of length $n = {}$ over $0..K$", length);
+  plot.xlabel = "largest value $K$";
   plot.ylabel = "fraction of sequences where the program gives Count3";
   plot.x_column = "K";
   plot.yrange = std::make_pair(0.0, 1.05);
   for (const auto& p : programs) plot.series.push_back({p + "_fraction", p});
-  plot.marks.push_back({static_cast<double>(length - 1), "K = n - 1"});
+  plot.marks.push_back({static_cast<double>(length - 1), "$K = n - 1$"});
   Json summary{{"length", length}, {"largest_K", last_k}, {"programs", programs}, {"rows", rows},
                {"note", "exact: every sequence of length n over 0..K, K up to --L-max (default: 3n, or the largest K whose "
                         "rows together fit --max-inputs)"}};

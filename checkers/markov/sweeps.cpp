@@ -33,7 +33,7 @@ int h_alpha_code(const MarkovChain& chain, const Point& point) {
 
 // A heat map over the (p, q) grid coloured by one column of the table.
 PlotSpec heat_map(const std::string& title, const std::string& column, const std::string& label) {
-  PlotSpec plot{title, "p", "q"};
+  PlotSpec plot{title, "$p$", "$q$"};
   plot.x_column = "p";
   plot.y_column = "q";
   plot.heat_column = column;
@@ -78,12 +78,13 @@ Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const Swe
                {"gap", "L(theta_pi) - L(theta_star) by the large-N evaluator (W_O = 0), certified; midpoints plotted"},
                {"gap_disagrees_with_mutual_information", mismatches},
                {"arithmetic", "exact (definiteness); interval (losses, entropies)"}};
-  write_sweep(output, "markov-h-alpha", table,
-              heat_map("H_alpha of eq. (12) at theta_pi: 1 = positive definite, -1 = not (exact LDL^T)",
-                       "h_alpha_definite", "definiteness"),
-              summary);
+  PlotSpec definiteness = heat_map("$H_\\alpha$ of eq. (12) at $\\theta_\\pi$, decided by exact $LDL^T$",
+                                   "h_alpha_definite", "definiteness");
+  definiteness.heat_levels = {{-1, "not positive semidefinite"}, {0, "singular"}, {1, "positive definite"}};
+  write_sweep(output, "markov-h-alpha", table, definiteness, summary);
   write_sweep(output, "markov-gap", table,
-              heat_map("L(theta_pi) - L(theta_star) = I(x_n; x_{n+1}) (nats)", "gap_pi_minus_star", "gap (nats)"),
+              heat_map("Optimality gap $L(\\theta_\\pi) - L(\\theta_\\star) = I(x_n; x_{n+1})$",
+                       "gap_pi_minus_star", "gap (nats, certified; midpoints drawn)"),
               summary);
   return summary;
 }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
 #include <map>
 #include <memory>
 
@@ -295,11 +296,14 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
                           std::to_string(row["unknown"].get<std::uint64_t>()), decimal(lo), decimal(hi)});
     if (first_failing.is_null() && row["failed"].get<std::uint64_t>() > 0) first_failing = row["length"];
   }
-  PlotSpec plot{fmt::format("{} on task {}", model_run.model->path, params.choice("task")), "length n",
-                r.id == sample_claim().id ? "sampled error rate" : "error rate (exact)"};
+  PlotSpec plot{fmt::format("Model {} against the task {}: error rate per length",
+                            std::filesystem::path(model_run.model->path).filename().string(), params.choice("task")),
+                "sequence length $n$", r.id == sample_claim().id ? "sampled error rate" : "error rate (exact)"};
   plot.x_column = "length";
   plot.yrange = std::make_pair(0.0, 1.05);
-  plot.series = {{"error_rate", "error rate"}, {"error_rate_upper", "with unknown inputs counted as errors"}};
+  plot.series = {{"error_rate", "error rate"}};
+  const bool any_unknown = std::any_of(table.rows.begin(), table.rows.end(), [](const auto& row) { return row[3] != "0"; });
+  if (any_unknown) plot.series.push_back({"error_rate_upper", "with the undecided inputs counted as errors"});
   if (!first_failing.is_null()) plot.marks.push_back({first_failing.get<double>(), "first failing length"});
   Json summary{{"claim", r.id},
                {"verdict", to_string(r.verdict)},

@@ -142,10 +142,10 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
                {"softmax", "max-shifted in every format; saturated = every non-top weight rounded to 0"},
                {"emulation", "bfloat16 and float16: each operation in float, rounded to nearest-even in the format"},
                {"commit", tool_commit()}};
-  PlotSpec plot{fmt::format("copy in floating point: fraction of repeat-free strings not copied (D = {}, n = {}, {} "
-                            "weights)",
+  PlotSpec plot{fmt::format("The copy transformer in floating point: repeat-free strings not copied, $D = {}$, "
+                            "$n = {}$, {} weights",
                             base.alphabet, base.n, copy::to_string(base.variant)),
-                "L", "fraction not copied"};
+                "length $L$ (log scale)", "fraction not copied (a measurement, not a verdict)"};
   plot.logx = true;
   plot.yrange = std::make_pair(0.0, 1.05);
   plot.x_column = "L";

@@ -231,19 +231,23 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                {"p_ngram", "sampled: the fraction of the same strings with a repeated window (text: n, formula: n+1)"},
                {"rows", rows},
                {"commit", tool_commit()}};
-  PlotSpec plot{fmt::format("copy error rate vs L (D = {}, n = {}, {} weights, {} strings per L, fast exact path)",
+  PlotSpec plot{fmt::format("Certified copy error rate against the length: $D = {}$, $n = {}$, {} weights, {} "
+                            "sampled strings per $L$",
                             base.alphabet, base.n, copy::to_string(base.variant), o.samples),
-                "L", "rate"};
+                "length $L$ (log scale)", "rate over the sampled strings"};
   plot.logx = true;
   plot.yrange = std::make_pair(0.0, 1.05);
   plot.x_column = "L";
-  plot.series = {{"error_rate", "error rate"},
-                 {"ci95_low", "95% CI low"},
-                 {"ci95_high", "95% CI high"},
-                 {"p_ngram_text", "p_n-gram (text)"},
-                 {"p_ngram_formula", "p_n-gram (formula)"},
-                 {"L2_over_Dn", "L^2 D^-n (off the plot above 1)"}};
-  if (crossing) plot.marks.push_back({static_cast<double>(*crossing), fmt::format("err >= {}", threshold)});
+  plot.series = {{"error_rate", "error rate, with its Wilson 95% interval", SeriesStyle::LinesPoints, "ci95_low",
+                  "ci95_high"},
+                 {"p_ngram_text", "$p_{n\\mathrm{-gram}}$ (text reading)"},
+                 {"p_ngram_formula", "$p_{n\\mathrm{-gram}}$ (formula reading)"},
+                 {"L2_over_Dn", "Lemma 2.4's bound $L^2 D^{-n}$"}};
+  const double top_of_range = std::pow(static_cast<double>(base.alphabet), base.n);
+  plot.shade = std::pair{2.0 * base.n, top_of_range};
+  plot.shade_label = "Theorem 2.3's range $2n \\le L \\le D^n$";
+  if (crossing)
+    plot.marks.push_back({static_cast<double>(*crossing), fmt::format("first $L$ with error rate $\\ge {}$", threshold)});
   write_sweep(o.output, sweep_name, table, plot, summary);
   return summary;
 }

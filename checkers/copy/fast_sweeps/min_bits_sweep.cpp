@@ -138,16 +138,17 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
                {"bits_probed", fmt::format("{}..{}", kFewestBitsProbed, MpfrBitsCopy::kMaxBits)},
                {"rows", rows},
                {"commit", tool_commit()}};
-  PlotSpec plot{fmt::format("fewest MPFR bits that copy every sampled repeat-free string (D = {}, n = {}, {} weights)",
+  PlotSpec plot{fmt::format("Fewest MPFR bits that copy every sampled repeat-free string: $D = {}$, $n = {}$, {} "
+                            "weights",
                             base.alphabet, base.n, copy::to_string(base.variant)),
-                "L", "bits"};
+                "length $L$ (log scale)", "bits of precision"};
   plot.logx = true;
   plot.x_column = "L";
   double highest = 4;  // keep both curves off the frame
   for (const Json& r : rows)
     if (!r["min_bits"].is_null()) highest = std::max(highest, r["min_bits"].get<double>());
   plot.yrange = std::make_pair(0.0, highest + 2);
-  plot.series = {{"min_bits", "fewest bits (measured)"}, {"log2_log2_L", "log2 log2 L"}};
+  plot.series = {{"min_bits", "fewest bits (measured, round to nearest)"}, {"log2_log2_L", "$\\log_2 \\log_2 L$"}};
   write_sweep(o.output, sweep_name, table, plot, summary);
   return summary;
 }
