@@ -7,6 +7,7 @@
 #include "checkers/files.hpp"
 #include "checkers/recheck.hpp"
 #include "checkers/registry.hpp"
+#include "checkers/enclosure_text.hpp"
 #include "checkers/report.hpp"
 #include "checkers/suggest.hpp"
 #include "cli/print.hpp"
@@ -32,6 +33,7 @@ struct CommonRunArgs {
   std::string max_inputs = "10000000";
   std::string max_counterexamples = "10";
   bool force = false;
+  std::string digits = std::to_string(default_enclosure_digits);
 
   void add_to(CLI::App* app) {
     app->add_option("--threads", threads, "worker threads (>= 1; default: the number of cores)");
@@ -39,6 +41,14 @@ struct CommonRunArgs {
     app->add_flag("--force", force, "run even above --max-inputs");
     app->add_option("--max-counterexamples", max_counterexamples, "counterexamples kept per claim (default 10)");
   }
+
+  // Printed enclosures only: certificates keep every digit.
+  void add_digits_to(CLI::App* app) {
+    app->add_option("--digits", digits,
+                    "significant digits of printed enclosures, rounded outward (default 6; 0: every digit, as in "
+                    "certificates)");
+  }
+  int digits_to_print() const { return static_cast<int>(parse_integer_option("--digits", digits, 0, 1000)); }
 
   RunOptions parse() const {
     RunOptions o;
@@ -160,16 +170,17 @@ int run_claims_verb(const ConstructionArgs& args, const std::string& variant, co
   const ParamValues params = args.parse();
   const std::string v = c.variant_or_default(variant);
   const RunOptions options = common.parse();
+  const int digits = common.digits_to_print();
   const bool to_stdout = json_path == "-";  // the certificate on stdout, the report on stderr
   if (!json_path.empty() && !to_stdout) ensure_writable(json_path);
   const CheckReport report = run(c, params, v, options);
   if (to_stdout) {
-    fmt::print(stderr, "{}", format_report(report));
+    fmt::print(stderr, "{}", with_short_enclosures(format_report(report), digits));
     fmt::print("{}\n", certificate_json(report, command).dump(2));
     return exit_code_for(report.claims);
   }
   if (!json_path.empty()) write_json_atomically(json_path, certificate_json(report, command));
-  fmt::print("{}", format_report(report));
+  fmt::print("{}", with_short_enclosures(format_report(report), digits));
   if (!json_path.empty()) fmt::print("certificate: {}\n", json_path);
   return exit_code_for(report.claims);
 }
@@ -328,6 +339,7 @@ int run(int argc, char** argv) {
       sub->add_option("--variant", variant, variant_help(*c));
       sub->add_option("--json", json_path, "write a certificate to this file ('-': to stdout, the report to stderr)");
       common.add_to(sub);
+      common.add_digits_to(sub);
     };
     auto* sub = check->add_subcommand(c->name(), c->paper());
     check_args[c->name()].add_to(sub, *c, "check");
@@ -353,6 +365,7 @@ int run(int argc, char** argv) {
     if (c->eval_traces()) ev->add_flag("--trace", trace, "print every intermediate block");
     if (c->evaluates_in_floating_point())
       ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)");
+    common.add_digits_to(ev);
   }
 
   auto* exporter = app.add_subcommand("export", "write a construction's weights as an ONNX model (for check model)");
@@ -432,7 +445,8 @@ int run(int argc, char** argv) {
     if (eval->got_subcommand(c->name())) {
       const ParamValues params = eval_args[c->name()].parse();
       const long bits = bits_text.empty() ? 0 : parse_integer_option("--bits", bits_text, 2, 65536);
-      fmt::print("{}", c->eval(params, c->variant_or_default(variant), input, trace, bits));
+      const int digits = common.digits_to_print();
+      fmt::print("{}", with_short_enclosures(c->eval(params, c->variant_or_default(variant), input, trace, bits), digits));
       return 0;
     }
   }

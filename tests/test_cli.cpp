@@ -631,6 +631,17 @@ TEST_CASE("the version flag, usage on a bare tverify, and - for stdout", "[cli]"
   CHECK(model.out.find("copy_transformer") != std::string::npos);
 }
 
+TEST_CASE("printed enclosures: short by default, every digit with --digits 0, the certificate always full",
+          "[cli]") {
+  const CliRun short_run = run_cli("eval markov --input 1,0,1");
+  CHECK(short_run.out.find("logit [-1.3863, -1.38629]") != std::string::npos);
+  const CliRun full = run_cli("eval markov --input 1,0,1 --digits 0");
+  CHECK(full.out.find("logit [-1.386294361119890618834464242916353136203e+00, ") != std::string::npos);
+  CHECK(run_cli("eval markov --input 1,0,1 --digits 3").out.find("logit [-1.39, -1.38]") != std::string::npos);
+  expect_usage_error("eval markov --input 1,0,1 --digits -1", "--digits must be an integer in [0, 1000]");
+  expect_usage_error("check markov --digits x", "--digits must be an integer in [0, 1000]");
+}
+
 TEST_CASE("a misspelt option or claim id gets the closest one suggested", "[cli][bad-input]") {
   expect_usage_error("check copy --d 2", "--d is not an option of `tverify check copy`; did you mean --D?");
   expect_usage_error("check copy --Tau 3", "did you mean --tau?");
