@@ -245,8 +245,8 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
   return actions_.sweep(params, variant, sweep_run, run);
 }
 
-std::string Construction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
-                               bool trace, long bits) const {
+Evaluation Construction::eval(const ParamValues& params, const std::string& variant, const std::string& input,
+                              bool trace, long bits) const {
   if (bits > 0 && !evaluates_in_floating_point())
     throw UsageError("--bits: " + name() + " is evaluated exactly and in intervals only");
   return actions_.eval(params, variant, input, trace, bits);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "checkers/enumerate.hpp"
+#include "checkers/evaluation.hpp"
 #include "checkers/params.hpp"
 #include "checkers/sweep_output.hpp"
 #include "checkers/verdict.hpp"
@@ -109,8 +110,8 @@ struct ConstructionDeclaration {
 
 // What a construction does, given validated parameters, variant and claims. `check` fills the report's arithmetic,
 // domain and claim results; `prove` (empty: no Z3 proofs) the same; `sweep` (empty: none) writes its files and
-// returns the summary; `eval` returns the text to print for one input (tokens, comma-separated), with every
-// intermediate block when tracing and, with bits > 0, also in floating point of that many bits (a measurement);
+// returns the summary; `eval` evaluates one input (tokens, comma-separated), with every intermediate block when
+// tracing and, with bits > 0, also in floating point of that many bits (a measurement);
 // `export_onnx` (empty: no export) returns the construction's weights as a serialized ONNX model, and `weights`
 // (empty: none) the same weights as named exact tensors.
 struct ConstructionActions {
@@ -121,8 +122,8 @@ struct ConstructionActions {
                      const RunOptions&, CheckReport&)>
       prove;
   std::function<Json(const ParamValues&, const std::string& variant, const SweepRun&, const RunOptions&)> sweep;
-  std::function<std::string(const ParamValues&, const std::string& variant, const std::string& input, bool trace,
-                            long bits)>
+  std::function<Evaluation(const ParamValues&, const std::string& variant, const std::string& input, bool trace,
+                           long bits)>
       eval;
   std::function<std::string(const ParamValues&, const std::string& variant)> export_onnx{};
   std::function<std::vector<NamedWeights>(const ParamValues&, const std::string& variant)> weights{};
@@ -154,8 +155,8 @@ class Construction {
   // Runs a sweep and writes its files; returns the summary.
   Json sweep(const ParamValues& params, const std::string& variant, const SweepRequest& request,
              const RunOptions& run) const;
-  std::string eval(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
-                   long bits) const;
+  Evaluation eval(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                  long bits) const;
 
   // The construction's weights as a serialized ONNX model (`tverify export`).
   std::string export_onnx(const ParamValues& params, const std::string& variant) const;

@@ -185,6 +185,28 @@ int run_claims_verb(const ConstructionArgs& args, const std::string& variant, co
   return exit_code_for(report.claims);
 }
 
+// eval: the text to print and, with --json, the result and trace as JSON (written atomically; '-': to stdout).
+int run_eval(const Construction& c, const ParamValues& params, const std::string& variant, const std::string& input,
+             bool trace, long bits, const std::string& json_path, int digits, const std::string& command) {
+  const bool to_stdout = json_path == "-";
+  if (!json_path.empty() && !to_stdout) ensure_writable(json_path);
+  const Evaluation e = c.eval(params, variant, input, trace, bits);
+  const std::string text = with_short_enclosures(e.text, digits);
+  if (json_path.empty()) {
+    fmt::print("{}", text);
+    return 0;
+  }
+  const Json json = evaluation_json(e, command, c.name(), variant, params.to_json(), input);
+  if (to_stdout) {
+    fmt::print(stderr, "{}", text);
+    fmt::print("{}\n", json.dump(2));
+    return 0;
+  }
+  write_json_atomically(json_path, json);
+  fmt::print("{}evaluation: {}\n", text, json_path);
+  return 0;
+}
+
 int run_prove(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
               const std::string& json_path, const std::string& smt2_dir, const std::string& timeout_s,
               const CommonRunArgs& common, const std::string& command) {
@@ -366,6 +388,8 @@ int run(int argc, char** argv) {
     if (c->evaluates_in_floating_point())
       ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)");
     common.add_digits_to(ev);
+    ev->add_option("--json", json_path,
+                   "also write the result and the trace as JSON to this file ('-': to stdout, the text to stderr)");
   }
 
   auto* exporter = app.add_subcommand("export", "write a construction's weights as an ONNX model (for check model)");
@@ -445,9 +469,8 @@ int run(int argc, char** argv) {
     if (eval->got_subcommand(c->name())) {
       const ParamValues params = eval_args[c->name()].parse();
       const long bits = bits_text.empty() ? 0 : parse_integer_option("--bits", bits_text, 2, 65536);
-      const int digits = common.digits_to_print();
-      fmt::print("{}", with_short_enclosures(c->eval(params, c->variant_or_default(variant), input, trace, bits), digits));
-      return 0;
+      return run_eval(*c, params, c->variant_or_default(variant), input, trace, bits, json_path,
+                      common.digits_to_print(), command);
     }
   }
   for (const auto& [name, args] : export_args)

@@ -253,7 +253,7 @@ void bind_other_verbs(py::module_& m) {
       "eval",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
          const std::string& input, bool trace, long bits) {
-        return run_polled(
+        const Evaluation e = run_polled(
             [&](RunMonitor&) {
               const Construction& c = find_construction(construction);
               c.require_verb("eval");
@@ -261,9 +261,14 @@ void bind_other_verbs(py::module_& m) {
                             trace, bits);
             },
             std::nullopt);
+        py::list tensors;  // made here, under the GIL
+        for (const auto& t : e.trace) tensors.append(weights_entry(t));
+        return py::make_tuple(e.text, e.result.dump(), tensors);
       },
-      "the text `tverify eval` prints", py::arg("construction"), py::arg("params"), py::arg("variant"),
-      py::arg("input"), py::arg("trace"), py::arg("bits"));
+      "what `tverify eval` finds: (the text it prints, the result as JSON text, the traced tensors as weights gives "
+      "them)",
+      py::arg("construction"), py::arg("params"), py::arg("variant"), py::arg("input"), py::arg("trace"),
+      py::arg("bits"));
   m.def(
       "sweep",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -629,6 +630,33 @@ TEST_CASE("the version flag, usage on a bare tverify, and - for stdout", "[cli]"
   CHECK(model.exit_code == 0);
   CHECK(model.out.size() > 1000);  // the serialized model, not the "written" line
   CHECK(model.out.find("copy_transformer") != std::string::npos);
+}
+
+TEST_CASE("eval --json: the result and every traced block as exact tensors, to a file or stdout", "[cli]") {
+  const CliRun run = run_cli("eval copy --D 2 --n 2 --input 0,0,1,0 --trace --json -");
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("k_4 = (0 1), v_4 = 0") != std::string::npos);  // the text goes to stderr
+  const auto j = nlohmann::json::parse(run.out);
+  CHECK(j["verb"] == "eval");
+  CHECK(j["input"] == "0,0,1,0");
+  // Algorithm 1 (paper) keys only from i = n + 2 = 4: k_4 = (x_2 x_3) = (0 1) -> x_4 = 0; q_3 = (0 0) matches none.
+  CHECK(j["result"]["algorithm1"]["keys"] == nlohmann::json::parse(R"([{"i": 4, "key": [0, 1], "value": 0}])"));
+  CHECK(j["result"]["algorithm1"]["copied"] == false);
+  std::map<std::string, nlohmann::json> trace;
+  for (const auto& t : j["trace"]) trace[t["name"]] = t;
+  // <BOS> 0 0 1 0 <COPY> 0 0 1: 9 positions; one-hot d = D + 2 = 4; keys and queries n (d + 1) = 10 wide.
+  CHECK(trace["layer1.value"]["shape"] == nlohmann::json::parse("[9, 4]"));
+  CHECK(trace["layer1.key"]["shape"] == nlohmann::json::parse("[9, 10]"));
+  // The score line the text prints at position 8 and the tensor hold the same exact scores.
+  CHECK(run.err.find("step at position 8: z = (0 0 0 2 1 1 1 1)") != std::string::npos);
+  CHECK(trace["layer2.scores.position_8"]["values"] == nlohmann::json::parse(R"(["0","0","0","2","1","1","1","1"])"));
+
+  const fs::path file = scratch() / "eval.json";
+  const CliRun to_file = run_cli("eval cat --V 2 --N 2 --input 0,0,1,0,0 --trace --json " + file.string());
+  CHECK(to_file.exit_code == 0);
+  CHECK(nlohmann::json::parse(slurp(file))["result"]["decoded"].size() == 5);
+  expect_usage_error("eval copy --input 0,1 --json " + (scratch() / "no-such-dir" / "e.json").string(),
+                     "does not exist");
 }
 
 TEST_CASE("printed enclosures: short by default, every digit with --digits 0, the certificate always full",

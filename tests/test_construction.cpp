@@ -38,7 +38,9 @@ Construction toy(bool drop_b = false) {
   act.sweep = [](const ParamValues&, const std::string&, const SweepRun& run, const RunOptions&) {
     return Json{{"step", run.options.integer("step")}};
   };
-  act.eval = [](const ParamValues&, const std::string&, const std::string& input, bool, long) { return input; };
+  act.eval = [](const ParamValues&, const std::string&, const std::string& input, bool, long) {
+    return Evaluation{input};
+  };
   return Construction(std::move(d), std::move(act));
 }
 

@@ -237,8 +237,8 @@ Json sweep_cat(const ParamValues& params, const std::string& variant, const Swee
                                 : sweep_smallest_c(setup, params, options, run);
 }
 
-std::string eval_cat(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
-                     long) {
+Evaluation eval_cat(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                    long) {
   const CatSetup setup = make_setup(params, variant);
   Tokens z;
   const std::string what =
@@ -247,28 +247,43 @@ std::string eval_cat(const ParamValues& params, const std::string& variant, cons
     z.push_back(static_cast<int>(parse_integer_option("--input token", item, 0, setup.vocabulary - 1)));
   if (z.size() > max_eval_length) throw UsageError("--input must be " + what + " (got " + std::to_string(z.size()) + ")");
   const CatLayer layer(setup.config);
-  std::string out = fmt::format("CAT layer ({}, filter {}, c = {}, c^2 = {}) on z = {}\n", variant,
-                                setup.numbers["filter"].dump(), setup.numbers["c"].get<std::string>(),
-                                exact_to_string(setup.config.c_squared), fmt::join(z, ","));
+  Evaluation e;
+  e.text = fmt::format("CAT layer ({}, filter {}, c = {}, c^2 = {}) on z = {}\n", variant, setup.numbers["filter"].dump(),
+                       setup.numbers["c"].get<std::string>(), exact_to_string(setup.config.c_squared), fmt::join(z, ","));
   const auto match = nar_match(z, setup.n);
-  out += match ? fmt::format("  NAR: the last {}-gram occurs once before, ending at {}; target z_{} = {}\n", setup.n,
-                             *match + 1, *match + 2, z[*match + 1])
-               : "  NAR: not a valid instance (the last N-gram has no unique earlier occurrence)\n";
+  e.text += match ? fmt::format("  NAR: the last {}-gram occurs once before, ending at {}; target z_{} = {}\n", setup.n,
+                                *match + 1, *match + 2, z[*match + 1])
+                  : "  NAR: not a valid instance (the last N-gram has no unique earlier occurrence)\n";
+  e.result["z"] = z;
+  e.result["nar"] = match ? Json{{"valid", true}, {"match_ends_at", *match + 1}, {"target", z[*match + 1]}}
+                          : Json{{"valid", false}};
   std::vector<std::size_t> all;
   for (std::size_t t = 0; t < z.size(); ++t) all.push_back(t);
   const auto decoded = layer.decode(z, all);
   if (trace) {
     const auto s = layer.streams(z);
-    const auto e = layer.exact_scores(s, z.size() - 1);
-    for (std::size_t j = 0; j < e.keys.size(); ++j)
-      out += fmt::format("    key {}: <q, k> = {}, |q|^2 = {}, |k|^2 = {}\n", e.keys[j] + 1, exact_to_string(e.dots[j]),
-                         exact_to_string(e.query_norm2), exact_to_string(e.key_norms2[j]));
+    const auto scores = layer.exact_scores(s, z.size() - 1);
+    for (std::size_t j = 0; j < scores.keys.size(); ++j)
+      e.text += fmt::format("    key {}: <q, k> = {}, |q|^2 = {}, |k|^2 = {}\n", scores.keys[j] + 1,
+                            exact_to_string(scores.dots[j]), exact_to_string(scores.query_norm2),
+                            exact_to_string(scores.key_norms2[j]));
+    const std::size_t keys = scores.keys.size();
+    e.add_trace("scores.dots", {keys}, {scores.dots.begin(), scores.dots.end()},
+                "<q, k> of the last position's query with each key (exact)");
+    e.add_trace("scores.key_norms2", {keys}, {scores.key_norms2.begin(), scores.key_norms2.end()},
+                "|k|^2 of each key (exact)");
+    e.add_trace("scores.query_norm2", {}, {QuadraticSurd(scores.query_norm2)}, "|q|^2 of the last position's query");
   }
-  for (std::size_t t = 0; t < z.size(); ++t)
-    out += fmt::format("  position {}: decodes to {} ({}, {} bits)\n", t + 1,
-                       decoded[t].token ? std::to_string(*decoded[t].token) : std::string("-"),
-                       to_string(decoded[t].margin), decoded[t].bits);
-  return out;
+  Json positions = Json::array();
+  for (std::size_t t = 0; t < z.size(); ++t) {
+    e.text += fmt::format("  position {}: decodes to {} ({}, {} bits)\n", t + 1,
+                          decoded[t].token ? std::to_string(*decoded[t].token) : std::string("-"),
+                          to_string(decoded[t].margin), decoded[t].bits);
+    positions.push_back({{"position", t + 1}, {"token", decoded[t].token ? Json(*decoded[t].token) : Json(nullptr)},
+                         {"margin", to_string(decoded[t].margin)}, {"bits", decoded[t].bits}});
+  }
+  e.result["decoded"] = positions;
+  return e;
 }
 
 }  // namespace

@@ -234,70 +234,113 @@ std::string vector_text(const Vector<QuadraticSurd>& v) {
   return "(" + out + ")";
 }
 
+Json tokens_json(const TokenString& x) { return Json(std::vector<int>(x.begin(), x.end())); }
+
+// The rows of one layer-1 block (value, key or query) at every position, as one traced tensor [positions, width].
+void trace_blocks(Evaluation& e, const std::string& name, const Layer1Blocks& blocks,
+                  const Vector<Surd> Layer1Output::*block, const std::string& meaning) {
+  std::vector<QuadraticSurd> values;
+  for (std::size_t p = 0; p < blocks.size(); ++p) values.insert(values.end(), (blocks[p].*block).begin(), (blocks[p].*block).end());
+  const std::size_t width = blocks.size() == 0 ? 0 : (blocks[0].*block).size();
+  e.add_trace(name, {blocks.size(), width}, std::move(values), meaning);
+}
+
 // The transformer of Thm 2.3 on one string: the generated copy and, traced, every block of both layers.
-std::string eval_transformer(const ParamValues& params, const std::string& variant, const TokenString& x, bool trace) {
+void eval_transformer(const ParamValues& params, const std::string& variant, const TokenString& x, bool trace,
+                      Evaluation& e) {
   const CopyTransformer tr(transformer_config(params, variant, static_cast<int>(x.size())));
   const TokenString s = tr.copy_sequence(x, x.size() - 1);
   const auto blocks = tr.layer1(s);
   const CopyRun run = tr.copy_string(x, blocks);
-  std::string out = fmt::format("Transformer of Theorem 2.3 (variant {}, embedding {}, d = {}, tau = {})\n", variant,
-                                params.choice("embedding"), tr.dim(), tr.tau_description());
+  e.text += fmt::format("Transformer of Theorem 2.3 (variant {}, embedding {}, d = {}, tau = {})\n", variant,
+                        params.choice("embedding"), tr.dim(), tr.tau_description());
+  Json steps = Json::array();
+  for (const auto& step : run.steps)
+    steps.push_back({{"position", step.position}, {"target", step.target},
+                     {"argmax", step.output ? Json(*step.output) : Json(nullptr)}, {"margin", to_string(step.margin)},
+                     {"bits", step.bits}});
+  e.result["transformer"] = {{"embedding", params.choice("embedding")}, {"d", tr.dim()},
+                             {"tau", tr.tau_description()},        {"copy_sequence", tokens_json(s)},
+                             {"generated", tokens_json(run.output)}, {"copied", run.copied},
+                             {"failure", run.copied ? Json(nullptr) : Json(run.failure())}, {"steps", steps}};
   if (trace) {
-    out += "  layer 1 on the copy sequence (positions 1-based; <BOS> = " + std::to_string(tr.bos()) +
-           ", <COPY> = " + std::to_string(tr.copy()) + "):\n";
+    e.text += "  layer 1 on the copy sequence (positions 1-based; <BOS> = " + std::to_string(tr.bos()) +
+              ", <COPY> = " + std::to_string(tr.copy()) + "):\n";
     for (std::size_t p = 0; p < blocks.size(); ++p)
-      out += fmt::format("    position {} token {}: value {} key {} query {}\n", p + 1, s[p],
-                         vector_text(blocks[p].value), vector_text(blocks[p].key), vector_text(blocks[p].query));
-    out += "  layer 2 at each generation step (scores z_j = T^key_j . T^query_i, exact):\n";
-    for (const auto& step : run.steps)
-      out += fmt::format("    step at position {}: z = {}; argmax {} ({}, {} bits), target {}\n", step.position,
-                         vector_text(CopyTransformer::scores(blocks, step.position - 1)),
-                         step.output ? std::to_string(*step.output) : std::string("undecided"), to_string(step.margin),
-                         step.bits, step.target);
+      e.text += fmt::format("    position {} token {}: value {} key {} query {}\n", p + 1, s[p],
+                            vector_text(blocks[p].value), vector_text(blocks[p].key), vector_text(blocks[p].query));
+    trace_blocks(e, "layer1.value", blocks, &Layer1Output::value, "layer 1's value block at each position (exact)");
+    trace_blocks(e, "layer1.key", blocks, &Layer1Output::key, "layer 1's key block T^key at each position (exact)");
+    trace_blocks(e, "layer1.query", blocks, &Layer1Output::query, "layer 1's query block T^query at each position");
+    e.text += "  layer 2 at each generation step (scores z_j = T^key_j . T^query_i, exact):\n";
+    for (const auto& step : run.steps) {
+      const auto z = CopyTransformer::scores(blocks, step.position - 1);
+      e.text += fmt::format("    step at position {}: z = {}; argmax {} ({}, {} bits), target {}\n", step.position,
+                            vector_text(z), step.output ? std::to_string(*step.output) : std::string("undecided"),
+                            to_string(step.margin), step.bits, step.target);
+      e.add_trace(fmt::format("layer2.scores.position_{}", step.position), {z.size()},
+                  std::vector<QuadraticSurd>(z.begin(), z.end()),
+                  fmt::format("the scores z_j = T^key_j . T^query_i of the query at position {} (exact)", step.position));
+    }
   }
-  out += fmt::format("  generated y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
-                     run.copied ? "" : " (" + run.failure() + ")");
-  return out;
+  e.text += fmt::format("  generated y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
+                        run.copied ? "" : " (" + run.failure() + ")");
 }
 
-std::string eval_copy(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
-                      long bits) {
+Evaluation eval_copy(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                     long bits) {
   const int n = params.small_int("n");
   const TokenString x = parse_tokens(input, params.small_int("D"));
   const Alg1Variant v = variant == "paper" ? Alg1Variant::Paper : Alg1Variant::Corrected;
   const Alg1Run run = run_algorithm1(x, n, v, trace);
-  std::string out = fmt::format("Algorithm 1 (variant {}, n = {}) on x = {}\n", variant, n, format_tokens(x));
-  for (NgramReading r : {NgramReading::Text, NgramReading::Formula})
-    out += fmt::format("  repeated n-gram, {}: {}\n", describe(r),
-                       has_repeated_window(x, window_length(r, n)) ? "yes" : "no");
+  Evaluation e;
+  e.text = fmt::format("Algorithm 1 (variant {}, n = {}) on x = {}\n", variant, n, format_tokens(x));
+  Json repeated = Json::object();
+  for (NgramReading r : {NgramReading::Text, NgramReading::Formula}) {
+    const bool repeats = has_repeated_window(x, window_length(r, n));
+    e.text += fmt::format("  repeated n-gram, {}: {}\n", describe(r), repeats ? "yes" : "no");
+    repeated[to_string(r)] = repeats;
+  }
+  Json keys = Json::array(), steps = Json::array();
   if (trace) {
-    out += "  keys (loop i = " + std::to_string(first_key_position(v, n)) + ".." + std::to_string(x.size()) + "):\n";
-    for (int i : run.key_positions)
-      out += fmt::format("    k_{} = ({}), v_{} = {}\n", i,
-                         format_tokens(TokenString(x.begin() + (i - 1 - n), x.begin() + (i - 1))), i, x[i - 1]);
+    e.text += "  keys (loop i = " + std::to_string(first_key_position(v, n)) + ".." + std::to_string(x.size()) + "):\n";
+    for (int i : run.key_positions) {
+      const TokenString key(x.begin() + (i - 1 - n), x.begin() + (i - 1));
+      e.text += fmt::format("    k_{} = ({}), v_{} = {}\n", i, format_tokens(key), i, x[i - 1]);
+      keys.push_back({{"i", i}, {"key", tokens_json(key)}, {"value", x[i - 1]}});
+    }
     for (const auto& s : run.steps) {
+      steps.push_back({{"position", s.position}, {"copied_directly", s.copied_directly},
+                       {"query", tokens_json(s.query)}, {"matching_keys", s.matching_keys},
+                       {"output", s.output ? Json(*s.output) : Json(nullptr)}});
       if (s.copied_directly) {
-        out += fmt::format("    step {}: j <= n, y_{} = x_{} = {}\n", s.position, s.position, s.position, *s.output);
+        e.text += fmt::format("    step {}: j <= n, y_{} = x_{} = {}\n", s.position, s.position, s.position, *s.output);
         continue;
       }
       std::string matches;
       for (int i : s.matching_keys) matches += (matches.empty() ? "" : ", ") + std::to_string(i);
-      out += fmt::format("    step {}: q_{} = ({}), matching keys i = {{{}}}, y_{} = {}\n", s.position, s.position,
-                         format_tokens(s.query), matches, s.position,
-                         s.output ? std::to_string(*s.output) : std::string("none"));
+      e.text += fmt::format("    step {}: q_{} = ({}), matching keys i = {{{}}}, y_{} = {}\n", s.position, s.position,
+                            format_tokens(s.query), matches, s.position,
+                            s.output ? std::to_string(*s.output) : std::string("none"));
     }
   }
-  out += fmt::format("  output y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
-                     run.copied ? "" : " (" + run.failure + ")");
-  out += eval_transformer(params, variant, x, trace);
+  e.text += fmt::format("  output y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
+                        run.copied ? "" : " (" + run.failure + ")");
+  e.result["x"] = tokens_json(x);
+  e.result["algorithm1"] = {{"repeated_ngram", repeated}, {"output", tokens_json(run.output)},
+                            {"copied", run.copied}, {"failure", run.copied ? Json(nullptr) : Json(run.failure)}};
+  if (trace) e.result["algorithm1"]["keys"] = keys, e.result["algorithm1"]["steps"] = steps;
+  eval_transformer(params, variant, x, trace, e);
   if (bits > 0) {
     const CopyTransformer exact(transformer_config(params, variant, static_cast<int>(x.size())));
     const FinitePrecisionCopy finite(exact);
     const RuntimeMpfr::Precision precision(bits);
-    out += fmt::format("Same transformer in MPFR at {} bits (round to nearest; a measurement, not a verdict): {}\n",
-                       bits, finite.copies(x) ? "copies x" : "does not copy x");
+    const bool copies = finite.copies(x);
+    e.text += fmt::format("Same transformer in MPFR at {} bits (round to nearest; a measurement, not a verdict): {}\n",
+                          bits, copies ? "copies x" : "does not copy x");
+    e.result["mpfr"] = {{"bits", bits}, {"copies", copies}, {"note", "round to nearest; a measurement, not a verdict"}};
   }
-  return out;
+  return e;
 }
 
 // The largest export: both MLP matrices of layer 1 hold nearly all of it.

@@ -158,42 +158,67 @@ std::string seq_text(const rasp::Seq& s) {
   return "(" + out + ")";
 }
 
-std::string eval_count3(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
-                        long) {
+Json exact_values(const rasp::Seq& s) {
+  Json out = Json::array();
+  for (const auto& v : s.values) out.push_back(exact_to_string(v));
+  return out;
+}
+
+Evaluation eval_count3(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
+                       long) {
   const Sequence x = parse_sequence(input);
   const ProgramSemantics s = semantics_from(params, variant);
   const std::string program = params.choice("program");
-  std::string out = fmt::format("x = {} (m = {})\n  Count3 by eq. (4) = {}, Algorithm 2 = {}, Algorithm 3 = {}\n"
-                                "  Match3' = {}\n",
-                                fmt::join(x, ","), x.size(), count3_eq4(x), count3_alg2(x), count3_alg3(x),
-                                match3_prime(x));
-  auto report_means = [&](const rasp::Run& run) {
-    for (const auto& d : run.mean_differences())
-      out += fmt::format("    mean at {} position {}: exact {}, truncated {}\n", d.site, d.position + 1,
-                         exact_to_string(d.exact), exact_to_string(d.truncated));
+  Evaluation e;
+  e.text = fmt::format("x = {} (m = {})\n  Count3 by eq. (4) = {}, Algorithm 2 = {}, Algorithm 3 = {}\n"
+                       "  Match3' = {}\n",
+                       fmt::join(x, ","), x.size(), count3_eq4(x), count3_alg2(x), count3_alg3(x), match3_prime(x));
+  e.result = {{"x", x},
+              {"count3_eq4", count3_eq4(x)},
+              {"algorithm2", count3_alg2(x)},
+              {"algorithm3", count3_alg3(x)},
+              {"match3_prime", match3_prime(x)}};
+  auto report_means = [&](const rasp::Run& run, Json& into) {
+    into["mean_differences"] = Json::array();
+    for (const auto& d : run.mean_differences()) {
+      e.text += fmt::format("    mean at {} position {}: exact {}, truncated {}\n", d.site, d.position + 1,
+                            exact_to_string(d.exact), exact_to_string(d.truncated));
+      into["mean_differences"].push_back({{"site", d.site}, {"position", d.position + 1},
+                                          {"exact", exact_to_string(d.exact)},
+                                          {"truncated", exact_to_string(d.truncated)}});
+    }
+  };
+  auto traced = [&](const std::string& name, const rasp::Seq& y, const std::string& meaning) {
+    if (trace) e.add_trace(name, {y.values.size()}, {y.values.begin(), y.values.end()}, meaning);
   };
   if (program == "all" || program == "alg4") {
     rasp::Run run({.mean = s.mean, .record = true});
     const rasp::Seq y = alg4_count_triplets(rasp::sequence(x), s.alg4);
-    out += fmt::format("  Algorithm 4 ({}): output at m = {}{}\n", variant, exact_to_string(last_output(y)),
-                       trace ? ", every position " + seq_text(y) : "");
-    report_means(run);
+    e.text += fmt::format("  Algorithm 4 ({}): output at m = {}{}\n", variant, exact_to_string(last_output(y)),
+                          trace ? ", every position " + seq_text(y) : "");
+    Json& r = e.result["algorithm4"] = {{"output", exact_to_string(last_output(y))}, {"every_position", exact_values(y)}};
+    report_means(run, r);
+    traced("algorithm4.output", y, "Algorithm 4's output at every position (exact)");
   }
   if (program == "all" || program == "alg5") {
     rasp::Run run({.mean = s.mean, .record = true});
     const rasp::Seq y = alg5_has_triplet(rasp::sequence(x));
-    out += fmt::format("  Algorithm 5: output at m = {}{}\n", exact_to_string(last_output(y)),
-                       trace ? ", every position " + seq_text(y) : "");
-    report_means(run);
+    e.text += fmt::format("  Algorithm 5: output at m = {}{}\n", exact_to_string(last_output(y)),
+                          trace ? ", every position " + seq_text(y) : "");
+    Json& r = e.result["algorithm5"] = {{"output", exact_to_string(last_output(y))}, {"every_position", exact_values(y)}};
+    report_means(run, r);
+    traced("algorithm5.output", y, "Algorithm 5's output at every position (exact)");
   }
   if (program == "all" || program == "alg6") {
     rasp::Run run({.mean = s.mean, .record = trace});
     const ChainOfThought cot = generate_alg6(x, 4 * x.size() + 4);
-    out += fmt::format("  Algorithm 6: generated {} ({}), designed {}\n", fmt::join(cot.generated, ","),
-                       cot.terminated ? "ends with EOS = -1" : "no EOS", fmt::join(expected_alg6_chain(x), ","));
-    report_means(run);
+    e.text += fmt::format("  Algorithm 6: generated {} ({}), designed {}\n", fmt::join(cot.generated, ","),
+                          cot.terminated ? "ends with EOS = -1" : "no EOS", fmt::join(expected_alg6_chain(x), ","));
+    Json& r = e.result["algorithm6"] = {{"generated", cot.generated}, {"ends_with_eos", cot.terminated},
+                                        {"designed", expected_alg6_chain(x)}};
+    report_means(run, r);
   }
-  return out;
+  return e;
 }
 
 }  // namespace

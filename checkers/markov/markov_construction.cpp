@@ -137,7 +137,7 @@ Json sweep_markov(const ParamValues& params, const std::string& variant, const S
                   sweep.output);
 }
 
-std::string eval_markov(const ParamValues& params, const std::string& variant, const std::string& input, bool, long) {
+Evaluation eval_markov(const ParamValues& params, const std::string& variant, const std::string& input, bool, long) {
   const MarkovSetup setup = make_setup(params, variant, RunOptions{});
   std::uint64_t bits = 0;
   int n = 0;
@@ -147,29 +147,38 @@ std::string eval_markov(const ParamValues& params, const std::string& variant, c
       throw UsageError(fmt::format("--input must have at most N = {} bits (got more)", setup.shapes.N));
     bits |= static_cast<std::uint64_t>(item == "1") << n++;
   }
-  std::string out;
+  Evaluation e;
   const Real inv_sqrt_d = reciprocal(sqrt(Real(setup.shapes.d)));
   if (setup.user_point) {
     const Real g = logit(weights_of(*setup.user_point), bits, n, inv_sqrt_d);
     const Derivatives der = loss_derivatives(setup.chain, *setup.user_point, false, 1);
     Real norm2(0);
     for (const auto& x : der.gradient) norm2 += x * x;
-    return fmt::format("point file: logit {}\n  f = P(x_{} = 1 | x_1..x_{}) in {}\n  Markov kernel = {}\n"
-                       "  population loss L in {}\n  entropy rate in {}\n  |grad L|^2 in {}\n",
-                       g.to_string(), n + 1, n, sigmoid(g).to_string(),
-                       exact_to_string(setup.chain.kernel(bit(bits, n - 1))), der.loss.to_string(),
-                       setup.chain.entropy_rate().to_string(), norm2.to_string());
+    const std::string kernel = exact_to_string(setup.chain.kernel(bit(bits, n - 1)));
+    e.text = fmt::format("point file: logit {}\n  f = P(x_{} = 1 | x_1..x_{}) in {}\n  Markov kernel = {}\n"
+                         "  population loss L in {}\n  entropy rate in {}\n  |grad L|^2 in {}\n",
+                         g.to_string(), n + 1, n, sigmoid(g).to_string(), kernel, der.loss.to_string(),
+                         setup.chain.entropy_rate().to_string(), norm2.to_string());
+    e.result["point_file"] = {{"logit", g.to_string()},           {"f", sigmoid(g).to_string()},
+                              {"markov_kernel", kernel},          {"loss", der.loss.to_string()},
+                              {"entropy_rate", setup.chain.entropy_rate().to_string()},
+                              {"gradient_norm2", norm2.to_string()}};
+    return e;
   }
   for (const PointKind kind : {PointKind::Star, PointKind::Pi}) {
     const SymbolicPoint sp = make_point(kind, setup.chain, setup.shapes, setup.arbitrary, setup.variant);
     const Real g = logit(weights_of(sp.point), bits, n, inv_sqrt_d);
     const Exact target = kind == PointKind::Star ? setup.chain.kernel(bit(bits, n - 1)) : setup.chain.pi1();
-    out += fmt::format("{} ({}): logit {}\n  f = P(x_{} = 1 | x_1..x_{}) in {}\n  {} = {}\n",
-                       kind == PointKind::Star ? "theta_star" : "theta_pi", sp.equation, g.to_string(), n + 1, n,
-                       sigmoid(g).to_string(), kind == PointKind::Star ? "Markov kernel" : "pi_1",
-                       exact_to_string(target));
+    const std::string name = kind == PointKind::Star ? "theta_star" : "theta_pi";
+    e.text += fmt::format("{} ({}): logit {}\n  f = P(x_{} = 1 | x_1..x_{}) in {}\n  {} = {}\n", name, sp.equation,
+                          g.to_string(), n + 1, n, sigmoid(g).to_string(),
+                          kind == PointKind::Star ? "Markov kernel" : "pi_1", exact_to_string(target));
+    e.result[name] = {{"equation", sp.equation},
+                      {"logit", g.to_string()},
+                      {"f", sigmoid(g).to_string()},
+                      {kind == PointKind::Star ? "markov_kernel" : "pi_1", exact_to_string(target)}};
   }
-  return out;
+  return e;
 }
 
 }  // namespace

@@ -318,7 +318,7 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
   return summary;
 }
 
-std::string eval_model(const ParamValues& params, const std::string&, const std::string& input, bool, long) {
+Evaluation eval_model(const ParamValues& params, const std::string&, const std::string& input, bool, long) {
   const LoadedModel model = load_model(onnx_path(params), decimal_digits(params));
   Tokens tokens;
   for (const auto& item : split_list(input, ',', "--input", "token ids, comma-separated"))
@@ -328,14 +328,25 @@ std::string eval_model(const ParamValues& params, const std::string&, const std:
   c.read_from = 0;
   CaseLimits limits;
   limits.max_token = INT64_MAX;
-  std::string out = fmt::format("model {} (sha256 {}), {} evaluation\n", model.path, model.sha256, model.evaluation());
+  Evaluation e;
+  e.text = fmt::format("model {} (sha256 {}), {} evaluation\n", model.path, model.sha256, model.evaluation());
+  e.result = {{"model", model.path}, {"sha256", model.sha256}, {"evaluation", model.evaluation()}, {"input", tokens}};
   c.targets.assign(tokens.size(), -1);
   const CaseOutcome o = check_case(model, c, Decode::Every, limits);
-  if (o.kind == CaseOutcome::Kind::Unknown) return out + "undecided: " + o.detail + "\n";
-  for (std::size_t p = 0; p < tokens.size(); ++p)
-    out += fmt::format("position {} (token {}): argmax {}\n", p, tokens[p], o.got[p].dump());
-  out += o.bits == 0 ? "decided exactly\n" : fmt::format("decided with {}-bit intervals\n", o.bits);
-  return out;
+  if (o.kind == CaseOutcome::Kind::Unknown) {
+    e.text += "undecided: " + o.detail + "\n";
+    e.result["undecided"] = o.detail;
+    return e;
+  }
+  Json argmax = Json::array();
+  for (std::size_t p = 0; p < tokens.size(); ++p) {
+    e.text += fmt::format("position {} (token {}): argmax {}\n", p, tokens[p], o.got[p].dump());
+    argmax.push_back(o.got[p]);
+  }
+  e.text += o.bits == 0 ? "decided exactly\n" : fmt::format("decided with {}-bit intervals\n", o.bits);
+  e.result["argmax"] = argmax;
+  e.result["interval_bits"] = o.bits;
+  return e;
 }
 
 }  // namespace

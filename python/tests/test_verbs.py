@@ -35,6 +35,30 @@ def test_eval_is_the_cli_text(tmp_path):
         tverify.eval("copy", [0, 1])
 
 
+def test_eval_result_and_trace_are_the_cli_json(tmp_path):
+    ran = cli("eval", "copy", "--input", "0,1,1,0", "--variant", "corrected", "--trace", "--json", "-", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    document = json.loads(ran.stdout)
+    ev = tverify.eval("copy", "0,1,1,0", variant="corrected", trace=True)
+    assert ev.result == document["result"]
+    assert [t["name"] for t in document["trace"]] == list(ev.trace_exact)
+    # The copy sequence <BOS> x <COPY> x_1..x_3 has 2L + 1 = 9 positions; the one-hot value block has d = D + 2 = 4
+    # entries. Each score vector holds one score per key up to the query.
+    assert ev.trace["layer1.value"].shape == (9, 4)
+    assert ev.trace["layer2.scores.position_9"].shape == (9,)
+    for t in document["trace"]:
+        flat = [str(v) for row in [ev.trace_exact[t["name"]]] for v in _flatten(row)]
+        assert flat == t["values"]
+    assert ev.trace_exact["layer1.value"][0] == [0, 0, Fraction(1), 0]  # <BOS> = D = 2: its one-hot value
+    assert tverify.eval("copy", "0,1,1,0").trace == {}
+
+
+def _flatten(nested):
+    if not isinstance(nested, list):
+        return [nested]
+    return [v for item in nested for v in _flatten(item)]
+
+
 def test_sweep_writes_the_cli_files(tmp_path):
     ran = cli("sweep", "copy", "--vary", "L", "--L-max", "6", "--threads", "1", "--out", "cli", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr

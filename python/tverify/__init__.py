@@ -23,7 +23,7 @@ from fractions import Fraction
 from . import _tverify
 
 __all__ = ["constructions", "check", "prove", "eval", "sweep", "recheck", "report", "check_model", "exact",
-           "weights", "Certificate", "Recheck", "Surd", "Weights"]
+           "weights", "Certificate", "Evaluation", "Recheck", "Surd", "Weights"]
 
 
 def constructions():
@@ -204,9 +204,39 @@ def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, p
     return Certificate(text, code)
 
 
+class Evaluation(str):
+    """What `tverify eval` finds: the text it prints (this string itself), `result` (the data of `eval --json`: outputs,
+    flags, exact numbers as "p/q" strings, enclosures as "[lo, hi]"), and with trace=True every intermediate block:
+    `trace` {name: numpy float64 array} (each entry the nearest double, a measurement) and `trace_exact` {name: nested
+    lists of Fractions, a Surd where the value is a + b sqrt(r)}; `meanings[name]` says what each block is."""
+
+    def __new__(cls, text, result, tensors):
+        self = super().__new__(cls, text)
+        self.result = json.loads(result)
+        self.meanings = {t["name"]: t["meaning"] for t in tensors}
+        self.trace_exact = {t["name"]: _tensor(t, True) for t in tensors}
+        self._tensors = tensors
+        return self
+
+    @property
+    def trace(self):
+        return {t["name"]: _tensor(t, False) for t in self._tensors}
+
+
+def _tensor(entry, exact):
+    """A tensor of the binding (name, shape, values (a, b, r)) as nested Fractions (exact) or a numpy array."""
+    values = [_weight_value(a, b, r, exact) for a, b, r in entry["values"]]
+    if exact:
+        return _nested(values, entry["shape"])
+    import numpy  # only the float view needs it
+
+    return numpy.array(values, dtype=numpy.float64).reshape(entry["shape"])
+
+
 def eval(construction, input, variant=None, trace=False, bits=None, **params):  # noqa: A001 (the CLI's verb)
-    """Evaluates a construction on one input, as `tverify eval NAME --input X` does, and returns the text it prints.
-    trace=True adds every intermediate block; bits=K also evaluates in K-bit MPFR floating point."""
+    """Evaluates a construction on one input, as `tverify eval NAME --input X` does: an Evaluation, which is the text
+    it prints, with the result as data and, with trace=True, every intermediate block as arrays (Evaluation's doc).
+    bits=K also evaluates in K-bit MPFR floating point."""
     spec = _construction(construction)
     given, _ = _params(spec, params)
     if not isinstance(input, str):
@@ -214,7 +244,7 @@ def eval(construction, input, variant=None, trace=False, bits=None, **params):  
     bits = 0 if bits is None else _count("bits", bits, 2)
     if bits > 65536:
         raise ValueError(f"bits must be an integer in 2..65536 (got {bits})")
-    return _tverify.eval(construction, given, variant or "", input, bool(trace), bits)
+    return Evaluation(*_tverify.eval(construction, given, variant or "", input, bool(trace), bits))
 
 
 def sweep(construction, vary, out, variant=None, fast=False, threads=None, progress=None, **params):
@@ -420,14 +450,8 @@ def weights(construction, variant=None, exact=False, **params):
     given, _ = _params(spec, params)
     tensors, meanings = {}, {}
     for t in _tverify.weights(construction, given, variant or ""):
-        values = [_weight_value(a, b, r, exact) for a, b, r in t["values"]]
         meanings[t["name"]] = t["meaning"]
-        if exact:
-            tensors[t["name"]] = _nested(values, t["shape"])
-        else:
-            import numpy  # only the float view needs it
-
-            tensors[t["name"]] = numpy.array(values, dtype=numpy.float64).reshape(t["shape"])
+        tensors[t["name"]] = _tensor(t, exact)
     return Weights(tensors, meanings)
 
 
