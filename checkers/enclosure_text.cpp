@@ -39,7 +39,8 @@ std::string rounded(const std::string& number, int digits, mpfr_rnd_t rounding) 
 
 std::string with_short_enclosures(const std::string& text, int digits) {
   if (digits <= 0) return text;
-  static const std::regex enclosure(R"(\[(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?), (-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\])");
+  static const std::string number = R"(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)";
+  static const std::regex enclosure("\\[(" + number + "), (" + number + ")\\]");
   std::string out;
   auto from = text.cbegin();
   for (std::sregex_iterator it(text.begin(), text.end(), enclosure), end; it != end; ++it) {

@@ -51,7 +51,9 @@ std::string latex_escape(const std::string& text) {
     }
     ++i;
     switch (c) {
-      case '#': case '$': case '%': case '&': case '_': case '{': case '}': out += '\\', out += static_cast<char>(c); break;
+      case '#': case '$': case '%': case '&': case '_': case '{': case '}':
+        out += '\\', out += static_cast<char>(c);
+        break;
       case '\\': out += "$\\backslash$"; break;
       case '^': out += "\\^{}"; break;
       case '~': out += "\\~{}"; break;

@@ -29,8 +29,8 @@ std::string markdown_table(const Table& table);
 // line of a one-column article page side by side (in a two-column paper, use --columns or table*).
 constexpr std::size_t max_latex_columns = 8;
 
-// One longtable per part of the table (key columns repeated), each captioned, `note` as the caption's footnote. Columns that
-// hold one value in every row (a single construction, variant or parameter set) move into the caption.
+// One longtable per part of the table (key columns repeated), each captioned, `note` as the caption's footnote.
+// Columns that hold one value in every row (a single construction, variant or parameter set) move into the caption.
 std::string latex_table(const Table& table, const std::string& note);
 
 }  // namespace tverify

@@ -195,7 +195,8 @@ ProofResult prove_scores_symbolic(const copy::CopyTransformer& tr, copy::NgramRe
   for (int a = 0; a + w <= L; ++a)  // no repeated window of w tokens
     for (int b = a + 1; b + w <= L; ++b) {
       z3::expr differ = ctx.bool_val(false);
-      for (int m = 0; m < w; ++m) differ = differ || x[static_cast<std::size_t>(a + m)] != x[static_cast<std::size_t>(b + m)];
+      for (int m = 0; m < w; ++m)
+        differ = differ || x[static_cast<std::size_t>(a + m)] != x[static_cast<std::size_t>(b + m)];
       hyps.push_back(differ);
     }
   std::vector<z3::expr> s{ctx.int_val(tr.bos())};  // <BOS>, x, <COPY>, x_1..x_{L-1}

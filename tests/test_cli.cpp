@@ -166,7 +166,8 @@ TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabu
     std::ofstream(out / name) << j.dump(2);
     return (out / name).string();
   };
-  const CliRun summary = run_cli("recheck " + forge("f1.json", [](auto& j) { j["summary"]["smallest_verified_tau"] = "5/4"; }));
+  const CliRun summary =
+      run_cli("recheck " + forge("f1.json", [](auto& j) { j["summary"]["smallest_verified_tau"] = "5/4"; }));
   CHECK(summary.exit_code == 1);
   CHECK(summary.out.find("DIFFERS summary.smallest_verified_tau: stored 5/4, now 21/16") != std::string::npos);
   const CliRun probe = run_cli("recheck " + forge("f2.json", [](auto& j) { j["probes"]["rows"][1][2] = "verified"; }));

@@ -240,7 +240,8 @@ Json tokens_json(const TokenString& x) { return Json(std::vector<int>(x.begin(),
 void trace_blocks(Evaluation& e, const std::string& name, const Layer1Blocks& blocks,
                   const Vector<Surd> Layer1Output::*block, const std::string& meaning) {
   std::vector<QuadraticSurd> values;
-  for (std::size_t p = 0; p < blocks.size(); ++p) values.insert(values.end(), (blocks[p].*block).begin(), (blocks[p].*block).end());
+  for (std::size_t p = 0; p < blocks.size(); ++p)
+    values.insert(values.end(), (blocks[p].*block).begin(), (blocks[p].*block).end());
   const std::size_t width = blocks.size() == 0 ? 0 : (blocks[0].*block).size();
   e.add_trace(name, {blocks.size(), width}, std::move(values), meaning);
 }

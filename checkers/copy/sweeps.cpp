@@ -97,11 +97,13 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
   summary["monotonicity"] = fmt::format("assumed between probes by the bisection; on the {} probes made it {}",
                                         table.rows.size(), monotone ? "holds" : "is violated (see the CSV)");
   if (found) summary["smallest_verified_over_proof_tau"] = decimal(smallest_verified / proof);
-  else summary["note"] = transformer_claim_specs().thm2_3.id + " was not verified at any probed tau up to 2^12 times the proof's";
+  else
+    summary["note"] = transformer_claim_specs().thm2_3.id + " was not verified at any probed tau up to 2^12 times the "
+                                                            "proof's";
   PlotSpec plot{"Theorem 2.3 against the softmax temperature: " + config_words(config),
                 "temperature $\\tau$ (log scale)", "fraction of repeat-free strings copied (certified)", true, false,
-                std::pair{0.0, 1.05}, "tau_decimal", {{"fraction_copied", "each probe: an exhaustive check", SeriesStyle::Points}},
-                {}};
+                std::pair{0.0, 1.05}, "tau_decimal",
+                {{"fraction_copied", "each probe: an exhaustive check", SeriesStyle::Points}}, {}};
   plot.verdict_column = "verdict";
   if (found) plot.marks.push_back({smallest_verified.convert_to<double>(), "smallest verified $\\tau$"});
   plot.marks.push_back({proof.convert_to<double>(), "the proof's $\\tau = d \\ln(8Kd)$"});
@@ -217,7 +219,8 @@ Json sweep_length(const CopyTransformerConfig& config, const CopySweepOptions& s
     plot.shade_label = "Theorem 2.3's range $2n \\le L \\le D^n$";
   }
   if (crossing)
-    plot.marks.push_back({static_cast<double>(*crossing), "first $L$ with error rate $\\ge " + exact_to_string(sweep.threshold) + "$"});
+    plot.marks.push_back({static_cast<double>(*crossing),
+                          "first $L$ with error rate $\\ge " + exact_to_string(sweep.threshold) + "$"});
   write_sweep(sweep.output, "length-" + config_name(config, false), table, plot, summary);
   return summary;
 }
