@@ -50,6 +50,10 @@ std::string latex_escape(const std::string& text) {
       continue;
     }
     ++i;
+    if (c < 0x20 || c == 0x7F) {  // a control character (a line break, a form feed) would end a paragraph or stop LaTeX
+      out += ' ';
+      continue;
+    }
     switch (c) {
       case '#': case '$': case '%': case '&': case '_': case '{': case '}':
         out += '\\', out += static_cast<char>(c);

@@ -8,12 +8,13 @@
 namespace tverify {
 namespace {
 
-// The label split at its dollars: even pieces are words, odd pieces math.
+// The label split at its dollars: even pieces are words, odd pieces math; "\\$" is a dollar of the words.
 std::vector<std::string> pieces(const std::string& label) {
   std::vector<std::string> out{""};
-  for (char c : label) {
-    if (c == '$') out.emplace_back();
-    else out.back() += c;
+  for (std::size_t i = 0; i < label.size(); ++i) {
+    if (label[i] == '\\' && i + 1 < label.size() && label[i + 1] == '$') out.back() += label[++i];
+    else if (label[i] == '$') out.emplace_back();
+    else out.back() += label[i];
   }
   return out;
 }
@@ -58,6 +59,12 @@ std::string double_quoted(const std::string& text) {
 }
 
 }  // namespace
+
+std::string plot_words(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '$' ? std::string("\\$") : std::string(1, c);
+  return out;
+}
 
 std::string gnuplot_label(const std::string& label, LabelTarget target) {
   const std::vector<std::string> parts = pieces(label);

@@ -13,4 +13,7 @@ enum class LabelTarget { Enhanced, Latex };
 // The label as a gnuplot string literal for the target.
 std::string gnuplot_label(const std::string& label, LabelTarget target);
 
+// Text from outside (a file name) as words of a label: its dollars are not math.
+std::string plot_words(const std::string& text);
+
 }  // namespace tverify

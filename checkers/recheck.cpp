@@ -33,6 +33,7 @@ Json fresh_sweep_certificate(const Json& cert, const CertificateCommand& command
   struct RemovedAtEnd {
     std::filesystem::path path;
     ~RemovedAtEnd() {
+      release_output_dir(path.string());
       std::error_code ec;
       std::filesystem::remove_all(path, ec);
     }
@@ -95,7 +96,9 @@ CertificateCommand certificate_command(const Json& cert, const std::string& path
 RecheckResult recheck_certificate(const Json& cert, const std::string& path, RunOptions options) {
   if (is_sweep(cert)) {
     const CertificateCommand command = certificate_command(cert, path);
-    if (!writes_outputs()) return {};  // under MPI, the rank that writes the sweep's files compares them
+    if (const Cluster* cluster = active_cluster(); cluster && cluster->ranks() > 1)
+      throw UsageError("recheck of a sweep's certificate runs in one process (not under mpirun with " +
+                       std::to_string(cluster->ranks()) + " ranks): its sweep writes into a temporary folder of its own");
     const Json fresh = fresh_sweep_certificate(cert, command, options);
     RecheckResult result{compare_certificates(cert, fresh), fresh["probes"]["rows"].size(), std::nullopt, "probes"};
     if (cert.value("commit", "") != tool_commit()) result.made_at_other_commit = cert.value("commit", "?");

@@ -240,15 +240,40 @@ void require_gnuplot() {
     throw UsageError("gnuplot not found: install the Debian package gnuplot-nox (scripts/setup does)");
 }
 
-void prepare_output_dir(const std::string& dir) {
-  // Held until the process ends: every sweep of this process may write into the folder, no other process may.
-  if (!writes_outputs()) return;
-  static std::mutex mutex;
-  static std::map<std::string, OutputDirLock> held;
-  const std::lock_guard<std::mutex> guard(mutex);
+namespace {
+
+// The output folders this process holds, by canonical path.
+struct HeldFolders {
+  std::mutex mutex;
+  std::map<std::string, OutputDirLock> locks;
+};
+
+HeldFolders& held_folders() {
+  static HeldFolders held;
+  return held;
+}
+
+std::string folder_key(const std::string& dir) {
   std::error_code ec;
-  const std::string key = fs::weakly_canonical(fs::absolute(dir.empty() ? fs::path("-") : fs::path(dir)), ec).string();
-  if (held.count(key) == 0) held.emplace(key, OutputDirLock(dir, "--out"));
+  return fs::weakly_canonical(fs::absolute(dir.empty() ? fs::path("-") : fs::path(dir)), ec).string();
+}
+
+}  // namespace
+
+void prepare_output_dir(const std::string& dir) {
+  // Held until the process ends (or release_output_dir): every sweep of this process may write into the folder, no
+  // other process may.
+  if (!writes_outputs()) return;
+  HeldFolders& held = held_folders();
+  const std::lock_guard<std::mutex> guard(held.mutex);
+  const std::string key = folder_key(dir);
+  if (held.locks.count(key) == 0) held.locks.emplace(key, OutputDirLock(dir, "--out"));
+}
+
+void release_output_dir(const std::string& dir) {
+  HeldFolders& held = held_folders();
+  const std::lock_guard<std::mutex> guard(held.mutex);
+  held.locks.erase(folder_key(dir));
 }
 
 void write_sweep(const SweepOutput& out, const std::string& name, const SweepTable& table, const PlotSpec& plot,

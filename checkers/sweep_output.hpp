@@ -61,6 +61,8 @@ void require_gnuplot();
 // Creates `dir` if missing and locks it until the process ends (checkers/files.hpp: OutputDirLock). Throws UsageError
 // when it cannot be created or written, or when another process holds its lock.
 void prepare_output_dir(const std::string& dir);
+// Lets go of a folder prepare_output_dir holds (a temporary folder about to be removed).
+void release_output_dir(const std::string& dir);
 // Writes <name>.csv, .gp, the figures and .json (the certificate: out.header, the summary, the probes) into out.dir.
 void write_sweep(const SweepOutput& out, const std::string& name, const SweepTable& table, const PlotSpec& plot,
                  const Json& summary);

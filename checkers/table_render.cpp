@@ -75,7 +75,8 @@ std::vector<double> column_shares(const Table& t) {
 std::string latex_row(const Cells& cells) {
   std::string out;
   for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? " & " : "") + latex_escape(cells[i]);
-  return out + " \\\\\n";
+  // \tabularnewline, not \\: a next row opening with '[' would be read as the argument of \\.
+  return out + " \\tabularnewline\n";
 }
 
 std::string latex_part(const Table& t, const std::string& note) {

@@ -172,6 +172,8 @@ TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabu
   CHECK(summary.out.find("DIFFERS summary.smallest_verified_tau: stored 5/4, now 21/16") != std::string::npos);
   const CliRun probe = run_cli("recheck " + forge("f2.json", [](auto& j) { j["probes"]["rows"][1][2] = "verified"; }));
   CHECK(probe.out.find("DIFFERS probes.rows[1][2]: stored verified, now refuted") != std::string::npos);
+  const CliRun hidden = run_cli("recheck " + forge("f6.json", [](auto& j) { j["summary"]["seconds"] = 1; }));
+  CHECK(hidden.out.find("DIFFERS summary.seconds: stored 1, now absent") != std::string::npos);  // only rows' are timings
   const CliRun top = run_cli("recheck " + forge("f3.json", [](auto& j) { j["variant"] = "paper"; }));
   CHECK(top.exit_code == 1);
   CHECK(top.out.find("DIFFERS summary.config") != std::string::npos);  // the forged variant re-runs as paper

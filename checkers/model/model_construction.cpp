@@ -2,6 +2,7 @@
 
 #include "checkers/confidence.hpp"
 #include "checkers/model/model_cases.hpp"
+#include "checkers/plot_labels.hpp"
 #include "checkers/sweep_output.hpp"
 #include "checkers/tally.hpp"
 #include "core/exact.hpp"
@@ -297,7 +298,8 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
     if (first_failing.is_null() && row["failed"].get<std::uint64_t>() > 0) first_failing = row["length"];
   }
   PlotSpec plot{fmt::format("Model {} against the task {}: error rate per length",
-                            std::filesystem::path(model_run.model->path).filename().string(), params.choice("task")),
+                            plot_words(std::filesystem::path(model_run.model->path).filename().string()),
+                            params.choice("task")),
                 "sequence length $n$", r.id == sample_claim().id ? "sampled error rate" : "error rate (exact)"};
   plot.x_column = "length";
   plot.yrange = std::make_pair(0.0, 1.05);
