@@ -229,6 +229,19 @@ StagedFiles::~StagedFiles() {
   for (const auto& [temp, target] : staged_) ::unlink(temp.c_str());
 }
 
+TemporaryFolder::TemporaryFolder(const std::string& prefix, const std::string& purpose) {
+  std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (!::mkdtemp(pattern.data()))
+    throw UsageError("cannot create a temporary folder in " + fs::temp_directory_path().string() + " " + purpose +
+                     " (a full disk?)");
+  path_ = pattern;
+}
+
+TemporaryFolder::~TemporaryFolder() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
 fs::path StagedFiles::stage(const fs::path& target, const std::string& text) {
   refuse_non_regular(target, "");
   staged_.emplace_back(write_temp(target, text), target);

@@ -59,6 +59,20 @@ class StagedFiles {
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;  // (temporary, target)
 };
 
+// A fresh folder under the system's temporary folder (mkdtemp, "<prefix>-XXXXXX"), removed with everything in it when
+// the object goes. Throws UsageError naming `purpose` when it cannot be created.
+class TemporaryFolder {
+ public:
+  TemporaryFolder(const std::string& prefix, const std::string& purpose);
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  ~TemporaryFolder();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 // Holds an exclusive advisory lock on an output folder (created if missing) for its lifetime. Throws UsageError when
 // the folder cannot be created or written, or when another run holds the lock.
 class OutputDirLock {

@@ -5,11 +5,8 @@
 #include "checkers/files.hpp"
 #include "checkers/registry.hpp"
 
-#include <stdlib.h>
-
 #include <filesystem>
 #include <map>
-
 
 namespace tverify {
 
@@ -26,18 +23,12 @@ bool is_sweep(const Json& cert) { return cert.value("verb", "check") == "sweep";
 // A sweep certificate's command re-run into a fresh temporary folder; its certificate of the same output is read
 // back from there. Nothing is written beside the stored certificate.
 Json fresh_sweep_certificate(const Json& cert, const CertificateCommand& command, const RunOptions& options) {
-  std::string pattern = (std::filesystem::temp_directory_path() / "tverify-recheck-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw UsageError("recheck: cannot create a temporary folder in " +
-                                                   std::filesystem::temp_directory_path().string());
-  const std::filesystem::path folder = pattern;
-  struct RemovedAtEnd {
-    std::filesystem::path path;
-    ~RemovedAtEnd() {
-      release_output_dir(path.string());
-      std::error_code ec;
-      std::filesystem::remove_all(path, ec);
-    }
-  } removed{folder};
+  const TemporaryFolder temporary("tverify-recheck", "for recheck");
+  const std::filesystem::path& folder = temporary.path();
+  struct LockReleased {  // the sweep's lock on the folder goes before the folder does
+    std::string dir;
+    ~LockReleased() { release_output_dir(dir); }
+  } released{folder.string()};
   const Json& sweep = cert["sweep"];
   std::map<std::string, std::string> sweep_options;
   for (const auto& [name, text] : sweep["options"].items()) sweep_options[name] = text.get<std::string>();

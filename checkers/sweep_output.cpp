@@ -205,28 +205,6 @@ std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::st
          figure(t, p, csv_file, LabelTarget::Latex) + "unset output\n";
 }
 
-// A folder of its own for gnuplot's run, removed with everything in it.
-class ScratchFolder {
- public:
-  ScratchFolder() {
-    std::string pattern = (fs::temp_directory_path() / "tverify-plot-XXXXXX").string();
-    if (!::mkdtemp(pattern.data()))
-      throw UsageError("cannot create a temporary folder in " + fs::temp_directory_path().string() +
-                       " for gnuplot (a full disk?)");
-    path_ = pattern;
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  ~ScratchFolder() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 // The files gnuplot writes for sweep output `name`.
 std::vector<std::string> figure_files(const std::string& name) {
   return {name + ".png", name + ".pdf", name + "-latex.tex", name + "-latex.pdf"};
@@ -283,7 +261,7 @@ void write_sweep(const SweepOutput& out, const std::string& name, const SweepTab
   if (!writes_outputs()) return;
   const fs::path base = fs::path(out.dir) / name;
   const std::string csv_text = csv(table), script = gnuplot_script(table, plot, name);
-  const ScratchFolder scratch;
+  const TemporaryFolder scratch("tverify-plot", "for gnuplot");
   write_file_atomically(scratch.path() / (name + ".csv"), csv_text);
   if (!run_program("gnuplot", {}, scratch.path().string(), script))
     throw UsageError("gnuplot could not draw '" + base.string() + ".png' (a full disk?); the previous files are kept");
