@@ -4,14 +4,20 @@
 //
 // How the rounding is made rigorous without changing the FPU's rounding mode (nothing in tverify changes it; the
 // default is round to nearest):
-// - + - * / are computed rounded to nearest, and their exact rounding error is recovered by error-free
-//   transformations (TwoSum for a sum; fma(a, b, -p) for a product; the remainder fma(-q, b, a) for a quotient). An
-//   endpoint moves one double outward only when that error points outward, so exact operations stay exact and a
-//   tie of two point values is decided equal, as MPFI decides it. Where the transformations are not exact (a
-//   product or quotient near the subnormal range), the endpoint moves outward unconditionally, which covers a
+// - + - * / of points (exact values) are computed rounded to nearest, and their exact rounding error is recovered by
+//   error-free transformations (TwoSum for a sum; fma(a, b, -p) for a product; the remainder fma(-q, b, a) for a
+//   quotient). An endpoint moves one double outward only when that error points outward, so exact operations stay
+//   exact and a tie of two point values is decided equal, as MPFI decides it. Where the transformations are not exact
+//   (a product or quotient near the subnormal range), the endpoint moves outward unconditionally, which covers a
 //   rounding error of at most half a unit in the last place.
-// - exp, log, sqrt, erf, tanh are increasing: each endpoint is computed by MPFR at 53 bits, correctly rounded down
-//   or up (a 53-bit MPFR number is a double, so reading it back is exact).
+// - + and * of intervals that are not points move each endpoint one double outward unconditionally (no
+//   transformation): one ulp more on an inexact value, for a fraction of the cost.
+// - exp, log, sqrt, erf, tanh are increasing: an endpoint's image is enclosed by one MPFR call rounded to nearest
+//   (at 53 bits; erf at 24), whose ternary value says on which side of the exact image the result lies (an MPFR number
+//   of at most 53 bits is a double, so reading it back is exact); the other bound is its neighbour. Each thread keeps
+//   the images of recent arguments (attention scores repeat across positions and inputs). erf and tanh have slopes at
+//   most 2/sqrt(pi) and 1 and stay below 1, so a narrow interval's upper image is bounded from its lower end's without
+//   a second call.
 // - Exact rationals enter through MPFR's mpfr_set_q, rounded down and up.
 // - A result whose endpoint is not a finite double (overflow, or an indeterminate inf - inf) throws
 //   DoubleRangeExceeded: the interval never holds an infinity, and the caller climbs to MPFI, whose exponent range
@@ -24,12 +30,14 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <iomanip>
 #include <limits>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -59,8 +67,11 @@ inline double up(double x) {
 }
 inline double down(double x) { return -up(-x); }
 
+[[noreturn]] inline void range_exceeded() { throw DoubleRangeExceeded{}; }
+
 inline double checked(double x) {
-  if (!std::isfinite(x)) throw DoubleRangeExceeded{};
+  if (!std::isfinite(x)) [[unlikely]]
+    range_exceeded();
   return x;
 }
 
@@ -91,6 +102,14 @@ inline double mul_up(double a, double b) {
   const double p = checked(a * b);
   return upper_of(p, product_error(a, b, p));
 }
+
+// a + b and a * b rounded down / up without their exact errors: the result rounded to nearest is within half an ulp
+// of the exact one (2^-1075 below the normal range), and the adjacent double is at least that far. For operands
+// already inexact (intervals, not points), where one ulp more costs nothing and the error-free transformation would.
+inline double add_outward_down(double a, double b) { return checked(down(a + b)); }
+inline double add_outward_up(double a, double b) { return checked(up(a + b)); }
+inline double mul_outward_down(double a, double b) { return checked(down(a * b)); }
+inline double mul_outward_up(double a, double b) { return checked(up(a * b)); }
 
 // a / b rounded down / up, b != 0 (a - q b == fma(-q, b, a) exactly unless q or a is near the subnormal range;
 // a / b - q has the sign of (a - q b) / b).
@@ -123,6 +142,58 @@ double mpfr_rounded(F f, double x, mpfr_rnd_t rounding) {
   return checked(mpfr_get_d(s.out, rounding));  // exact for a normal result; rounded the same way again otherwise
 }
 
+// f(x) between two doubles.
+struct Enclosure {
+  double lo, hi;
+};
+
+using MpfrFunction = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+
+// f(x) at `Bits` <= 53 bits by one MPFR call rounded to nearest: an inexact result r lies within half an ulp of f(x),
+// on the side the ternary value gives, so f(x) lies between r and its `Bits`-bit neighbour on the other side (both
+// doubles, read back exactly). A result below the normal range (where reading it back as a double rounds again) is
+// rounded down and up by two calls instead.
+template <MpfrFunction F, mpfr_prec_t Bits>
+Enclosure mpfr_enclosure(double x) {
+  static_assert(Bits >= MPFR_PREC_MIN && Bits <= 53);
+  struct Scratch {
+    mpfr_t in, out;
+    Scratch() { mpfr_init2(in, 53), mpfr_init2(out, Bits); }
+    ~Scratch() { mpfr_clear(in), mpfr_clear(out); }
+  };
+  thread_local Scratch s;
+  mpfr_set_d(s.in, x, MPFR_RNDN);  // exact: x is a double
+  const int ternary = F(s.out, s.in, MPFR_RNDN);
+  const double r = checked(mpfr_get_d(s.out, MPFR_RNDN));
+  if (std::fabs(r) < DBL_MIN && !(mpfr_zero_p(s.out) && ternary == 0))
+    return {mpfr_rounded(F, x, MPFR_RNDD), mpfr_rounded(F, x, MPFR_RNDU)};
+  if (ternary == 0) return {r, r};
+  if (ternary > 0) mpfr_nextbelow(s.out);
+  else mpfr_nextabove(s.out);
+  const double neighbour = checked(mpfr_get_d(s.out, MPFR_RNDN));
+  return ternary > 0 ? Enclosure{neighbour, r} : Enclosure{r, neighbour};
+}
+
+// mpfr_enclosure<F, Bits>(x) through a per-thread direct-mapped cache of recent arguments.
+template <MpfrFunction F, mpfr_prec_t Bits>
+Enclosure cached_enclosure(double x) {
+  struct Entry {
+    std::uint64_t key = 0;
+    Enclosure value{0, 0};
+    bool filled = false;
+  };
+  constexpr int index_bits = 10;
+  thread_local std::array<Entry, std::size_t{1} << index_bits> cache{};
+  const auto key = std::bit_cast<std::uint64_t>(x);
+  Entry& e = cache[(key * 0x9E3779B97F4A7C15ULL) >> (64 - index_bits)];
+  if (!e.filled || e.key != key) {
+    e.value = mpfr_enclosure<F, Bits>(x);  // may throw DoubleRangeExceeded: the entry is then left as it was
+    e.key = key;
+    e.filled = true;
+  }
+  return e.value;
+}
+
 inline double from_rational(const Exact& q, mpfr_rnd_t rounding) {
   return mpfr_rounded([&q](mpfr_ptr out, mpfr_srcptr, mpfr_rnd_t r) { return mpfr_set_q(out, q.backend().data(), r); },
                       0.0, rounding);
@@ -153,14 +224,16 @@ class DoubleInterval {
       const double s = checked(lo_ + o.lo_);
       return *this = around(s, sum_error(lo_, o.lo_, s));
     }
-    return *this = {add_down(lo_, o.lo_), add_up(hi_, o.hi_)};
+    if (o.is_point_zero()) return *this;
+    if (is_point_zero()) return *this = o;
+    return *this = {add_outward_down(lo_, o.lo_), add_outward_up(hi_, o.hi_)};
   }
   DoubleInterval& operator-=(const DoubleInterval& o) { return *this += -o; }
   DoubleInterval& operator*=(const DoubleInterval& o) {
     using namespace double_rounding;
     if (o.is_point()) return scale(o.lo_);
     if (is_point()) return *this = DoubleInterval(o).scale(lo_);
-    return *this = corners(o, mul_down, mul_up);
+    return *this = corners(o, mul_outward_down, mul_outward_up);
   }
   DoubleInterval& operator/=(const DoubleInterval& o) {
     if (o.sign() == Sign::Unknown || o.sign() == Sign::Zero)
@@ -199,17 +272,22 @@ class DoubleInterval {
     return out.str();
   }
 
-  friend DoubleInterval exp(const DoubleInterval& x) { return x.increasing(mpfr_exp); }
+  friend DoubleInterval exp(const DoubleInterval& x) { return x.increasing<mpfr_exp>(); }
   friend DoubleInterval log(const DoubleInterval& x) {
     if (x.sign() != Sign::Positive) throw std::domain_error("interval log of an interval not certainly > 0");
-    return x.increasing(mpfr_log);
+    return x.increasing<mpfr_log>();
   }
   friend DoubleInterval sqrt(const DoubleInterval& x) {
     if (x.lo_ < 0) throw std::domain_error("interval sqrt of an interval that reaches below 0");
-    return x.increasing(mpfr_sqrt);
+    return x.increasing<mpfr_sqrt>();
   }
-  friend DoubleInterval tanh(const DoubleInterval& x) { return x.increasing(mpfr_tanh); }
-  friend DoubleInterval erf(const DoubleInterval& x) { return x.increasing(mpfr_erf); }
+  friend DoubleInterval tanh(const DoubleInterval& x) { return x.increasing_below_one<mpfr_tanh>(1.0); }
+  // erf' <= 2 / sqrt(pi). MPFR's erf costs about twice as much at 53 bits as at 24 (bench/bench_double_interval), and
+  // GELU calls it once per hidden unit and input; a 24-bit enclosure (relative width 2^-23) decided every input of
+  // the example GELU model, and a comparison it leaves undecided climbs to MPFI.
+  friend DoubleInterval erf(const DoubleInterval& x) {
+    return x.increasing_below_one<mpfr_erf, 24>(double_rounding::up(2 * std::numbers::inv_sqrtpi));
+  }
   // [max(lo, 0), max(hi, 0)]: the exact image of ReLU on the interval.
   friend DoubleInterval relu(const DoubleInterval& x) { return {std::max(x.lo_, 0.0), std::max(x.hi_, 0.0)}; }
 
@@ -236,12 +314,25 @@ class DoubleInterval {
       const double p = checked(lo_ * c);
       return *this = around(p, product_error(lo_, c, p));
     }
-    if (c >= 0) return *this = {mul_down(lo_, c), mul_up(hi_, c)};
-    return *this = {mul_down(hi_, c), mul_up(lo_, c)};
+    if (c == 0) return *this = point(0);
+    if (c > 0) return *this = {mul_outward_down(lo_, c), mul_outward_up(hi_, c)};
+    return *this = {mul_outward_down(hi_, c), mul_outward_up(lo_, c)};
   }
-  template <class F>
-  DoubleInterval increasing(F f) const {
-    return {double_rounding::mpfr_rounded(f, lo_, MPFR_RNDD), double_rounding::mpfr_rounded(f, hi_, MPFR_RNDU)};
+  template <double_rounding::MpfrFunction F, mpfr_prec_t Bits = 53>
+  DoubleInterval increasing() const {
+    const double_rounding::Enclosure low = double_rounding::cached_enclosure<F, Bits>(lo_);
+    if (is_point()) return {low.lo, low.hi};
+    return {low.lo, double_rounding::cached_enclosure<F, Bits>(hi_).hi};
+  }
+  // An increasing f below 1 whose slope is at most `slope`: on a narrow interval, f(hi) <= f(lo) + (hi - lo) slope
+  // (the mean value theorem), capped at 1.
+  template <double_rounding::MpfrFunction F, mpfr_prec_t Bits = 53>
+  DoubleInterval increasing_below_one(double slope) const {
+    using namespace double_rounding;
+    constexpr double narrow = 0x1p-20;
+    if (is_point() || add_up(hi_, -lo_) > narrow) return increasing<F, Bits>();
+    const Enclosure low = cached_enclosure<F, Bits>(lo_);
+    return {low.lo, std::min(add_up(low.hi, mul_up(add_up(hi_, -lo_), slope)), 1.0)};
   }
 
   double lo_ = 0, hi_ = 0;

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <random>
+#include <tuple>
 
 using tverify::DoubleInterval;
 using tverify::DoubleRangeExceeded;
@@ -29,12 +30,12 @@ Exact random_rational(std::mt19937_64& rng) {
 }
 
 // The double interval must meet the 256-bit MPFI enclosure of the same real (both contain it); of a point argument
-// it is at most one unit in the last place wide (the two ends of one value rounded down and up).
-void check_against_mpfi(const DoubleInterval& d, const tverify::Interval<256>& reference, bool point_argument) {
+// it is at most one unit in the last place of a `bits`-bit number wide (one value and its neighbour at that precision).
+void check_against_mpfi(const DoubleInterval& d, const tverify::Interval<256>& reference, bool point_argument,
+                        int bits = 53) {
   CHECK(d.lower() <= reference.upper());
   CHECK(d.upper() >= reference.lower());
-  if (point_argument)
-    CHECK(d.upper().convert_to<double>() <= std::nextafter(d.lower().convert_to<double>(), INFINITY));
+  if (point_argument) CHECK(d.width() <= max(abs(d.lower()), abs(d.upper())) * power_of_two(1 - bits));
 }
 
 }  // namespace
@@ -67,6 +68,11 @@ TEST_CASE("double intervals: + - * / enclose the exact result of random rational
       DoubleInterval sum(Exact(1, 3));
       sum.add_product(x, y);
       CHECK(sum.contains(Exact(1, 3) + v * b));
+      const DoubleInterval three_quarters(Exact(3, 4)), zero(0);  // points: one factor or term exact
+      CHECK((x * three_quarters).contains(v * Exact(3, 4)));
+      CHECK((three_quarters * x + three_quarters).contains(v * Exact(3, 4) + Exact(3, 4)));
+      CHECK((x * zero).sign() == Sign::Zero);
+      CHECK((x + zero).lower() == x.lower());
     }
   }
 }
@@ -122,7 +128,7 @@ TEST_CASE("double intervals: exp, log, sqrt, erf, tanh enclose the real value, a
     const Wide w(x);
     const bool point = d.lower() == d.upper();
     check_against_mpfi(exp(d), exp(w), point);
-    check_against_mpfi(erf(d), erf(w), point);
+    check_against_mpfi(erf(d), erf(w), point, 24);  // erf is enclosed at 24 bits
     check_against_mpfi(tanh(d), tanh(w), point);
     if (x > 0) {
       check_against_mpfi(log(d), log(w), point);
@@ -135,6 +141,36 @@ TEST_CASE("double intervals: exp, log, sqrt, erf, tanh enclose the real value, a
   CHECK(exp(DoubleInterval(-800)).lower() == Exact(0));  // below the subnormals: [0, smallest subnormal]
   CHECK(exp(DoubleInterval(-800)).upper() > Exact(0));
   CHECK_THROWS_AS(log(DoubleInterval::hull(-1, 1)), std::domain_error);
+}
+
+TEST_CASE("double intervals: erf and tanh of a narrow interval (its upper end bounded by the slope) enclose both "
+          "ends' images", "[double_interval]") {
+  using Wide = tverify::Interval<256>;
+  std::mt19937_64 rng(20261125);
+  std::uniform_real_distribution<double> start(-5, 5);
+  std::uniform_int_distribution<int> exponent(-60, -10);  // narrow (slope bound) up to 2^-10 wide (two calls)
+  for (int trial = 0; trial < 3000; ++trial) {
+    const Exact lo(start(rng)), hi = lo + power_of_two(exponent(rng));
+    const DoubleInterval d = DoubleInterval::hull(lo, hi);
+    const Wide wide_lo(d.lower()), wide_hi(d.upper());
+    for (const auto& [image, at_lo, at_hi] : {std::tuple{erf(d), erf(wide_lo), erf(wide_hi)},
+                                              std::tuple{tanh(d), tanh(wide_lo), tanh(wide_hi)}}) {
+      CHECK(image.lower() <= at_lo.lower());
+      CHECK(image.upper() >= at_hi.upper());
+      CHECK(image.upper() <= Exact(1));
+    }
+  }
+}
+
+TEST_CASE("double intervals: each argument gets its own image through the per-thread cache", "[double_interval]") {
+  using Wide = tverify::Interval<256>;
+  // 3000 arguments twice over: far more than the cache holds, so entries are evicted and slots shared.
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < 3000; ++i) {
+      const Exact x = Exact(i - 1500, 64);
+      check_against_mpfi(exp(DoubleInterval(x)), exp(Wide(x)), true);
+      check_against_mpfi(erf(DoubleInterval(x)), erf(Wide(x)), true, 24);
+    }
 }
 
 TEST_CASE("double intervals: the ReLU image and integer conversions", "[double_interval]") {

@@ -41,18 +41,26 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
 std::vector<std::int64_t> broadcast_index_map(const Shape& from, const Shape& to) {
   if (from.size() > to.size() || broadcast_shapes(from, to) != to)
     throw ModelError("the shape " + shape_text(from) + " does not broadcast to " + shape_text(to));
-  const std::size_t offset = to.size() - from.size();
-  const Shape from_strides = strides_of(from);
   const std::int64_t n = element_count(to);
   std::vector<std::int64_t> map(static_cast<std::size_t>(n));
+  if (from == to) {
+    for (std::int64_t flat = 0; flat < n; ++flat) map[static_cast<std::size_t>(flat)] = flat;
+    return map;
+  }
+  // The source's stride along each axis of `to` (0 where `from` is repeated); the source index follows the odometer.
+  const std::size_t offset = to.size() - from.size();
+  const Shape from_strides = strides_of(from);
+  Shape stride(to.size(), 0);
+  for (std::size_t i = 0; i < from.size(); ++i)
+    if (from[i] != 1) stride[offset + i] = from_strides[i];
   Shape index(to.size(), 0);
+  std::int64_t source = 0;
   for (std::int64_t flat = 0; flat < n; ++flat) {
-    std::int64_t source = 0;
-    for (std::size_t i = 0; i < from.size(); ++i)
-      if (from[i] != 1) source += index[offset + i] * from_strides[i];
     map[static_cast<std::size_t>(flat)] = source;
     for (std::size_t i = to.size(); i-- > 0;) {
+      source += stride[i];
       if (++index[i] < to[i]) break;
+      source -= stride[i] * to[i];
       index[i] = 0;
     }
   }
