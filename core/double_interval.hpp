@@ -282,7 +282,7 @@ class DoubleInterval {
     return x.increasing<mpfr_sqrt>();
   }
   friend DoubleInterval tanh(const DoubleInterval& x) { return x.increasing_below_one<mpfr_tanh>(1.0); }
-  // erf' <= 2 / sqrt(pi). MPFR's erf costs about twice as much at 53 bits as at 24 (bench/bench_double_interval), and
+  // erf' <= 2 / sqrt(pi). MPFR's erf costs about 1.6 times as much at 53 bits as at 24 (bench/bench_double_interval), and
   // GELU calls it once per hidden unit and input; a 24-bit enclosure (relative width 2^-23) decided every input of
   // the example GELU model, and a comparison it leaves undecided climbs to MPFI.
   friend DoubleInterval erf(const DoubleInterval& x) {
