@@ -74,6 +74,11 @@ TEST_CASE("model tasks: reference outputs derived by hand", "[model]") {
   CHECK(find_task("nar").is_instance({0, 1, 1, 0, 1}));
   CHECK(find_task("nar").targets({0, 1, 1, 0, 1}, 2) == Tokens{1});
   CHECK_FALSE(find_task("nar").is_instance({0, 1, 0, 1, 0, 1}));  // 0 1 occurs twice before the end
+  // NAR with N = 3 on 1 0 0 0 1 0 0: the last 3-gram 1 0 0 occurs once earlier (ending at index 2), so the target is
+  // x_4 = 0; with N = 2 the last 2-gram 0 0 occurs twice earlier (ending at 2 and 3): no instance.
+  CHECK(find_task("nar", 3).is_instance({1, 0, 0, 0, 1, 0, 0}));
+  CHECK(find_task("nar", 3).targets({1, 0, 0, 0, 1, 0, 0}, 2) == Tokens{0});
+  CHECK_FALSE(find_task("nar").is_instance({1, 0, 0, 0, 1, 0, 0}));
 }
 
 TEST_CASE("model: task ar checks the valid instances only", "[model]") {
@@ -91,6 +96,21 @@ TEST_CASE("model: task ar checks the valid instances only", "[model]") {
   CHECK(r.domain_description.find("checked: the valid instances") != std::string::npos);
   CHECK_THROWS_WITH(check_model({{"onnx", fixture("identity.onnx")}, {"task", "nar"}, {"V", "2"}, {"samples", "4"}}),
                     Catch::Contains("--samples draws from every sequence"));
+}
+
+TEST_CASE("model: task nar takes the n-gram length --N, and no other task does", "[model]") {
+  // Over V = 2 at length 4, N = 3: the last 3-gram x_2 x_3 x_4 must occur once earlier, ending at index 2 (x_1 x_2
+  // x_3), so x_1 = x_2 = x_3 = x_4: 0000 and 1111, each with target x_4, which the identity model outputs.
+  const CheckReport r = check_model(
+      {{"onnx", fixture("identity.onnx")}, {"task", "nar"}, {"N", "3"}, {"V", "2"}, {"lengths", "4:4"}});
+  const ClaimResult& c = task_claim(r);
+  CHECK(c.verdict == Verdict::Verified);
+  CHECK(c.checked == 2);
+  CHECK(r.domain_description.find("the last 3-gram") != std::string::npos);
+  CHECK_THROWS_WITH(check_model({{"onnx", fixture("identity.onnx")}, {"task", "sort"}, {"N", "3"}, {"V", "2"}}),
+                    Catch::Contains("--N is the n-gram length of task nar; it does not apply to task sort"));
+  CHECK_THROWS_WITH(check_model({{"onnx", fixture("identity.onnx")}, {"task", "nar"}, {"N", "1"}, {"V", "2"}}),
+                    Catch::Contains("--N"));
 }
 
 TEST_CASE("model: an exact reversal by index arithmetic is verified in exact arithmetic", "[model]") {

@@ -56,7 +56,7 @@ ModelCase file_case(const Json& line, const std::string& where, Decode decode) {
 }  // namespace
 
 ModelCases::ModelCases(const Task& task, long long V, int lo, int hi, const RunOptions& options)
-    : task_(&task), V_(V), domain_(make_sequence_domain(hi, 0, V - 1, options, lo)) {}
+    : task_(task), V_(V), domain_(make_sequence_domain(hi, 0, V - 1, options, lo)) {}
 
 namespace {
 
@@ -85,7 +85,7 @@ RunOptions unbounded(RunOptions options) {
 
 ModelCases::ModelCases(const Task& task, long long V, int lo, int hi, std::uint64_t samples, std::uint64_t seed,
                        const RunOptions& options)
-    : task_(&task), V_(V), domain_(make_sequence_domain(hi, 0, V - 1, unbounded(options), lo)), samples_(samples),
+    : task_(task), V_(V), domain_(make_sequence_domain(hi, 0, V - 1, unbounded(options), lo)), samples_(samples),
       seed_(seed) {
   check_budget(samples, options, "sampled sequences");
 }

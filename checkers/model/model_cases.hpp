@@ -37,11 +37,11 @@ class ModelCases {
   std::string describe() const;
   // The lengths of the token sequences the inputs make (teacher-forced), each once.
   std::vector<std::size_t> sequence_lengths() const;
-  const Task* task() const { return task_; }
+  const Task* task() const { return task_ ? &*task_ : nullptr; }
   bool sampled() const { return samples_ > 0; }
 
  private:
-  const Task* task_ = nullptr;
+  std::optional<Task> task_;
   long long V_ = 0;
   std::optional<SequenceDomain> domain_;
   std::uint64_t samples_ = 0, seed_ = 0;  // samples_ > 0: a sample of domain_

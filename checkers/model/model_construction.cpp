@@ -122,13 +122,24 @@ std::string arithmetic_of(const LoadedModel& model) {
                      model_rungs.first, model_rungs.ceiling);
 }
 
+// --N, the n-gram length of task nar; refused with any other task.
+int nar_n_of(const ParamValues& params) {
+  if (!params.has("N")) return default_nar_n;
+  if (!params.has("task") || params.choice("task") != "nar")
+    throw UsageError("--N is the n-gram length of task nar; it does not apply to " +
+                     (params.has("task") ? "task " + params.choice("task") : std::string("--expected")));
+  return static_cast<int>(params.integer("N"));
+}
+
 ModelRun prepare_model_run(const ParamValues& params, const std::string&, const ClaimSelection&,
                            const RunOptions& options, CheckReport& report) {
   const bool from_file = params.has("expected");
   if (from_file == params.has("task"))
     throw UsageError("give exactly one of --task (a reference task) and --expected FILE (input/output pairs)");
   if (from_file && sampled(params)) throw UsageError("--samples draws from a task's domain; it does not apply to --expected");
-  const Task* task = from_file ? nullptr : &find_task(params.choice("task"));
+  const std::optional<Task> named =
+      from_file ? std::nullopt : std::optional<Task>(find_task(params.choice("task"), nar_n_of(params)));
+  const Task* task = named ? &*named : nullptr;
   ModelRun run;
   run.decode = decode_of(params.choice("decode"), task);
   if (from_file && params.choice("decode") == "auto") run.decode = Decode::Every;
@@ -259,6 +270,10 @@ std::vector<ParamSpec> model_params() {
           integer_param("V", "the number of data tokens 0..V-1 (BOS = V, COPY = V + 1); required with --task", 1, 64,
                         ""),
           range_param("lengths", "the lengths n of the data sequences x_1..x_n, lo:hi", 1, 64, "1:4"),
+          integer_param("N",
+                        "task nar only: the length of the n-gram recalled (the last N tokens; NAR, Definition 3 of "
+                        "the CAT paper); absent: 2",
+                        2, 16, ""),
           choice_param("decode",
                        "how outputs are read: the argmax at every target position, at the last one, or autoregressive "
                        "generation (auto: generate for copy, every otherwise)",

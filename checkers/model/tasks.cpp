@@ -157,7 +157,7 @@ const std::vector<Task>& all_tasks() {
        "mod i",
        1, 64, 1, false, [](long long, int max_length) -> std::int64_t { return max_length; }, count3_prefixes},
       recall_task("ar", 1, "AR, Definition 2 of the CAT paper"),
-      recall_task("nar", 2, "NAR with N = 2, Definition 3 of the CAT paper"),
+      recall_task("nar", default_nar_n, "NAR, Definition 3 of the CAT paper; N is --N"),
   };
   return tasks;
 }
@@ -168,7 +168,8 @@ std::vector<std::string> task_names() {
   return names;
 }
 
-const Task& find_task(const std::string& name) {
+Task find_task(const std::string& name, int nar_n) {
+  if (name == "nar") return recall_task("nar", nar_n, "NAR, Definition 3 of the CAT paper, N = " + std::to_string(nar_n));
   for (const auto& t : all_tasks())
     if (t.name == name) return t;
   std::string known;

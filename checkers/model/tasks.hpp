@@ -38,8 +38,12 @@ struct Task {
   bool reads_last = false;  // one output, at the last position (otherwise at positions 1, 2, ...)
 };
 
+// The n-gram length of task nar when none is given (Definition 3 of the CAT paper leaves N free).
+inline constexpr int default_nar_n = 2;
+
 const std::vector<Task>& all_tasks();
-const Task& find_task(const std::string& name);  // throws UsageError naming the tasks
+// The named task (nar with n-grams of nar_n tokens); throws UsageError naming the tasks.
+Task find_task(const std::string& name, int nar_n = default_nar_n);
 std::vector<std::string> task_names();
 
 // The model's input and targets for the data tokens x.
