@@ -9,6 +9,7 @@ std::string ParamSpec::range_text() const {
   if (kind == Kind::Integer) return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
   if (kind == Kind::Text) return "text";
   if (kind == Kind::Flag) return "a flag (given or not)";
+  if (kind == Kind::Probability) return "an exact number strictly between 0 and 1, such as 1/3 or 0.8";
   if (kind == Kind::IntegerRange)
     return "a range lo:hi of integers with " + std::to_string(min) + " <= lo <= hi <= " + std::to_string(max);
   if (kind == Kind::PositiveRational) {
@@ -43,6 +44,10 @@ ParamSpec text_param(std::string name, std::string help, std::string default_val
 
 ParamSpec flag_param(std::string name, std::string help) {
   return {std::move(name), std::move(help), ParamSpec::Kind::Flag, 0, 0, {}, "false"};
+}
+
+ParamSpec probability_param(std::string name, std::string help, std::string default_value) {
+  return {std::move(name), std::move(help), ParamSpec::Kind::Probability, 0, 0, {}, std::move(default_value)};
 }
 
 ParamSpec seed_param(std::string help) { return integer_param("seed", std::move(help), 0, 1'000'000'000'000, "1"); }
@@ -113,7 +118,7 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
     } else if (spec.kind == ParamSpec::Kind::IntegerRange) {
       values.choices_[spec.name] = text;
       values.ranges_[spec.name] = parse_range(spec, text);
-    } else if (spec.kind == ParamSpec::Kind::PositiveRational) {
+    } else if (spec.kind == ParamSpec::Kind::PositiveRational || spec.kind == ParamSpec::Kind::Probability) {
       values.choices_[spec.name] = text;
       if (std::find(spec.choices.begin(), spec.choices.end(), text) != spec.choices.end()) {
         values.rationals_[spec.name] = std::nullopt;
@@ -122,6 +127,7 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
       try {
         const Exact q = parse_exact(text);
         if (q <= 0) throw std::invalid_argument("not positive");
+        if (spec.kind == ParamSpec::Kind::Probability && q >= 1) throw std::invalid_argument("not below 1");
         if (!spec.rational_min.empty() && q < parse_exact(spec.rational_min)) throw std::invalid_argument("below");
         if (!spec.rational_max.empty() && q > parse_exact(spec.rational_max)) throw std::invalid_argument("above");
         values.rationals_[spec.name] = q;

@@ -15,8 +15,9 @@
 namespace tverify {
 
 struct ParamSpec {
-  enum class Kind { Integer, Choice, PositiveRational, IntegerRange, Text, Flag };  // Text: checked by the construction;
-  // Flag: "--name" alone on the command line, stored as the choice "true" / "false"
+  // Text: checked by the construction; Flag: "--name" alone on the command line, stored as the choice "true" /
+  // "false"; Probability: an exact number strictly between 0 and 1
+  enum class Kind { Integer, Choice, PositiveRational, IntegerRange, Text, Flag, Probability };
   std::string name;  // without dashes: "D"
   std::string help;
   Kind kind = Kind::Integer;
@@ -36,6 +37,8 @@ ParamSpec choice_param(std::string name, std::string help, std::vector<std::stri
                        std::string default_value);
 ParamSpec text_param(std::string name, std::string help, std::string default_value);
 ParamSpec flag_param(std::string name, std::string help);
+// An exact number strictly between 0 and 1 ("1/3", "0.8"), read with ParamValues::rational.
+ParamSpec probability_param(std::string name, std::string help, std::string default_value);
 // A seed of seeded random draws: an integer in [0, 10^12], default 1.
 ParamSpec seed_param(std::string help);
 
@@ -57,7 +60,7 @@ class ParamValues {
   int small_int(const std::string& name) const { return static_cast<int>(integer(name)); }
   const std::string& choice(const std::string& name) const;
   bool flag(const std::string& name) const;
-  // A PositiveRational parameter: nullopt when it was given as one of its words (e.g. "proof").
+  // A PositiveRational parameter: nullopt when it was given as one of its words (e.g. "proof"); a Probability one.
   const std::optional<Exact>& rational(const std::string& name) const;
   // An IntegerRange parameter ("0:4"): its inclusive ends, lo <= hi.
   std::pair<long long, long long> range(const std::string& name) const;

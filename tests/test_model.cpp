@@ -76,8 +76,8 @@ TEST_CASE("model tasks: reference outputs derived by hand", "[model]") {
   CHECK_FALSE(find_task("nar").is_instance({0, 1, 0, 1, 0, 1}));  // 0 1 occurs twice before the end
   // NAR with N = 3 on 1 0 0 0 1 0 0: the last 3-gram 1 0 0 occurs once earlier (ending at index 2), so the target is
   // x_4 = 0; with N = 2 the last 2-gram 0 0 occurs twice earlier (ending at 2 and 3): no instance.
-  CHECK(find_task("nar", 3).is_instance({1, 0, 0, 0, 1, 0, 0}));
-  CHECK(find_task("nar", 3).targets({1, 0, 0, 0, 1, 0, 0}, 2) == Tokens{0});
+  CHECK(find_task("nar", model::TaskOptions{.nar_n = 3}).is_instance({1, 0, 0, 0, 1, 0, 0}));
+  CHECK(find_task("nar", model::TaskOptions{.nar_n = 3}).targets({1, 0, 0, 0, 1, 0, 0}, 2) == Tokens{0});
   CHECK_FALSE(find_task("nar").is_instance({1, 0, 0, 0, 1, 0, 0}));
 }
 
@@ -96,6 +96,37 @@ TEST_CASE("model: task ar checks the valid instances only", "[model]") {
   CHECK(r.domain_description.find("checked: the valid instances") != std::string::npos);
   CHECK_THROWS_WITH(check_model({{"onnx", fixture("identity.onnx")}, {"task", "nar"}, {"V", "2"}, {"samples", "4"}}),
                     Catch::Contains("--samples draws from every sequence"));
+}
+
+TEST_CASE("model: task markov-next predicts the likelier row of the kernel [1 - p, p; q, 1 - q]", "[model]") {
+  using model::find_task;
+  using model::TaskOptions;
+  // p = P(1 | 0), q = P(0 | 1): after 0 the next token is 1 iff p > 1/2, after 1 it is 0 iff q > 1/2.
+  const Tokens x{0, 1, 1, 0};
+  CHECK(find_task("markov-next", TaskOptions{.p = Exact(1, 3), .q = Exact(1, 5)}).targets(x, 2) == Tokens{0, 1, 1, 0});
+  CHECK(find_task("markov-next", TaskOptions{.p = Exact(1, 3), .q = Exact(4, 5)}).targets(x, 2) == Tokens{0, 0, 0, 0});
+  CHECK(find_task("markov-next", TaskOptions{.p = Exact(2, 3), .q = Exact(1, 5)}).targets(x, 2) == Tokens{1, 1, 1, 1});
+  CHECK(find_task("markov-next", TaskOptions{.p = Exact(2, 3), .q = Exact(4, 5)}).targets(x, 2) == Tokens{1, 0, 0, 1});
+  // The identity model predicts x_i after x_i: right for a chain that tends to stay (p, q < 1/2); for q = 4/5 it is
+  // wrong at every 1, so at length 2 on the 3 strings of 4 that hold a 1.
+  const std::map<std::string, std::string> stays{{"onnx", fixture("identity.onnx")}, {"task", "markov-next"}, {"V", "2"}, {"lengths", "1:3"},
+                       {"p", "1/3"}, {"q", "0.2"}};
+  CHECK(task_claim(check_model(stays)).verdict == Verdict::Verified);
+  auto switches = stays;
+  switches["q"] = "4/5";
+  switches["lengths"] = "2:2";
+  const CheckReport report = check_model(switches);
+  const ClaimResult& c = task_claim(report);
+  CHECK(c.verdict == Verdict::Refuted);
+  CHECK(c.failed == 3);
+  auto coin = stays;
+  coin["p"] = "1/2";
+  CHECK_THROWS_WITH(check_model(coin), Catch::Contains("--p must not be 1/2"));
+  coin.erase("p");
+  CHECK_THROWS_WITH(check_model(coin), Catch::Contains("task markov-next needs --p and --q"));
+  auto other = stays;
+  other["task"] = "sort";
+  CHECK_THROWS_WITH(check_model(other), Catch::Contains("--p is a chain probability of task markov-next"));
 }
 
 TEST_CASE("model: task nar takes the n-gram length --N, and no other task does", "[model]") {

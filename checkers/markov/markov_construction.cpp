@@ -7,21 +7,9 @@
 
 #include <fmt/format.h>
 
-
 namespace tverify::markov {
 
 namespace {
-
-Exact parse_probability(const ParamValues& params, const std::string& name) {
-  const std::string& text = params.text(name);
-  try {
-    const Exact x = parse_exact(text);
-    if (x > 0 && x < 1) return x;
-  } catch (const std::invalid_argument&) {
-  }
-  throw UsageError("--" + name + " must be an exact number strictly between 0 and 1 (e.g. 1/2, 0.8; got '" + text +
-                   "')");
-}
 
 Arbitrary::Fill parse_fill(const std::string& text) {
   if (text == "zero") return Arbitrary::Fill::Zero;
@@ -32,7 +20,7 @@ Arbitrary::Fill parse_fill(const std::string& text) {
 }  // namespace
 
 MarkovSetup make_setup(const ParamValues& params, const std::string& variant, const RunOptions& run) {
-  MarkovSetup s{MarkovChain(parse_probability(params, "p"), parse_probability(params, "q")), {}, {}, {}, 2, {}, 1, {}};
+  MarkovSetup s{MarkovChain(*params.rational("p"), *params.rational("q")), {}, {}, {}, 2, {}, 1, {}};
   s.shapes = Shapes{params.small_int("d"), params.small_int("m"), params.small_int("r"), params.small_int("N"),
                     params.flag("tied")};
   s.variant = variant == "corrected" ? Variant::Corrected : Variant::Paper;
@@ -47,8 +35,8 @@ MarkovSetup make_setup(const ParamValues& params, const std::string& variant, co
 namespace {
 
 std::vector<ParamSpec> markov_params() {
-  return {text_param("p", "P(x' = 1 | x = 0), an exact number in (0, 1)", "1/2"),
-          text_param("q", "P(x' = 0 | x = 1), an exact number in (0, 1)", "4/5"),
+  return {probability_param("p", "P(x' = 1 | x = 0)", "1/2"),
+          probability_param("q", "P(x' = 0 | x = 1)", "4/5"),
           integer_param("d", "embedding dimension", 1, 16, "4"),
           integer_param("m", "attention head dimension (W_Q, W_K, W_V are m x d)", 1, 16, "4"),
           integer_param("r", "FF hidden width (W_1 is r x d)", 1, 64, "4"),

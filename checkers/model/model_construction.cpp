@@ -122,13 +122,35 @@ std::string arithmetic_of(const LoadedModel& model) {
                      model_rungs.first, model_rungs.ceiling);
 }
 
-// --N, the n-gram length of task nar; refused with any other task.
-int nar_n_of(const ParamValues& params) {
-  if (!params.has("N")) return default_nar_n;
-  if (!params.has("task") || params.choice("task") != "nar")
-    throw UsageError("--N is the n-gram length of task nar; it does not apply to " +
-                     (params.has("task") ? "task " + params.choice("task") : std::string("--expected")));
-  return static_cast<int>(params.integer("N"));
+// Refuses an option that belongs to another task than the one given.
+void require_task(const ParamValues& params, const std::string& option, const std::string& what,
+                  const std::string& task) {
+  if (!params.has(option) || (params.has("task") && params.choice("task") == task)) return;
+  throw UsageError("--" + option + " is " + what + " of task " + task + "; it does not apply to " +
+                   (params.has("task") ? "task " + params.choice("task") : std::string("--expected")));
+}
+
+// A markov-next chain probability: required, exact, in (0, 1), and not 1/2 (where the next token is a coin toss).
+Exact chain_probability(const ParamValues& params, const std::string& name) {
+  if (!params.has(name)) throw UsageError("task markov-next needs --p and --q, the chain's P(1 | 0) and P(0 | 1)");
+  const Exact x = *params.rational(name);
+  if (x == Exact(1, 2))
+    throw UsageError("--" + name + " must not be 1/2 for task markov-next: both next tokens are then equally likely");
+  return x;
+}
+
+// The options of the tasks that take some (nar: --N; markov-next: --p, --q); each refused with any other task.
+TaskOptions task_options_of(const ParamValues& params) {
+  require_task(params, "N", "the n-gram length", "nar");
+  require_task(params, "p", "a chain probability", "markov-next");
+  require_task(params, "q", "a chain probability", "markov-next");
+  TaskOptions options;
+  if (params.has("N")) options.nar_n = static_cast<int>(params.integer("N"));
+  if (params.has("task") && params.choice("task") == "markov-next") {
+    options.p = chain_probability(params, "p");
+    options.q = chain_probability(params, "q");
+  }
+  return options;
 }
 
 ModelRun prepare_model_run(const ParamValues& params, const std::string&, const ClaimSelection&,
@@ -138,7 +160,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
     throw UsageError("give exactly one of --task (a reference task) and --expected FILE (input/output pairs)");
   if (from_file && sampled(params)) throw UsageError("--samples draws from a task's domain; it does not apply to --expected");
   const std::optional<Task> named =
-      from_file ? std::nullopt : std::optional<Task>(find_task(params.choice("task"), nar_n_of(params)));
+      from_file ? std::nullopt : std::optional<Task>(find_task(params.choice("task"), task_options_of(params)));
   const Task* task = named ? &*named : nullptr;
   ModelRun run;
   run.decode = decode_of(params.choice("decode"), task);
@@ -274,6 +296,8 @@ std::vector<ParamSpec> model_params() {
                         "task nar only: the length of the n-gram recalled (the last N tokens; NAR, Definition 3 of "
                         "the CAT paper); absent: 2",
                         2, 16, ""),
+          probability_param("p", "task markov-next only: the chain's P(1 | 0), other than 1/2", ""),
+          probability_param("q", "task markov-next only: the chain's P(0 | 1), other than 1/2", ""),
           choice_param("decode",
                        "how outputs are read: the argmax at every target position, at the last one, or autoregressive "
                        "generation (auto: generate for copy, every otherwise)",
@@ -296,9 +320,9 @@ std::vector<ParamSpec> model_params() {
 Json sweep_model(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != "lengths") throw UsageError("--vary lengths takes no range (got '" + sweep.vary + "'); the range is --lengths");
   require_gnuplot();
-  prepare_output_dir(sweep.output.dir);
   CheckReport report;
   const ModelRun model_run = prepare_model_run(params, variant, ClaimSelection({}), run, report);
+  prepare_output_dir(sweep.output.dir);  // after every usage error the run can meet, so that none leaves a folder
   const ClaimResult r = check_task(model_run, sampled(params) ? sample_claim() : task_claim()).front();
   SweepTable table{{"length", "inputs", "failed", "unknown", "error_rate", "error_rate_upper"}, {}};
   Json first_failing = nullptr;

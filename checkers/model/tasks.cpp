@@ -124,8 +124,29 @@ Task recall_task(const std::string& name, int n, const std::string& definition) 
   return t;
 }
 
-
 const std::string rasp_layout = "[BOS, x_1, ..., x_n] with BOS = V; outputs y_1..y_n at positions 1..n";
+
+// Next-token prediction on the binary first-order Markov chain of the Markov paper (Section 2.2: the kernel
+// P(p, q) = [1 - p, p; q, 1 - q]): after x_i the more likely next token, the argmax of the kernel's row x_i, which
+// is what Theorem 1's global minimum predicts.
+Task markov_next_task(const Exact& p, const Exact& q) {
+  const Exact half(1, 2);
+  const std::int64_t after_zero = p > half ? 1 : 0, after_one = q > half ? 0 : 1;
+  return {"markov-next",
+          rasp_layout + "; tokens 0, 1",
+          "y_i = the more likely token after x_i on the chain with P(1 | 0) = --p, P(0 | 1) = --q (Markov paper, "
+          "Section 2.2): 1 after 0 when p > 1/2, 0 after 1 when q > 1/2",
+          2,
+          2,
+          1,
+          false,
+          [](long long, int) -> std::int64_t { return 2; },
+          [after_zero, after_one](const Tokens& x, long long) {
+            Tokens y;
+            for (std::int64_t t : x) y.push_back(t == 0 ? after_zero : after_one);
+            return y;
+          }};
+}
 
 }  // namespace
 
@@ -158,6 +179,7 @@ const std::vector<Task>& all_tasks() {
        1, 64, 1, false, [](long long, int max_length) -> std::int64_t { return max_length; }, count3_prefixes},
       recall_task("ar", 1, "AR, Definition 2 of the CAT paper"),
       recall_task("nar", default_nar_n, "NAR, Definition 3 of the CAT paper; N is --N"),
+      markov_next_task(TaskOptions{}.p, TaskOptions{}.q),
   };
   return tasks;
 }
@@ -168,8 +190,10 @@ std::vector<std::string> task_names() {
   return names;
 }
 
-Task find_task(const std::string& name, int nar_n) {
-  if (name == "nar") return recall_task("nar", nar_n, "NAR, Definition 3 of the CAT paper, N = " + std::to_string(nar_n));
+Task find_task(const std::string& name, const TaskOptions& options) {
+  if (name == "nar")
+    return recall_task("nar", options.nar_n, "NAR, Definition 3 of the CAT paper, N = " + std::to_string(options.nar_n));
+  if (name == "markov-next") return markov_next_task(options.p, options.q);
   for (const auto& t : all_tasks())
     if (t.name == name) return t;
   std::string known;

@@ -4,6 +4,8 @@
 // it must produce, at which positions.
 #pragma once
 
+#include "core/exact.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -41,9 +43,16 @@ struct Task {
 // The n-gram length of task nar when none is given (Definition 3 of the CAT paper leaves N free).
 inline constexpr int default_nar_n = 2;
 
+// The parameters some tasks take.
+struct TaskOptions {
+  int nar_n = default_nar_n;  // nar: the length of the recalled n-gram
+  // markov-next: the binary chain's switching probabilities p = P(1 | 0) and q = P(0 | 1), in (0, 1), neither 1/2
+  Exact p{1, 3}, q{1, 3};
+};
+
 const std::vector<Task>& all_tasks();
-// The named task (nar with n-grams of nar_n tokens); throws UsageError naming the tasks.
-Task find_task(const std::string& name, int nar_n = default_nar_n);
+// The named task with these options; throws UsageError naming the tasks.
+Task find_task(const std::string& name, const TaskOptions& options = {});
 std::vector<std::string> task_names();
 
 // The model's input and targets for the data tokens x.
