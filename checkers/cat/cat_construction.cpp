@@ -4,6 +4,7 @@
 #include "checkers/checkpoint.hpp"
 #include "constructions/cat/tasks.hpp"
 #include "constructions/cat/temperature.hpp"
+#include "constructions/cat/weights.hpp"
 
 #include <fmt/format.h>
 
@@ -286,12 +287,19 @@ Evaluation eval_cat(const ParamValues& params, const std::string& variant, const
   return e;
 }
 
+std::vector<NamedWeights> weights_of_cat(const ParamValues& params, const std::string& variant) {
+  return cat_layer_weights(make_setup(params, variant).config);
+}
+
 }  // namespace
 
 Construction cat_construction() {
   return {{"cat", "Li, Zhang, Huang, Oymak: On the Power of Convolution Augmented Transformer (arXiv 2407.05591)",
-           cat_params(), cat_variants(), cat_claims(), cat_sweeps()},
-          {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()), {}, sweep_cat, eval_cat}};
+           cat_params(), cat_variants(), cat_claims(), cat_sweeps(),
+           // c auto depends on L (the sufficient condition counts the keys)
+           {.export_params = std::vector<std::string>{"V", "N", "L", "filter", "c", "embedding", "dim", "vectors"}}},
+          {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()), {}, sweep_cat, eval_cat, {},
+           weights_of_cat}};
 }
 
 }  // namespace tverify::cat

@@ -192,6 +192,32 @@ def test_a_callable_that_raises_or_returns_garbage():
         tverify.check_model(SORT_MODEL, task="sort", V=3, expected_file="x.jsonl")
 
 
+def test_cat_weights_reproduce_the_layer_s_exact_scores():
+    # The scores <q_t, k_s> of the last query, computed here from the exported filters and embeddings alone
+    # ((F * X)_t = sum_i F_i e(z_{t-i})), must be the ones eval's trace reports from the layer itself.
+    params = dict(V=3, N=2, filter="1,1/2", c=4)
+    w = tverify.weights("cat", exact=True, **params)
+    assert w["query_filter"] == [1, Fraction(1, 2)]
+    assert w["key_filter"] == [0, 1, Fraction(1, 2)]  # key delay: F one step late
+    assert (w["c_squared"], w["value_offset"], w["full_windows"]) == (16, 0, 0)
+    z = [0, 1, 2, 0, 1]
+
+    def convolved(taps, s):
+        row = [Fraction(0)] * 3
+        for i, f in enumerate(taps):
+            if s - i >= 0:
+                row = [r + f * e for r, e in zip(row, w["embedding"][z[s - i]])]
+        return row
+
+    t = len(z) - 1
+    q = convolved(w["query_filter"], t)
+    dots = [sum(a * b for a, b in zip(q, convolved(w["key_filter"], s))) for s in range(t + 1)]
+    traced = tverify.eval("cat", input=",".join(map(str, z)), trace=True, **params).trace_exact["scores.dots"]
+    assert dots == traced == [0, Fraction(1, 2), Fraction(5, 4), Fraction(1, 2), Fraction(1, 2)]
+    value_delay = tverify.weights("cat", variant="value_delay", **params)
+    assert list(value_delay["key_filter"]) == [1, 0.5] and value_delay["value_offset"] == 1
+
+
 def test_weights_are_the_construction_s_exact_matrices():
     w = tverify.weights("copy", D=2, n=2, variant="paper")
     assert w["Psi"].shape == (4, 4)  # one-hot: d = D + 2, one row per token 0, 1, <BOS>, <COPY>
@@ -213,7 +239,7 @@ def test_weights_are_the_construction_s_exact_matrices():
     assert squared_norms(corrected["Psi"]) == [1, 1, 1, 1]
     assert corrected["Psi"][0][2] == 1  # 1 * sqrt(1) is read as the rational 1
     with pytest.raises(ValueError, match="no named weights"):
-        tverify.weights("cat")
+        tverify.weights("count3")
     with pytest.raises(ValueError, match="--D must be an integer"):
         tverify.weights("copy", D=0)
 
