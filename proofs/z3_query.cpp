@@ -3,9 +3,41 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 namespace tverify::proofs {
+
+namespace {
+
+// The contexts whose query is running, for interrupt_queries.
+std::mutex running_mutex;
+std::multiset<z3::context*> running;
+
+class RunningQuery {
+ public:
+  explicit RunningQuery(z3::context& ctx) : ctx_(ctx) {
+    std::lock_guard lock(running_mutex);
+    running.insert(&ctx_);
+  }
+  ~RunningQuery() {
+    std::lock_guard lock(running_mutex);
+    running.erase(running.find(&ctx_));
+  }
+  RunningQuery(const RunningQuery&) = delete;
+  RunningQuery& operator=(const RunningQuery&) = delete;
+
+ private:
+  z3::context& ctx_;
+};
+
+}  // namespace
+
+void interrupt_queries() {
+  std::lock_guard lock(running_mutex);
+  for (z3::context* ctx : running) ctx->interrupt();  // Z3_interrupt: meant to be called from another thread
+}
 
 QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<z3::expr>& hypotheses,
                    const z3::expr& goal, const QueryOptions& options) {
@@ -29,7 +61,10 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
     solver.from_string(text.c_str());
   }
   const auto start = std::chrono::steady_clock::now();
-  const z3::check_result result = solver.check();
+  const z3::check_result result = [&] {
+    const RunningQuery registered(ctx);
+    return solver.check();
+  }();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (result == z3::unsat) {
     out.status = QueryStatus::Proved;

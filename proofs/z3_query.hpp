@@ -52,6 +52,10 @@ struct ProofResult {
 QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<z3::expr>& hypotheses,
                    const z3::expr& goal, const QueryOptions& options);
 
+// Stops every query running in this process, from any thread: each returns unknown (Z3's reason "interrupted"). For a
+// caller that cancels a run (the Python package's Ctrl-C); a query that starts afterwards runs as usual.
+void interrupt_queries();
+
 // A model value as an exact rational (Z3 numerals are exact); throws if the value is not a rational numeral.
 Exact model_value(const z3::model& model, const z3::expr& e);
 

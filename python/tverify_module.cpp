@@ -13,6 +13,7 @@
 #include "checkers/registry.hpp"
 #include "checkers/report.hpp"
 #include "core/thread_caches.hpp"
+#include "proofs/z3_query.hpp"
 
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
@@ -123,6 +124,7 @@ auto run_polled(F work, const Progress& progress) {
       interrupted = true;  // the Python error stays set; it is raised after the worker stops
       monitor.stop = true;
     }
+    if (interrupted) proofs::interrupt_queries();  // again at each poll: a proof may start another query
     if (progress && !interrupted) {
       try {
         (*progress)(monitor.done.load(), monitor.total.load());
