@@ -414,9 +414,22 @@ TEST_CASE("cat: check writes a certificate that recheck reproduces, and sweeps w
   const fs::path out = scratch() / "cat-sweep";
   CHECK(run_cli("sweep cat --vary L --variant key_delay_full --V 2 --L 5 --out " + out.string()).exit_code == 0);
   CHECK(fs::exists(out / "cat-c-vs-length.png"));
+  // Each L states a bracket: c_largest_failing (a multiple of 1/64 that fails) below c_min, and whether the bisection's
+  // probes are monotone.
+  const auto smallest_c = nlohmann::json::parse(slurp(out / "cat-c-vs-length.json"))["summary"];
+  CHECK(smallest_c["monotone_on_probes"] == true);
+  for (const auto& row : smallest_c["rows"]) {
+    CHECK(row["monotone_on_probes"] == true);
+    if (row["c_largest_failing"] != "-" && row["c_min"].get<std::string>().find('/') != std::string::npos)
+      CHECK(row["c_largest_failing"] != row["c_min"]);
+  }
+  CHECK(slurp(out / "cat-c-vs-length.csv").find(",c_largest_failing,monotone_on_probes\n") != std::string::npos);
   CHECK(run_cli("sweep cat --vary c --variant ar --N 1 --V 2 --L-max 8 --out " + out.string()).exit_code == 0);
   CHECK(fs::exists(out / "cat-length-vs-c.csv"));
   CHECK(fs::exists(out / "cat-length-vs-c.png"));
+  const auto length_limit = nlohmann::json::parse(slurp(out / "cat-length-vs-c.json"))["summary"];
+  CHECK(length_limit["monotone_on_probes"] == true);
+  CHECK(length_limit["rows"][0]["series1"]["family_monotone_on_probes"] == true);
 }
 
 TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand-derived e^{c^2} + 3", "[cli][cat][fast]") {

@@ -6,6 +6,7 @@
 #include "constructions/cat/temperature.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
@@ -54,19 +55,33 @@ FamilyProbe family_probe(bool fast) {
   };
 }
 
-// The largest L <= cap at which no worst-case instance fails (bisection, assuming failures persist as the filler
-// grows).
-long family_length_limit(const FamilyProbe& fails, const CatConfig& config, const CatSetup& setup, long cap) {
-  auto fails_at = [&](long length) { return fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length)); };
+// The largest L <= cap at which no worst-case instance fails, by bisection, which assumes failures persist as the
+// filler grows; whether the probes made are monotone (every passing length below every failing one) is checked.
+struct FamilyLimit {
+  long length = 0;
+  bool monotone_on_probes = true;
+};
+
+FamilyLimit family_length_limit(const FamilyProbe& fails, const CatConfig& config, const CatSetup& setup, long cap) {
+  long longest_passing = 0, shortest_failing = 0;  // 0: no such probe
+  auto fails_at = [&](long length) {
+    const bool failed = fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length));
+    if (failed && (shortest_failing == 0 || length < shortest_failing)) shortest_failing = length;
+    if (!failed) longest_passing = std::max(longest_passing, length);
+    return failed;
+  };
+  auto result = [&](long length) {
+    return FamilyLimit{length, shortest_failing == 0 || longest_passing < shortest_failing};
+  };
   const long first = 2L * setup.n + 1;  // the shortest b^p g t b^r g
-  if (fails_at(first)) return first - 1;
-  if (!fails_at(cap)) return cap;
+  if (fails_at(first)) return result(first - 1);
+  if (!fails_at(cap)) return result(cap);
   long ok = first, bad = cap;
   while (bad - ok > 1) {
     const long mid = ok + (bad - ok) / 2;
     (fails_at(mid) ? bad : ok) = mid;
   }
-  return ok;
+  return result(ok);
 }
 
 // The curves of one plot: the geometric filter 2^-j for every N' < N (N' = 1 is F = (1)), the given (N, F), and for
@@ -129,7 +144,8 @@ Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, con
     config.c_squared = c * c;
     const CatLayer layer(config);
     // The worst-case family bounds L_max from above; exhaustive scans from below decide it where they fit.
-    long lmax = family_length_limit(fails, config, one, cap);
+    const FamilyLimit family = family_length_limit(fails, config, one, cap);
+    long lmax = family.length;
     int exhaustive_to = one.n;  // every valid instance of length <= exhaustive_to decoded
     bool exact = false;
     for (int length = one.n + 1; length <= lmax && fits_budget(one.vocabulary, length + 1, run); ++length) {
@@ -154,6 +170,7 @@ Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, con
                                                 {"at_cap", lmax >= cap},
                                                 {"exact", exact},
                                                 {"exhaustive_up_to", exhaustive_to},
+                                                {"family_monotone_on_probes", family.monotone_on_probes},
                                                 {"L_sufficient", sufficient}};
     all_at_cap = all_at_cap && lmax >= cap;
   }
@@ -196,14 +213,21 @@ Json finished_or_computed(std::optional<Checkpoint>& checkpoint, const Json& key
   return entry;
 }
 
-// One L of sweep_smallest_c: {"L", "cells" (the CSV row), "row" (the JSON row)}.
+// One L of sweep_smallest_c: {"L", "cells" (the CSV row), "row" (the JSON row)}. What is verified is a bracket: the
+// largest failing probe fails and c_min solves; that no c between or above them changes the outcome is the
+// bisection's monotonicity assumption, and whether the probes themselves are monotone is checked.
 Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fails, const RunOptions& run) {
   const bool exhaustive = fits_budget(setup.vocabulary, length, run);
+  BigInt largest_failing = 0, smallest_solving = 0;  // probes k of c = k/64; 0: none
   auto solves = [&](const Exact& c) {
     CatConfig config = setup.config;
     config.c_squared = c * c;
-    return exhaustive ? solves_all(CatLayer(config), setup, length, run)
-                      : !fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length));
+    const bool ok = exhaustive ? solves_all(CatLayer(config), setup, length, run)
+                               : !fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length));
+    const BigInt k = numerator(Exact(c * 64));  // c is a multiple of 1/64
+    if (ok && (smallest_solving == 0 || k < smallest_solving)) smallest_solving = k;
+    if (!ok && k > largest_failing) largest_failing = k;
+    return ok;
   };
   BigInt lo = 0, hi = 64;  // c = k/64: hi doubles until it solves, up to c = 64
   bool solved = solves(Exact(hi, 64));
@@ -217,6 +241,8 @@ Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fail
   }
   const Exact c_min(hi, 64);
   const std::string c_min_text = solved ? exact_to_string(c_min) : "none <= 64";
+  const bool monotone = smallest_solving == 0 || largest_failing < smallest_solving;
+  const std::string failing_text = largest_failing > 0 ? exact_to_string(Exact(largest_failing, 64)) : "-";
   const long others = std::max(1, length - (setup.config.delay == Delay::Key ? 1 : 2));
   std::string c_condition = "-", c_condition_sq = "-";
   if (setup.signatures.distinct() && setup.signatures.max_cosine) {
@@ -226,8 +252,10 @@ Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fail
   }
   const std::vector<std::string> cells{std::to_string(length), c_min_text,
                                        solved ? fmt::format("{:.4f}", Exact(c_min * c_min).convert_to<double>()) : "-",
-                                       exhaustive ? "exhaustive" : "worst-case family", c_condition, c_condition_sq};
-  const Json row{{"L", length}, {"c_min", c_min_text}, {"probe", exhaustive ? "exhaustive" : "family"},
+                                       exhaustive ? "exhaustive" : "worst-case family", c_condition, c_condition_sq,
+                                       failing_text, monotone ? "true" : "false"};
+  const Json row{{"L", length}, {"c_min", c_min_text}, {"c_largest_failing", failing_text},
+                 {"monotone_on_probes", monotone}, {"probe", exhaustive ? "exhaustive" : "family"},
                  {"c_condition", c_condition}};
   return {{"L", length}, {"cells", cells}, {"row", row}};
 }
@@ -272,9 +300,26 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
     plot.series.push_back({fmt::format("Lmax_{}", f + 1), "$L_{\\max}$, " + label});
     plot.series.push_back({fmt::format("Lsufficient_{}", f + 1), "sufficient condition, " + label});
   }
+  std::vector<std::string> not_monotone;  // the c whose family bisection (of some curve) made non-monotone probes
+  for (const auto& row : rows)
+    for (std::size_t f = 0; f < series.size(); ++f) {
+      const Json& curve = row.at(fmt::format("series{}", f + 1));
+      if (!curve.contains("family_monotone_on_probes") || !curve.at("family_monotone_on_probes").get<bool>()) {
+        not_monotone.push_back(row.at("c").get<std::string>());
+        break;
+      }
+    }
   Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"L_cap", cap}, {"rows", rows},
                {"evaluator", evaluator_text(request.fast)},
                {"numbers", setup.numbers},
+               {"monotone_on_probes", not_monotone.empty()},
+               {"monotonicity",
+                not_monotone.empty()
+                    ? std::string("the worst-case family's bisection over L assumes a failure persists at every "
+                                  "longer L; on the probes made at every c it holds")
+                    : fmt::format("the worst-case family's bisection over L assumes a failure persists at every "
+                                  "longer L; violated (or not recorded) by the probes at c = {}",
+                                  fmt::join(not_monotone, ", "))},
                {"note", "L_max: the largest L at which every valid instance decodes. exact: decided exhaustively (every "
                         "valid instance of every length <= L_max decoded, and a certified failure at L_max + 1); "
                         "upper: an upper bound from a certified failure of the worst-case family b^p g t b^r g at "
@@ -295,15 +340,18 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
   std::vector<Json> lengths;
   for (int length = setup.n + 2; length <= setup.length; ++length) lengths.emplace_back(length);
   std::optional<Checkpoint> checkpoint =
-      fast_checkpoint(request, setup, params, "cat-c-vs-length", run, "L", lengths, 6);
+      fast_checkpoint(request, setup, params, "cat-c-vs-length", run, "L", lengths, 8);
   SweepTable table;
-  table.columns = {"L", "c_min", "c_min_squared", "probe", "c_condition", "c_condition_squared"};
+  table.columns = {"L", "c_min", "c_min_squared", "probe", "c_condition", "c_condition_squared", "c_largest_failing",
+                   "monotone_on_probes"};
   Json rows = Json::array();
+  std::vector<int> not_monotone;
   for (int length = setup.n + 2; length <= setup.length; ++length) {
     const Json entry =
         finished_or_computed(checkpoint, length, [&] { return smallest_c_entry(setup, length, fails, run); });
     table.rows.push_back(entry["cells"].get<std::vector<std::string>>());
     rows.push_back(entry["row"]);
+    if (table.rows.back().back() != "true") not_monotone.push_back(length);
   }
   PlotSpec plot;
   plot.title = fmt::format("CAT layer, {} variant, $V = {}$, $N = {}$: smallest temperature solving every instance "
@@ -316,8 +364,16 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
                  {"c_condition_squared", "the sufficient condition's $c^2$"}};
   Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"rows", rows},
                {"numbers", setup.numbers}, {"evaluator", evaluator_text(request.fast)},
-               {"note", "c_min is the smallest multiple of 1/64 found by bisection, assuming success is monotone in c; "
-                        "each probe decodes every valid instance of length L (certified), or the worst-case family"}};
+               {"monotone_on_probes", not_monotone.empty()},
+               {"monotonicity",
+                not_monotone.empty()
+                    ? std::string("assumed between probes by the bisection; on the probes made at every L it holds")
+                    : fmt::format("assumed between probes by the bisection; violated by the probes at L = {} (see "
+                                  "the CSV)",
+                                  fmt::join(not_monotone, ", "))},
+               {"note", "at each L, c_largest_failing fails and c_min, the smallest multiple of 1/64 found by "
+                        "bisection, solves: a bracket; each probe decodes every valid instance of length L "
+                        "(certified), or the worst-case family"}};
   write_sweep(request.output, "cat-c-vs-length", table, plot, summary);
   return summary;
 }
