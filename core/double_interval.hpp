@@ -151,7 +151,7 @@ using MpfrFunction = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 
 // f(x) at `Bits` <= 53 bits by one MPFR call rounded to nearest: an inexact result r lies within half an ulp of f(x),
 // on the side the ternary value gives, so f(x) lies between r and its `Bits`-bit neighbour on the other side (both
-// doubles, read back exactly). A result below the normal range (where reading it back as a double rounds again) is
+// doubles). A result below the normal range (where reading it back as a double rounds again) is
 // rounded down and up by two calls instead.
 template <MpfrFunction F, mpfr_prec_t Bits>
 Enclosure mpfr_enclosure(double x) {
@@ -170,7 +170,8 @@ Enclosure mpfr_enclosure(double x) {
   if (ternary == 0) return {r, r};
   if (ternary > 0) mpfr_nextbelow(s.out);
   else mpfr_nextabove(s.out);
-  const double neighbour = checked(mpfr_get_d(s.out, MPFR_RNDN));
+  // Exact, except for the neighbour below the smallest normal double, which is read back rounded outward.
+  const double neighbour = checked(mpfr_get_d(s.out, ternary > 0 ? MPFR_RNDD : MPFR_RNDU));
   return ternary > 0 ? Enclosure{neighbour, r} : Enclosure{r, neighbour};
 }
 
