@@ -128,15 +128,25 @@ inline double div_up(double a, double b) {
   return upper_of(q, quotient_error(a, b, q));
 }
 
+// A thread's MPFR variables for one call: a double argument (53 bits) and a result of `Bits` bits.
+template <mpfr_prec_t Bits>
+struct MpfrScratch {
+  mpfr_t in, out;
+  MpfrScratch() { mpfr_init2(in, 53), mpfr_init2(out, Bits); }
+  ~MpfrScratch() { mpfr_clear(in), mpfr_clear(out); }
+  MpfrScratch(const MpfrScratch&) = delete;
+  MpfrScratch& operator=(const MpfrScratch&) = delete;
+
+  static MpfrScratch& of_thread() {
+    thread_local MpfrScratch s;
+    return s;
+  }
+};
+
 // f(x) rounded toward `rounding` by MPFR at 53 bits (f one of mpfr_exp, mpfr_log, ...).
 template <class F>
 double mpfr_rounded(F f, double x, mpfr_rnd_t rounding) {
-  struct Scratch {
-    mpfr_t in, out;
-    Scratch() { mpfr_init2(in, 53), mpfr_init2(out, 53); }
-    ~Scratch() { mpfr_clear(in), mpfr_clear(out); }
-  };
-  thread_local Scratch s;
+  MpfrScratch<53>& s = MpfrScratch<53>::of_thread();
   mpfr_set_d(s.in, x, MPFR_RNDN);  // exact: x is a double
   f(s.out, s.in, rounding);
   return checked(mpfr_get_d(s.out, rounding));  // exact for a normal result; rounded the same way again otherwise
@@ -156,12 +166,7 @@ using MpfrFunction = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 template <MpfrFunction F, mpfr_prec_t Bits>
 Enclosure mpfr_enclosure(double x) {
   static_assert(Bits >= MPFR_PREC_MIN && Bits <= 53);
-  struct Scratch {
-    mpfr_t in, out;
-    Scratch() { mpfr_init2(in, 53), mpfr_init2(out, Bits); }
-    ~Scratch() { mpfr_clear(in), mpfr_clear(out); }
-  };
-  thread_local Scratch s;
+  MpfrScratch<Bits>& s = MpfrScratch<Bits>::of_thread();  // done with before the fallback's calls use theirs
   mpfr_set_d(s.in, x, MPFR_RNDN);  // exact: x is a double
   const int ternary = F(s.out, s.in, MPFR_RNDN);
   const double r = checked(mpfr_get_d(s.out, MPFR_RNDN));

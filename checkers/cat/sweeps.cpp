@@ -219,25 +219,25 @@ Json finished_or_computed(std::optional<Checkpoint>& checkpoint, const Json& key
 Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fails, const RunOptions& run) {
   const bool exhaustive = fits_budget(setup.vocabulary, length, run);
   BigInt largest_failing = 0, smallest_solving = 0;  // probes k of c = k/64; 0: none
-  auto solves = [&](const Exact& c) {
+  auto solves = [&](const BigInt& k) {
+    const Exact c(k, 64);
     CatConfig config = setup.config;
     config.c_squared = c * c;
     const bool ok = exhaustive ? solves_all(CatLayer(config), setup, length, run)
                                : !fails(config, setup.vocabulary, setup.n, static_cast<std::uint64_t>(length));
-    const BigInt k = numerator(Exact(c * 64));  // c is a multiple of 1/64
     if (ok && (smallest_solving == 0 || k < smallest_solving)) smallest_solving = k;
     if (!ok && k > largest_failing) largest_failing = k;
     return ok;
   };
   BigInt lo = 0, hi = 64;  // c = k/64: hi doubles until it solves, up to c = 64
-  bool solved = solves(Exact(hi, 64));
+  bool solved = solves(hi);
   while (!solved && hi < 64 * 64) {
     lo = hi, hi *= 2;
-    solved = solves(Exact(hi, 64));
+    solved = solves(hi);
   }
   while (solved && hi - lo > 1) {
     const BigInt mid = (lo + hi) / 2;
-    (solves(Exact(mid, 64)) ? hi : lo) = mid;
+    (solves(mid) ? hi : lo) = mid;
   }
   const Exact c_min(hi, 64);
   const std::string c_min_text = solved ? exact_to_string(c_min) : "none <= 64";

@@ -11,34 +11,23 @@ Extended<T> real_zero() {
   return {T(0), 0};
 }
 
-// sum_r a[r * a_step] * b[r * b_step], r < k, of finite operands, accumulated in place (no temporaries: this is the
-// evaluator's hot loop).
+// sum_r a[r * a_step] * b[r * b_step], r < k. Finite operands accumulate in place (no temporaries: this is the
+// evaluator's hot loop); an infinite one goes through the extended reals.
 template <class T>
-Extended<T> finite_dot(const Extended<T>* a, std::int64_t a_step, const Extended<T>* b, std::int64_t b_step,
-                       std::int64_t k) {
+Extended<T> dot(const Extended<T>* a, std::int64_t a_step, const Extended<T>* b, std::int64_t b_step, std::int64_t k) {
+  bool finite = true;
+  for (std::int64_t r = 0; r < k && finite; ++r) finite = a[r * a_step].finite() && b[r * b_step].finite();
   Extended<T> sum = real_zero<T>();
+  if (!finite) {
+    for (std::int64_t r = 0; r < k; ++r) sum = sum + a[r * a_step] * b[r * b_step];
+    return sum;
+  }
   for (std::int64_t r = 0; r < k; ++r) {
     if constexpr (is_interval_v<T>) sum.value.add_product(a[r * a_step].value, b[r * b_step].value);
     else if (!is_zero(a[r * a_step].value) && !is_zero(b[r * b_step].value))
       sum.value += a[r * a_step].value * b[r * b_step].value;
   }
   return sum;
-}
-
-// The same sum of any operands: an infinite one makes it go through the extended reals.
-template <class T>
-Extended<T> dot(const Extended<T>* a, std::int64_t a_step, const Extended<T>* b, std::int64_t b_step, std::int64_t k) {
-  bool finite = true;
-  for (std::int64_t r = 0; r < k && finite; ++r) finite = a[r * a_step].finite() && b[r * b_step].finite();
-  if (finite) return finite_dot(a, a_step, b, b_step, k);
-  Extended<T> sum = real_zero<T>();
-  for (std::int64_t r = 0; r < k; ++r) sum = sum + a[r * a_step] * b[r * b_step];
-  return sum;
-}
-
-template <class T>
-bool all_finite(const Tensor<T>& t) {
-  return std::all_of(t.reals.begin(), t.reals.end(), [](const Extended<T>& x) { return x.finite(); });
 }
 
 // numpy matmul: 1-D operands are promoted (a row vector on the left, a column on the right) and the promoted axis
@@ -63,13 +52,11 @@ Tensor<T> matmul(const Tensor<T>& a_in, const Tensor<T>& b_in) {
   check_size(shape);
   Tensor<T> out = Tensor<T>::real(shape, {});
   out.reals.reserve(ia.size() * static_cast<std::size_t>(n * m));
-  const bool finite = all_finite(a_in) && all_finite(b_in);
   for (std::size_t t = 0; t < ia.size(); ++t) {
     const Extended<T>* pa = a_in.reals.data() + ia[t] * n * k;
     const Extended<T>* pb = b_in.reals.data() + ib[t] * k * m;
     for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < m; ++j)
-        out.reals.push_back(finite ? finite_dot(pa + i * k, 1, pb + j, m, k) : dot(pa + i * k, 1, pb + j, m, k));
+      for (std::int64_t j = 0; j < m; ++j) out.reals.push_back(dot(pa + i * k, 1, pb + j, m, k));
   }
   return out;
 }
