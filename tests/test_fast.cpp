@@ -4,6 +4,7 @@
 #include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/copy/fast/simd_kernels.hpp"
 
+#include "copy_runs.hpp"
 #include "random_strings.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,27 +17,9 @@
 using namespace tverify;
 using namespace tverify::copy;
 using namespace tverify::fast;
+using tverify::testing::expect_same_run;
 using tverify::testing::random_string;
 
-namespace {
-
-std::set<Token> tied_set(const CopyStep& s) { return {s.tied.begin(), s.tied.end()}; }
-
-void expect_same_run(const CopyRun& exact, const CopyRun& fast) {
-  REQUIRE(exact.steps.size() == fast.steps.size());
-  for (std::size_t k = 0; k < exact.steps.size(); ++k) {
-    INFO("step " << k + 1);
-    CHECK(exact.steps[k].margin == fast.steps[k].margin);
-    CHECK(exact.steps[k].output == fast.steps[k].output);
-    CHECK(tied_set(exact.steps[k]) == tied_set(fast.steps[k]));
-  }
-  CHECK(exact.copied == fast.copied);
-  CHECK(exact.decided == fast.decided);
-  CHECK(exact.failure() == fast.failure());
-  CHECK(exact.output == fast.output);
-}
-
-}  // namespace
 
 TEST_CASE("fast path: the same decision at every step as the exact evaluator, random strings", "[fast][differential]") {
   struct Config {

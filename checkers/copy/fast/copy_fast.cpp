@@ -23,8 +23,12 @@ std::uint64_t next_instance_id() {
 
 }  // namespace
 
-FastCopy::FastCopy(const copy::CopyTransformer& transformer)
-    : transformer_(transformer), layer1_(transformer), instance_(next_instance_id()) {}
+FastCopy::FastCopy(const copy::CopyTransformer& transformer, FastCopyOptions options)
+    : transformer_(transformer),
+      layer1_(transformer),
+      options_(options),
+      interior_(options.key_index ? InteriorKeys::make(layer1_, transformer.config().alphabet) : std::nullopt),
+      instance_(next_instance_id()) {}
 
 // Each thread's states, by FastCopy instance. A worker thread's states end with it; the thread that destroys a
 // FastCopy drops its own state then (~FastCopy), so a long-lived thread does not keep the table of every FastCopy it
@@ -70,14 +74,13 @@ void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned thre
   if (threads <= 1) {  // sequential: nothing is computed past the first failure
     for (std::size_t k = 0; k < x.size(); ++k) {
       table.extend_to(prompt - 1 + k);
-      if (!table.counted_cache(prompt - 1 + k)) table.fill_columns(prompt - 1 + k);
       CopyStep step = decide(table, prompt - 1 + k, state.scratch, out.stats);
       if (!record(step, k)) return;
     }
     out.run.copied = true;
     return;
   }
-  table.share();  // the workers read the table concurrently
+  table.share(threads);  // the workers read the table concurrently
   // Blocks of steps in parallel, on the same workers from block to block (their scratch, weight-bound caches and
   // memory stay warm): every worker decides its steps of a block, then, once all have arrived, record_block records
   // the block in order; the earliest failure ends the run.

@@ -7,6 +7,10 @@
 // window) pair only: each thread memoises those scores and, per query window, the windows it has met grouped into
 // score levels; the table counts its keys per window, so a step's levels come from counts instead of a score per key.
 // The decision is then certified in stages, cheapest first:
+//   index (large domains, interior_keys.hpp): the keys of the query's highest-scoring n-gram are found in the n-gram
+//      index and scored with the few keys whose windows hold <BOS> or <COPY>; every other key scores at most the bound
+//      B derived from the weights, so stage 1's inequality is checked without scanning a key. Counted with stage 1,
+//      and on its own (by_index); what it cannot certify is scanned.
 //   0. (small domains) stage 1's bound from the window counts, walking down the met windows' levels to the first that
 //      holds keys of this step (the top level: its size and value sums from the counts); the next met level bounds the
 //      gap to the runner-up from below, so R_hi from above. What it cannot certify goes to stage 1, with the levels
@@ -22,6 +26,7 @@
 // The run reports how many steps each stage decided.
 #pragma once
 
+#include "checkers/copy/fast/interior_keys.hpp"
 #include "checkers/copy/fast/window_cache.hpp"
 #include "checkers/copy/fast/simd_kernels.hpp"
 
@@ -32,9 +37,17 @@ namespace tverify::fast {
 
 struct FastStats {
   std::uint64_t steps = 0, by_bound = 0, by_levels = 0, by_exact = 0;
+  std::uint64_t by_index = 0;  // of by_bound: certified by the index stage, without scanning the keys
   void merge(const FastStats& o) {
     steps += o.steps, by_bound += o.by_bound, by_levels += o.by_levels, by_exact += o.by_exact;
+    by_index += o.by_index;
   }
+};
+
+struct FastCopyOptions {
+  bool key_index = true;  // false: every step scans its keys (the path the index stage is measured against)
+  // Subtracted from the index stage's bound B: 0, except in the tests that show that a wrong bound is caught.
+  std::int64_t bound_slack = 0;
 };
 
 struct FastCopyRun {
@@ -66,7 +79,8 @@ class FastCopy {
  public:
   // Why the fast path cannot run this transformer exactly, or nullopt when it can (IntegerLayer1::refusal).
   static Refusal refusal(const copy::CopyTransformer& transformer) { return IntegerLayer1::refusal(transformer); }
-  explicit FastCopy(const copy::CopyTransformer& transformer);  // requires !refusal(transformer)
+  // requires !refusal(transformer)
+  explicit FastCopy(const copy::CopyTransformer& transformer, FastCopyOptions options = {});
   FastCopy(const FastCopy&) = delete;  // the per-thread states are keyed by instance and refer to it
   FastCopy& operator=(const FastCopy&) = delete;
   ~FastCopy();
@@ -92,6 +106,7 @@ class FastCopy {
     std::vector<double> level_lead, level_tail;
     std::vector<copy::Token> tied;  // decide_lexicographically
     IntegerRow window_layer1;  // WindowCache::levels_of: layer 1 of windows no sequence has met yet
+    QueryTerms query_terms;    // decide_by_index
   };
   struct ThreadState;
   static std::unordered_map<std::uint64_t, ThreadState>& thread_states();  // the calling thread's
@@ -100,7 +115,7 @@ class FastCopy {
   double weight_bound_down(std::int64_t gap, Scratch& scratch) const;
   void collect_levels(const Table& table, std::size_t p, Scratch& scratch) const;
   std::optional<copy::CopyStep> decide_lexicographically(const Table& table, std::size_t p, Scratch& scratch) const;
-  copy::CopyStep decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
+  copy::CopyStep decide(Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const;
   // Stages 0 and 1 return whether they certified the argmax, and set `winner` when they did. (Not an
   // optional<Token>: GCC returns one through the stack as two stores read back as one load, a store-forwarding stall
   // that took 15% of the time of an exhaustive run.)
@@ -109,6 +124,7 @@ class FastCopy {
   bool decide_by_window_bound(const Table& table, std::size_t p, const WindowLevels& levels, Scratch& scratch,
                               copy::Token& winner) const;
   bool decide_by_top_level(const Table& table, std::size_t p, Scratch& scratch, copy::Token& winner) const;
+  bool decide_by_index(const Table& table, std::size_t p, Scratch& scratch, copy::Token& winner) const;
   void collect_window_levels(const Table& table, std::size_t p, const WindowLevels& levels, Scratch& scratch) const;
   bool certify_top(const Table& table, const std::int64_t* top_sum, std::size_t lower, std::int64_t gap,
                    Scratch& scratch, copy::Token& winner) const;
@@ -116,6 +132,8 @@ class FastCopy {
 
   const copy::CopyTransformer& transformer_;
   IntegerLayer1 layer1_;
+  FastCopyOptions options_;
+  std::optional<InteriorKeys> interior_;  // the index stage's decomposition (nullopt: steps scan their keys)
   std::uint64_t instance_;  // keys the per-thread window caches
 };
 

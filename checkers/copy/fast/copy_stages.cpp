@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace tverify::fast {
 
@@ -124,6 +125,47 @@ bool FastCopy::decide_by_bound(const Table& table, std::size_t p, const TopLevel
     top_sum = sum;
   }
   return certify_top(table, top_sum, count - level.count, std::int64_t{level.top} - level.runner_up, scratch, winner);
+}
+
+// The index stage: the keys of E - the interior keys of the n-gram g* the query scores highest (NgramIndex) and the
+// keys whose windows are not interior (few: those holding <BOS> or <COPY>) - are scored exactly; every other key is
+// interior with another n-gram, so it scores at most B (InteriorKeys::highest_ngram). When the highest score in E
+// exceeds B, the top level lies in E, and stage 1's inequality is checked with Delta = the gap from the top to the
+// larger of B and E's next score. The walk along g*'s keys stops after 64 (a string with many repeats is scanned).
+bool FastCopy::decide_by_index(const Table& table, std::size_t p, Scratch& scratch, Token& winner) const {
+  const auto& query = *table.queries[p];
+  interior_->terms(query, scratch.query_terms);
+  const NgramBound highest = interior_->highest_ngram(scratch.query_terms, options_.bound_slack);
+  std::int64_t top = std::numeric_limits<std::int64_t>::min(), runner_up = highest.bound;
+  std::size_t top_keys = 0;
+  std::int64_t* sum = scratch.top_sum.data();
+  auto visit = [&](std::size_t j) {
+    std::int64_t z = 0;
+    for (const auto& [c, w] : query) z += std::int64_t{w} * table.key_rows[j][c];
+    if (z > top) {
+      runner_up = std::max(runner_up, top);
+      top = z, top_keys = 1;
+      std::copy_n(table.value_row(j), table.stride, sum);
+    } else if (z == top) {
+      ++top_keys;
+      add_row(sum, table.value_row(j), table.stride);
+    } else {
+      runner_up = std::max(runner_up, z);
+    }
+  };
+  for (const std::uint32_t j : table.special) {
+    if (j > p) break;
+    visit(j);
+  }
+  std::size_t walked = 0;
+  bool complete = true;
+  table.interior.for_each(highest.ngram, [&](std::uint32_t j) {
+    if (++walked > 64) return complete = false;
+    if (j <= p) visit(j);
+    return true;
+  });
+  if (!complete || top_keys == 0 || top <= highest.bound) return false;
+  return certify_top(table, sum, p + 1 - top_keys, top - runner_up, scratch, winner);
 }
 
 // Stage 3: the levels collect_levels gathered, as exact rationals in increasing order of score (as
@@ -255,7 +297,7 @@ void FastCopy::collect_window_levels(const Table& table, std::size_t p, const Wi
     }
 }
 
-CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const {
+CopyStep FastCopy::decide(Table& table, std::size_t p, Scratch& scratch, FastStats& stats) const {
   ++stats.steps;
   Token w = 0;
   if (WindowCache* cache = table.counted_cache(p)) {  // stages 0 and 1 from the window counts
@@ -270,6 +312,11 @@ CopyStep FastCopy::decide(const Table& table, std::size_t p, Scratch& scratch, F
       return certified_step(p, w);
     }
   } else {
+    if (interior_ && decide_by_index(table, p, scratch, w)) {
+      ++stats.by_bound, ++stats.by_index;
+      return certified_step(p, w);
+    }
+    table.prepare_scan(p);
     const TopLevel level = score_keys(table, p, scratch.scores);
     if (decide_by_bound(table, p, level, scratch, w)) {
       ++stats.by_bound;

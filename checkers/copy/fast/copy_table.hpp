@@ -3,11 +3,15 @@
 #pragma once
 
 #include "checkers/copy/fast/copy_fast.hpp"
+#include "checkers/copy/fast/ngram_index.hpp"
 #include "checkers/copy/fast/simd_kernels.hpp"
+#include "core/parallel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace tverify::fast {
@@ -46,6 +50,10 @@ struct FastCopy::Table {
   std::vector<std::uint32_t> windows;  // with a cache: each position's window (its index in the cache)
   // with a score memo: how many of the positions built so far have each window (stage 0)
   std::vector<std::uint32_t> window_count;
+  // with an interior decomposition (the index stage): the built interior keys by n-gram, and the other built positions
+  // (windows with <BOS> or <COPY>, or short), in increasing order
+  NgramIndex interior;
+  std::vector<std::uint32_t> special;
 
   Table(const FastCopy& fast, WindowCache* cache)
       : fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
@@ -53,6 +61,11 @@ struct FastCopy::Table {
     stride = row_stride(tokens);
     key_dim = fast.layer1_.key_dim();
     if (cache_ && cache_->counts_keys()) window_count.assign(cache_->rows.size(), 0);
+    if (const auto& keys = fast.interior_) {
+      std::uint64_t ngrams = 1;
+      for (int i = 0; i < keys->n(); ++i) ngrams *= static_cast<std::uint64_t>(keys->alphabet());
+      interior.reset(ngrams);
+    }
   }
 
   // Moves to the copy sequence of x, keeping the buffers (a thread evaluates many strings with one table; every entry
@@ -66,10 +79,13 @@ struct FastCopy::Table {
       while (common < built && next_[common] == sequence[common]) ++common;
     if (!window_count.empty())
       for (std::size_t j = common; j < built; ++j) --window_count[windows[j]];
+    if (fast_.interior_)
+      for (std::size_t j = built; j-- > common;) unindex(j);
     sequence.swap(next_);
     length = sequence.size();
     built = common;
     shared_ = false;
+    columns_complete_ = false;
     if (common == 0) {
       if (key_dim * length > keys_size) {
         keys = std::make_unique_for_overwrite<std::int32_t[]>(key_dim * length);
@@ -89,12 +105,33 @@ struct FastCopy::Table {
       owned.reserve(length);  // queries point into owned: no reallocation
     }
   }
-  // Builds the whole table for threads that read it concurrently: every key column filled, the window counts (which
-  // would count every position, not a step's keys) switched off.
-  void share() {
+  // Builds layer 1 at every position for `threads` threads that read the table concurrently, with the window counts
+  // (which would count every position, not a step's keys) switched off. Without a window cache the rows of the new
+  // positions are computed in parallel (each reads its own window only), then recorded in order. The key columns are
+  // filled by the first step that scans its keys (prepare_scan).
+  void share(unsigned threads) {
+    if (!cache_ && threads > 1 && built < length) {
+      const std::size_t first = built, count = length - built;
+      owned.resize(length);  // reserved by reset(): the rows recorded so far do not move
+      run_workers(threads, [&](unsigned w) {
+        IntegerRow scratch;
+        for (std::size_t p = first + count * w / threads; p < first + count * (w + 1) / threads; ++p)
+          owned[p] = compute_window_row(fast_.layer1_, sequence, p, scratch);
+      });
+      for (; built < length; ++built) record(built, owned[built]);
+    }
     extend_to(length - 1);
-    fill_columns(length - 1, true);
     shared_ = true;
+  }
+  // Fills what a step that scores every key reads: the columns query p uses up to p, or, once the table is shared,
+  // every column (by the first worker that needs them; the others wait).
+  void prepare_scan(std::size_t p) {
+    if (!shared_) return fill_columns(p);
+    if (columns_complete_.load(std::memory_order_acquire)) return;
+    const std::lock_guard lock(columns_mutex_);
+    if (columns_complete_.load(std::memory_order_relaxed)) return;
+    fill_columns(length - 1, true);
+    columns_complete_.store(true, std::memory_order_release);
   }
   // Token x's smallest and largest value over the positions built so far.
   std::int64_t value_min(std::size_t x) const { return running_min[(built - 1) * stride + x]; }
@@ -157,9 +194,19 @@ struct FastCopy::Table {
       owned.push_back(compute_window_row(fast_.layer1_, sequence, p, scratch_));
       row = &owned.back();
     }
-    key_rows[p] = row->key.data();
-    queries[p] = &row->query;
-    const std::int64_t* v = row->values.data();
+    record(p, *row);
+  }
+  // Records position p's layer-1 row: its key, query and values, the running value ranges and the index.
+  void record(std::size_t p, const WindowRow& row) {
+    key_rows[p] = row.key.data();
+    queries[p] = &row.query;
+    if (const auto& keys = fast_.interior_) {
+      if (interior_window(sequence, p, keys->n(), keys->alphabet()))
+        interior.push(static_cast<std::uint32_t>(p), interior_ngram(sequence, p, keys->n(), keys->alphabet()));
+      else
+        special.push_back(static_cast<std::uint32_t>(p));
+    }
+    const std::int64_t* v = row.values.data();
     const std::int64_t* low = p == 0 ? v : running_min.data() + (p - 1) * stride;
     const std::int64_t* high = p == 0 ? v : running_max.data() + (p - 1) * stride;
     std::int64_t* at = values.data() + p * stride;
@@ -173,10 +220,21 @@ struct FastCopy::Table {
       }
   }
 
+  // Drops position j (the last built) from the index (before the sequence moves on).
+  void unindex(std::size_t j) {
+    const auto& keys = *fast_.interior_;
+    if (interior_window(sequence, j, keys.n(), keys.alphabet()))
+      interior.pop(static_cast<std::uint32_t>(j), interior_ngram(sequence, j, keys.n(), keys.alphabet()));
+    else
+      special.pop_back();
+  }
+
   const FastCopy& fast_;
   WindowCache* cache_;
   std::size_t span_;
   bool shared_ = false;
+  std::atomic<bool> columns_complete_{false};  // shared: every key column filled
+  std::mutex columns_mutex_;
   IntegerRow scratch_;
   TokenString next_;  // the next copy sequence, built in a reused buffer
 };

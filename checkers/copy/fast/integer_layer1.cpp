@@ -128,6 +128,17 @@ void IntegerLayer1::build_token_tables() {
         for (std::size_t h = 0; h < inner_.size(); ++h)
           offset_token_[static_cast<std::size_t>(i)][x][h] +=
               window_scale_ / t * head_token_[static_cast<std::size_t>(t - 1)][x][h];
+  offset_sparse_.resize(offset_token_.size());
+  for (std::size_t i = 0; i < offset_token_.size(); ++i) {
+    offset_sparse_[i].resize(psi_.size());
+    for (std::size_t x = 0; x < psi_.size(); ++x)
+      for (std::size_t h = 0; h < inner_.size(); ++h)
+        if (const std::int64_t w = offset_token_[i][x][h])
+          offset_sparse_[i][x].emplace_back(static_cast<std::uint32_t>(h), w);
+  }
+  outer_by_unit_.assign(inner_.size(), {});
+  for (std::size_t o = 0; o < outer_.size(); ++o)
+    for (const auto& [h, w] : outer_[o].entries) outer_by_unit_[h].emplace_back(static_cast<std::uint32_t>(o), w);
 }
 
 // How large each output coordinate of layer 1 (scaled) can be over every window, following each weight's sign through
@@ -159,6 +170,11 @@ std::vector<BigInt> IntegerLayer1::output_magnitudes() const {
 }
 
 BigInt IntegerLayer1::score_bound() const { return score_bound(output_magnitudes()); }
+
+std::vector<BigInt> IntegerLayer1::query_magnitudes() const {
+  const std::vector<BigInt> magnitude = output_magnitudes();
+  return {magnitude.begin() + static_cast<std::ptrdiff_t>(dim_ + key_dim_), magnitude.end()};
+}
 
 BigInt IntegerLayer1::score_bound(const std::vector<BigInt>& magnitude) const {
   BigInt bound = 0;  // key coordinate c meets query coordinate c
@@ -208,15 +224,14 @@ Refusal IntegerLayer1::magnitude_refusal() const {
 void IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
   // The MLP's inner product distributed over the window (exact in integers): W u = sum_t (M / count_t) sum over the
   // last count_t tokens of W_t Psi(token), with W_t the columns of head t; head_token_ holds every W_t Psi(token).
-  // With a full window (p >= n) the same sum regrouped by offset: W u = sum_i offset_token_[i][x_{p-i}] (exact).
+  // With a full window (p >= n) the same sum regrouped by offset: W u = sum_i offset_token_[i][x_{p-i}] (exact), of
+  // which only the non-zero entries are added (offset_sparse_).
   std::vector<std::int64_t>& hidden = row.hidden;
   hidden.assign(inner_.size(), 0);
   for (std::size_t h = 0; h < inner_.size(); ++h) hidden[h] = inner_[h].bias;
   if (p >= static_cast<std::size_t>(n_)) {
-    for (std::size_t i = 0; i <= static_cast<std::size_t>(n_); ++i) {
-      const std::vector<std::int64_t>& column = offset_token_[i][static_cast<std::size_t>(sequence[p - i])];
-      for (std::size_t h = 0; h < hidden.size(); ++h) hidden[h] += column[h];
-    }
+    for (std::size_t i = 0; i <= static_cast<std::size_t>(n_); ++i)
+      for (const auto& [h, w] : offset_sparse_[i][static_cast<std::size_t>(sequence[p - i])]) hidden[h] += w;
   } else {
     for (int t = 1; t <= n_ + 1; ++t) {
       const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(t), p + 1);
@@ -227,18 +242,19 @@ void IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p, Integer
       }
     }
   }
-  for (auto& v : hidden) v = v > 0 ? v : 0;  // ReLU commutes with the positive scale
-  auto output = [&](std::size_t o) {
-    std::int64_t v = 0;
-    for (const auto& [h, w] : outer_[o].entries) v += w * hidden[h];
-    return v;
-  };
-  row.key.resize(key_dim_);
-  row.query.resize(key_dim_);
-  for (std::size_t c = 0; c < key_dim_; ++c) row.key[c] = output(dim_ + c), row.query[c] = output(dim_ + key_dim_ + c);
+  // ReLU (it commutes with the positive scale); the outputs gather only the units it leaves positive.
+  std::vector<std::int64_t>& output = row.output;
+  output.assign(outer_.size(), 0);
+  for (std::size_t h = 0; h < hidden.size(); ++h)
+    if (hidden[h] > 0)
+      for (const auto& [o, w] : outer_by_unit_[h]) output[o] += w * hidden[h];
+  row.key.assign(output.begin() + static_cast<std::ptrdiff_t>(dim_),
+                 output.begin() + static_cast<std::ptrdiff_t>(dim_ + key_dim_));
+  row.query.assign(output.begin() + static_cast<std::ptrdiff_t>(dim_ + key_dim_),
+                   output.begin() + static_cast<std::ptrdiff_t>(dim_ + 2 * key_dim_));
   row.value_dot_psi.assign(psi_.size(), 0);
   for (std::size_t c = 0; c < dim_; ++c) {
-    const std::int64_t value = output(c);
+    const std::int64_t value = output[c];
     if (value == 0) continue;
     for (std::size_t x = 0; x < psi_.size(); ++x) row.value_dot_psi[x] += value * psi_[x][c];
   }

@@ -21,7 +21,7 @@ namespace tverify::fast {
 
 struct IntegerRow {
   std::vector<std::int64_t> key, query, value_dot_psi;
-  std::vector<std::int64_t> hidden;  // scratch: the MLP's hidden units
+  std::vector<std::int64_t> hidden, output;  // scratch: the MLP's hidden units and outputs
 };
 
 class IntegerLayer1 {
@@ -45,6 +45,22 @@ class IntegerLayer1 {
   // the sum over key coordinates c of the bounds of output_magnitudes on key_c and query_c. The fast path's 32-bit
   // kernels require it below 2^31 (refusal).
   BigInt score_bound() const;
+
+  // The parts of layer 1 at a full window (p >= n), read by decompositions of the keys (interior_keys.hpp). Hidden
+  // unit h's pre-activation there is hidden_bias(h) + sum over offsets i = 0..n of offset_column(i, x_{p-i})[h], and
+  // key coordinate c is sum over (h, w) in key_weights(c) of w relu(that), all in the scaled integers of at().
+  int n() const { return n_; }
+  std::size_t hidden_units() const { return inner_.size(); }
+  std::int64_t hidden_bias(std::size_t h) const { return inner_[h].bias; }
+  const std::vector<std::int64_t>& offset_column(std::size_t i, std::size_t token) const {
+    return offset_token_[i][token];
+  }
+  const std::vector<std::pair<std::uint32_t, std::int64_t>>& key_weights(std::size_t c) const {
+    return outer_[dim_ + c].entries;
+  }
+  // A bound on |query_c| for every window (output_magnitudes), per key coordinate c.
+  std::vector<BigInt> query_magnitudes() const;
+
  private:
   struct ScaledWeightsOnly {};
   // The integer weights and scales, without the token tables; a scale or weight past 2^40 sets weight_refusal_ and
@@ -70,6 +86,9 @@ class IntegerLayer1 {
   // [i][token][unit]: sum over t = i+1..n+1 of (M / t) head_token_[t - 1][token][unit], the weight of the token i
   // positions back in a full window
   std::vector<std::vector<std::vector<std::int64_t>>> offset_token_;
+  // The same without its zeros ([i][token]: (unit, weight)): a token moves few units at each offset
+  std::vector<std::vector<std::vector<std::pair<std::uint32_t, std::int64_t>>>> offset_sparse_;
+  std::vector<std::vector<std::pair<std::uint32_t, std::int64_t>>> outer_by_unit_;  // outer_ transposed: (output, w)
   Exact score_scale_, value_scale_;
   Refusal weight_refusal_;
 };

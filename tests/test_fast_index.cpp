@@ -1,0 +1,172 @@
+// The index stage of the fast copy path (checkers/copy/fast/interior_keys.hpp): the decomposition of interior keys
+// must give every interior key's score exactly and its bound B must be the largest score of an interior key with
+// another n-gram, over every pair of windows of small domains; steps certified without a scan must take the exact
+// evaluator's decision; and a bound made too small must be caught by these comparisons.
+#include "checkers/copy/fast/copy_fast.hpp"
+#include "checkers/copy/fast/interior_keys.hpp"
+
+#include "copy_runs.hpp"
+#include "random_strings.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <limits>
+#include <random>
+
+using namespace tverify;
+using namespace tverify::copy;
+using namespace tverify::fast;
+using tverify::testing::expect_same_run;
+using tverify::testing::random_string;
+using tverify::testing::same_run;
+
+namespace {
+
+const char* variant_name(TransformerVariant v) { return v == TransformerVariant::Paper ? "paper" : "corrected"; }
+
+// The window of `span` tokens with base-`radix` index i (oldest token most significant).
+TokenString window_at(std::uint64_t i, int radix, int span) {
+  TokenString w(static_cast<std::size_t>(span));
+  for (int k = span - 1; k >= 0; --k, i /= static_cast<std::uint64_t>(radix))
+    w[static_cast<std::size_t>(k)] = static_cast<Token>(i % static_cast<std::uint64_t>(radix));
+  return w;
+}
+
+std::uint64_t power(int base, int exponent) {
+  std::uint64_t p = 1;
+  for (int i = 0; i < exponent; ++i) p *= static_cast<std::uint64_t>(base);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("fast path index: interior key scores and the bound B, against layer 1 on every pair of windows",
+          "[fast][index]") {
+  // For every query window of n + 1 tokens (alphabet, <BOS> and <COPY> anywhere) and every interior key window
+  // (alphabet tokens only): the decomposition's score equals key . query from IntegerLayer1 (the integers the steps
+  // compare), and B is exactly the largest such score over the key windows whose n-gram is not g*.
+  struct Config {
+    int D, n;
+  };
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const auto& c : std::vector<Config>{{2, 1}, {2, 2}, {3, 2}, {4, 2}, {2, 3}, {3, 3}}) {
+      INFO("variant " << variant_name(variant) << " D=" << c.D << " n=" << c.n);
+      const CopyTransformer transformer(
+          CopyTransformerConfig{c.D, c.n, 2 * c.n + 2, EmbeddingKind::OneHot, variant, {}});
+      const IntegerLayer1 layer1(transformer);
+      const auto keys = InteriorKeys::make(layer1, c.D);
+      REQUIRE(keys);
+      const std::size_t p = static_cast<std::size_t>(c.n);
+      std::vector<IntegerRow> key_rows;
+      std::vector<TokenString> key_windows;
+      for (std::uint64_t k = 0; k < power(c.D, c.n + 1); ++k) {
+        key_windows.push_back(window_at(k, c.D, c.n + 1));
+        key_rows.push_back(layer1.at(key_windows.back(), p));
+      }
+      QueryTerms terms;
+      std::size_t pairs = 0;
+      for (std::uint64_t q = 0; q < power(c.D + 2, c.n + 1); ++q) {
+        const IntegerRow query = layer1.at(window_at(q, c.D + 2, c.n + 1), p);
+        std::vector<std::pair<std::uint32_t, std::int32_t>> entries;
+        for (std::size_t e = 0; e < query.query.size(); ++e)
+          if (query.query[e] != 0)
+            entries.emplace_back(static_cast<std::uint32_t>(e), static_cast<std::int32_t>(query.query[e]));
+        keys->terms(entries, terms);
+        const NgramBound highest = keys->highest_ngram(terms);
+        std::int64_t largest_other = std::numeric_limits<std::int64_t>::min();
+        for (std::size_t k = 0; k < key_rows.size(); ++k) {
+          std::int64_t z = 0;
+          for (std::size_t e = 0; e < query.query.size(); ++e) z += key_rows[k].key[e] * query.query[e];
+          INFO("query window " << q << ", key window " << format_tokens(key_windows[k]));
+          REQUIRE(keys->score(terms, key_windows[k], p) == z);
+          if (interior_ngram(key_windows[k], p, c.n, c.D) != highest.ngram) largest_other = std::max(largest_other, z);
+          ++pairs;
+        }
+        CHECK(highest.bound == largest_other);
+      }
+      CHECK(pairs == power(c.D + 2, c.n + 1) * power(c.D, c.n + 1));
+    }
+}
+
+TEST_CASE("fast path index: the decomposition exists at the benchmarked configurations", "[fast][index]") {
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const int n : {4, 5}) {
+      INFO("variant " << variant_name(variant) << " n=" << n);
+      const CopyTransformer transformer(CopyTransformerConfig{16, n, 64, EmbeddingKind::OneHot, variant, {}});
+      CHECK(InteriorKeys::make(IntegerLayer1(transformer), 16));
+    }
+}
+
+TEST_CASE("fast path index: steps decided with and without the index are the exact evaluator's",
+          "[fast][index][differential]") {
+  // Domains past 2,048 windows (no score memo), where every step without a counted cache tries the index stage first:
+  // random strings (repeated n-grams included), both variants, the proof's tau and a smaller one. The runs with the
+  // index, without it and of the exact evaluator must agree step for step, with the same stage counts (the index stage
+  // certifies only what the scan's bound stage would); some steps must be certified by the index and some scanned.
+  struct Config {
+    int D, n, L;
+  };
+  std::uint64_t by_index = 0, scanned = 0;
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const std::optional<Exact>& tau : {std::optional<Exact>{}, std::optional<Exact>{Exact(3)}})
+      for (const auto& c : std::vector<Config>{{5, 3, 14}, {11, 2, 16}, {3, 4, 14}, {2, 5, 14}, {16, 2, 24}}) {
+        const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, c.L, EmbeddingKind::OneHot, variant, tau});
+        const FastCopy indexed(exact), scanning(exact, {.key_index = false});
+        std::mt19937_64 rng(100 * c.D + 10 * c.n + (tau ? 1 : 0));
+        for (int s = 0; s < 150; ++s) {
+          const TokenString x = random_string(rng, c.D, c.L);
+          INFO("variant " << variant_name(variant) << " D=" << c.D << " n=" << c.n << " tau "
+                          << (tau ? exact_to_string(*tau) : "proof") << " x=" << format_tokens(x));
+          const FastCopyRun with = indexed.copy_string(x), without = scanning.copy_string(x);
+          expect_same_run(exact.copy_string(x), with.run);
+          expect_same_run(without.run, with.run);
+          CHECK(with.stats.by_bound == without.stats.by_bound);
+          CHECK(with.stats.by_levels == without.stats.by_levels);
+          CHECK(without.stats.by_index == 0);
+          by_index += with.stats.by_index, scanned += with.stats.steps - with.stats.by_index;
+        }
+      }
+  CHECK(by_index > 1000);
+  CHECK(scanned > 100);
+}
+
+TEST_CASE("fast path index: long strings on threads, repeat-free and with repeats", "[fast][index][differential]") {
+  // D = 16, n = 2 at L = 96: repeat-free strings are copied with every step certified by the index; random strings
+  // repeat bigrams, so steps fall back to the scan, on a shared table whose key columns the first such step fills.
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected}) {
+    const CopyTransformer exact(CopyTransformerConfig{16, 2, 96, EmbeddingKind::OneHot, variant, {}});
+    const FastCopy fast(exact);
+    std::mt19937_64 rng(96);
+    for (int s = 0; s < 8; ++s) {
+      const TokenString x = s % 2 == 0 ? repeat_free_string(16, 2, 96, static_cast<std::uint64_t>(s))
+                                       : random_string(rng, 16, 96);
+      INFO("variant " << variant_name(variant) << " x=" << format_tokens(x));
+      const CopyRun e = exact.copy_string(x);
+      for (const unsigned threads : {1u, 2u}) {
+        const FastCopyRun f = fast.copy_string(x, threads);
+        expect_same_run(e, f.run);
+        if (s % 2 == 0 && variant == TransformerVariant::Corrected) CHECK(f.stats.by_index == f.stats.steps);
+      }
+    }
+  }
+}
+
+TEST_CASE("fast path index: a bound made too small is caught by the comparison with the exact evaluator",
+          "[fast][index][differential]") {
+  // B lowered by 10^9 integer units (more than any score gap) claims that every interior key outside g* lies far
+  // below the top. At tau = 1 those keys do move the readout: the sound bound certifies no step of these strings by
+  // the index, the lowered one certifies hundreds, and on some strings a decision the exact evaluator takes otherwise.
+  // The differential comparison must see it.
+  const CopyTransformer exact(
+      CopyTransformerConfig{5, 3, 14, EmbeddingKind::OneHot, TransformerVariant::Corrected, Exact(1)});
+  const FastCopy sound(exact), weakened(exact, {.bound_slack = 1'000'000'000});
+  std::mt19937_64 rng(77);
+  int caught = 0;
+  for (int s = 0; s < 200; ++s) {
+    const TokenString x = random_string(rng, 5, 14);
+    const CopyRun e = exact.copy_string(x);
+    CHECK(same_run(e, sound.copy_string(x).run));
+    caught += !same_run(e, weakened.copy_string(x).run);
+  }
+  CHECK(caught > 0);
+}
