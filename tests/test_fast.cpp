@@ -178,28 +178,33 @@ TEST_CASE("fast path: threads give the same run; long repeat-free strings are co
 }
 
 TEST_CASE("fast path: threads decide a long string in blocks; a failure in a later block ends it there", "[fast]") {
-  // Threads decide 64 steps each per block (128 on 2 threads, 192 on 3). A repeat-free string of 400 tokens spans
-  // several blocks and is copied (Theorem 2.3); the same string with its first n-gram written again at positions
-  // 300..302 is n-gram-ambiguous after that copy, so it cannot be copied past step 303 and must not be copied; its
-  // failure then lies in a later block than the first, and every thread count must report the 1-thread run.
-  const CopyTransformer exact(CopyTransformerConfig{8, 3, 400, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
-  const FastCopy fast(exact);
-  const TokenString clean = repeat_free_string(8, 3, 400, 5);
+  // Threads decide 64 steps each per block when steps scan their keys (128 on 2 threads, 192 on 3), 512 with the
+  // index stage (1024, 1536). A repeat-free string of 2000 tokens spans several blocks and is copied (Theorem 2.3);
+  // the same string with its first n-gram written again at positions 1700..1702 is n-gram-ambiguous after that copy,
+  // so it cannot be copied past step 1703 and must not be copied; its failure then lies in a later block than the
+  // first, and every thread count must report the 1-thread run.
+  const CopyTransformer exact(
+      CopyTransformerConfig{16, 3, 2000, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  const TokenString clean = repeat_free_string(16, 3, 2000, 5);
   TokenString repeated = clean;
-  std::copy(clean.begin(), clean.begin() + 3, repeated.begin() + 300);
-  const CopyRun copied = fast.copy_string(clean, 1).run;
-  CHECK(copied.copied);
-  const CopyRun failed = fast.copy_string(repeated, 1).run;
-  CHECK_FALSE(failed.copied);
-  CHECK(failed.steps.size() > 192);
-  CHECK(failed.steps.size() <= 304);
-  for (unsigned threads : {2u, 3u}) {
-    INFO("threads " << threads);
-    expect_same_run(copied, fast.copy_string(clean, threads).run);
-    expect_same_run(failed, fast.copy_string(repeated, threads).run);
-    const CopyRun dropped = fast.copy_string(repeated, threads, false).run;  // keep_steps = false keeps the failure
-    CHECK(dropped.failure() == failed.failure());
-    CHECK_FALSE(dropped.copied);
+  std::copy(clean.begin(), clean.begin() + 3, repeated.begin() + 1700);
+  for (const bool key_index : {false, true}) {
+    INFO("key index " << key_index);
+    const FastCopy fast(exact, {.key_index = key_index});
+    const CopyRun copied = fast.copy_string(clean, 1).run;
+    CHECK(copied.copied);
+    const CopyRun failed = fast.copy_string(repeated, 1).run;
+    CHECK_FALSE(failed.copied);
+    CHECK(failed.steps.size() > 1536);
+    CHECK(failed.steps.size() <= 1704);
+    for (unsigned threads : {2u, 3u}) {
+      INFO("threads " << threads);
+      expect_same_run(copied, fast.copy_string(clean, threads).run);
+      expect_same_run(failed, fast.copy_string(repeated, threads).run);
+      const CopyRun dropped = fast.copy_string(repeated, threads, false).run;  // keep_steps = false keeps the failure
+      CHECK(dropped.failure() == failed.failure());
+      CHECK_FALSE(dropped.copied);
+    }
   }
 }
 

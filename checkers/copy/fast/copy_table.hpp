@@ -44,7 +44,7 @@ struct FastCopy::Table {
   std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
   std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned)
   std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
-  std::vector<WindowRow> owned;  // the rows, when there is no cache
+  std::vector<WindowRow> owned;  // the rows by position, when there is no cache
   std::vector<std::int64_t> values;  // length x stride: value . Psi per position (padded rows)
   std::vector<std::int64_t> running_min, running_max;  // length x stride: token x's value range over positions 0..p
   std::vector<std::uint32_t> windows;  // with a cache: each position's window (its index in the cache)
@@ -100,10 +100,9 @@ struct FastCopy::Table {
       if (cache_) windows.resize(length);
     }
     for (auto& f : filled) f = std::min(f, common);
-    if (!cache_) {
-      owned.resize(common);
-      owned.reserve(length);  // queries point into owned: no reallocation
-    }
+    // queries point into owned: it grows only when the table starts over (common = 0), and its rows' buffers are
+    // reused string after string
+    if (!cache_ && owned.size() < length) owned.resize(length);
   }
   // Builds layer 1 at every position for `threads` threads that read the table concurrently, with the window counts
   // (which would count every position, not a step's keys) switched off. Without a window cache the rows of the new
@@ -112,11 +111,10 @@ struct FastCopy::Table {
   void share(unsigned threads) {
     if (!cache_ && threads > 1 && built < length) {
       const std::size_t first = built, count = length - built;
-      owned.resize(length);  // reserved by reset(): the rows recorded so far do not move
       run_workers(threads, [&](unsigned w) {
         IntegerRow scratch;
         for (std::size_t p = first + count * w / threads; p < first + count * (w + 1) / threads; ++p)
-          owned[p] = compute_window_row(fast_.layer1_, sequence, p, scratch);
+          compute_window_row(fast_.layer1_, sequence, p, scratch, owned[p]);
       });
       for (; built < length; ++built) record(built, owned[built]);
     }
@@ -191,8 +189,8 @@ struct FastCopy::Table {
       const auto& slot = cache_->rows[windows[p]];
       row = slot ? &*slot : &cache_->store(windows[p], compute_window_row(fast_.layer1_, sequence, p, scratch_));
     } else {
-      owned.push_back(compute_window_row(fast_.layer1_, sequence, p, scratch_));
-      row = &owned.back();
+      compute_window_row(fast_.layer1_, sequence, p, scratch_, owned[p]);
+      row = &owned[p];
     }
     record(p, *row);
   }

@@ -8,16 +8,22 @@ namespace tverify::fast {
 using copy::Token;
 using copy::TokenString;
 
+void compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence, std::size_t p, IntegerRow& scratch,
+                        WindowRow& row) {
+  layer1.at(sequence, p, scratch);
+  row.key.assign(scratch.key.begin(), scratch.key.end());  // each entry fits 32 bits (IntegerLayer1::refusal)
+  row.query.clear();
+  for (std::size_t c = 0; c < scratch.query.size(); ++c)
+    if (scratch.query[c] != 0)
+      row.query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(scratch.query[c]));
+  row.values.assign(scratch.value_dot_psi.begin(), scratch.value_dot_psi.end());
+  row.values.resize(row_stride(row.values.size()), 0);
+}
+
 WindowRow compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence, std::size_t p,
                              IntegerRow& scratch) {
-  layer1.at(sequence, p, scratch);
   WindowRow row;
-  row.key.reserve(scratch.key.size());
-  for (auto v : scratch.key) row.key.push_back(static_cast<std::int32_t>(v));
-  for (std::size_t c = 0; c < scratch.query.size(); ++c)
-    if (scratch.query[c] != 0) row.query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(scratch.query[c]));
-  row.values = scratch.value_dot_psi;
-  row.values.resize(row_stride(row.values.size()), 0);
+  compute_window_row(layer1, sequence, p, scratch, row);
   return row;
 }
 

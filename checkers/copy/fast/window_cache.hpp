@@ -27,6 +27,9 @@ struct WindowRow {
 };
 WindowRow compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
                              IntegerRow& scratch);
+// The same into `row`, reusing its buffers.
+void compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
+                        IntegerRow& scratch, WindowRow& row);
 
 // Against one query window, the key windows the thread has met (WindowCache::met) in decreasing order of score, grouped
 // by score: level l holds windows[end[l - 1]] .. windows[end[l] - 1] (end[-1] = 0), all scoring score[l]. Every key of
