@@ -312,7 +312,7 @@ CopyStep FastCopy::decide(Table& table, std::size_t p, Scratch& scratch, FastSta
       return certified_step(p, w);
     }
   } else {
-    if (interior_ && decide_by_index(table, p, scratch, w)) {
+    if (table.indexed && decide_by_index(table, p, scratch, w)) {
       ++stats.by_bound, ++stats.by_index;
       return certified_step(p, w);
     }

@@ -51,9 +51,11 @@ struct FastCopy::Table {
   // with a score memo: how many of the positions built so far have each window (stage 0)
   std::vector<std::uint32_t> window_count;
   // with an interior decomposition (the index stage): the built interior keys by n-gram, and the other built positions
-  // (windows with <BOS> or <COPY>, or short), in increasing order
+  // (windows with <BOS> or <COPY>, or short), in increasing order. A table that counts windows (whose steps read the
+  // counts) builds them only when it is shared; `indexed` says whether they hold every built position.
   NgramIndex interior;
   std::vector<std::uint32_t> special;
+  bool indexed = false;
 
   Table(const FastCopy& fast, WindowCache* cache)
       : fast_(fast), cache_(cache), span_(static_cast<std::size_t>(fast.transformer_.config().n) + 1) {
@@ -66,6 +68,8 @@ struct FastCopy::Table {
       for (int i = 0; i < keys->n(); ++i) ngrams *= static_cast<std::uint64_t>(keys->alphabet());
       interior.reset(ngrams);
     }
+    always_indexed_ = fast.interior_ && window_count.empty();
+    indexed = always_indexed_;
   }
 
   // Moves to the copy sequence of x, keeping the buffers (a thread evaluates many strings with one table; every entry
@@ -79,8 +83,9 @@ struct FastCopy::Table {
       while (common < built && next_[common] == sequence[common]) ++common;
     if (!window_count.empty())
       for (std::size_t j = common; j < built; ++j) --window_count[windows[j]];
-    if (fast_.interior_)
-      for (std::size_t j = built; j-- > common;) unindex(j);
+    if (indexed)
+      for (std::size_t j = built; j-- > (always_indexed_ ? common : 0);) unindex(j);
+    indexed = always_indexed_;
     sequence.swap(next_);
     length = sequence.size();
     built = common;
@@ -119,6 +124,10 @@ struct FastCopy::Table {
       for (; built < length; ++built) record(built, owned[built]);
     }
     extend_to(length - 1);
+    if (fast_.interior_ && !indexed) {
+      for (std::size_t p = 0; p < built; ++p) index(p);
+      indexed = true;
+    }
     shared_ = true;
   }
   // Fills what a step that scores every key reads: the columns query p uses up to p, or, once the table is shared,
@@ -198,12 +207,7 @@ struct FastCopy::Table {
   void record(std::size_t p, const WindowRow& row) {
     key_rows[p] = row.key.data();
     queries[p] = &row.query;
-    if (const auto& keys = fast_.interior_) {
-      if (interior_window(sequence, p, keys->n(), keys->alphabet()))
-        interior.push(static_cast<std::uint32_t>(p), interior_ngram(sequence, p, keys->n(), keys->alphabet()));
-      else
-        special.push_back(static_cast<std::uint32_t>(p));
-    }
+    if (indexed) index(p);
     const std::int64_t* v = row.values.data();
     const std::int64_t* low = p == 0 ? v : running_min.data() + (p - 1) * stride;
     const std::int64_t* high = p == 0 ? v : running_max.data() + (p - 1) * stride;
@@ -218,7 +222,15 @@ struct FastCopy::Table {
       }
   }
 
-  // Drops position j (the last built) from the index (before the sequence moves on).
+  // Adds position p (the next in order) to the index.
+  void index(std::size_t p) {
+    const auto& keys = *fast_.interior_;
+    if (interior_window(sequence, p, keys.n(), keys.alphabet()))
+      interior.push(static_cast<std::uint32_t>(p), interior_ngram(sequence, p, keys.n(), keys.alphabet()));
+    else
+      special.push_back(static_cast<std::uint32_t>(p));
+  }
+  // Drops position j (the last indexed) from the index (before the sequence moves on).
   void unindex(std::size_t j) {
     const auto& keys = *fast_.interior_;
     if (interior_window(sequence, j, keys.n(), keys.alphabet()))
@@ -231,6 +243,7 @@ struct FastCopy::Table {
   WindowCache* cache_;
   std::size_t span_;
   bool shared_ = false;
+  bool always_indexed_ = false;  // the index follows every position built (no window counts)
   std::atomic<bool> columns_complete_{false};  // shared: every key column filled
   std::mutex columns_mutex_;
   IntegerRow scratch_;
