@@ -272,6 +272,19 @@ TEST_CASE("model: bad models and parameters are one line and exit 2, nothing wri
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(std::filesystem::exists(json));
   }
+  // eval evaluates --input with the model alone: the options only a check reads are refused, not ignored.
+  for (const std::vector<std::string>& option : std::vector<std::vector<std::string>>{
+           {"--task", "reverse"}, {"--V", "2"}, {"--N", "3"}, {"--p", "1/3"}, {"--expected", fixture("reverse.onnx")},
+           {"--samples", "3"}}) {
+    std::vector<std::string> words{"eval", "model", "--onnx", fixture("reverse.onnx"), "--input", "2,0,1",
+                                   "--json", json};
+    words.insert(words.end(), option.begin(), option.end());
+    const testing::CliResult r = testing::run_tverify(words, dir, capture);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(option.front() + " applies to check and sweep model") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(json));
+  }
   std::filesystem::remove_all(dir);
 }
 

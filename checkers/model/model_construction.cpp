@@ -359,7 +359,17 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
   return summary;
 }
 
+// eval reads the model and --input alone: an option that only a check or a sweep reads is refused, not ignored.
+void refuse_check_options(const ParamValues& params) {
+  for (const char* option : {"task", "V", "N", "p", "q", "expected", "samples"})
+    if (params.has(option))
+      throw UsageError(fmt::format("--{} applies to check and sweep model; eval model evaluates --input with the "
+                                   "model alone (give --onnx, --input and optionally --weights-as-decimal)",
+                                   option));
+}
+
 Evaluation eval_model(const ParamValues& params, const std::string&, const std::string& input, bool, long) {
+  refuse_check_options(params);
   const LoadedModel model = load_model(onnx_path(params), decimal_digits(params));
   Tokens tokens;
   for (const auto& item : split_list(input, ',', "--input", "token ids, comma-separated"))
