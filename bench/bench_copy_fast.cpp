@@ -25,24 +25,48 @@ const copy::CopyTransformer& transformer_for(int alphabet, int n, int length) {
   return *t;
 }
 
+// One full certified copy: L, threads, n, and whether steps use the key index (1) or scan every key (0).
 void BM_FullCopy(benchmark::State& state) {
   const int length = static_cast<int>(state.range(0));
   const unsigned threads = static_cast<unsigned>(state.range(1));
-  const fast::FastCopy fast(transformer_for(16, 4, length));
-  const copy::TokenString x = copy::repeat_free_string(16, 4, static_cast<std::size_t>(length), 1);
+  const int n = static_cast<int>(state.range(2));
+  const fast::FastCopy fast(transformer_for(16, n, length), {.key_index = state.range(3) != 0});
+  // Two strings taken in turn: a table keeps the positions a string shares with the previous one, and these share
+  // almost none, so each iteration computes the whole copy.
+  const copy::TokenString xs[2] = {copy::repeat_free_string(16, n, static_cast<std::size_t>(length), 1),
+                                   copy::repeat_free_string(16, n, static_cast<std::size_t>(length), 2)};
   fast::FastStats stats;
+  std::size_t turn = 0;
   for (auto _ : state) {
+    const copy::TokenString& x = xs[turn++ % 2];
     const fast::FastCopyRun r = fast.copy_string(x, threads, false);
     if (!r.run.copied) throw std::runtime_error("bench: the repeat-free string was not copied: " + r.run.failure());
     stats = r.stats;
   }
   state.counters["L"] = length;
+  state.counters["steps_by_index"] = static_cast<double>(stats.by_index);
+  state.counters["steps_scanned"] = static_cast<double>(stats.steps - stats.by_index);
   state.counters["steps_by_bound"] = static_cast<double>(stats.by_bound);
   state.counters["steps_by_levels"] = static_cast<double>(stats.by_levels);
   state.counters["steps_by_exact"] = static_cast<double>(stats.by_exact);
 }
+// Scanning every key (the construction attends over all of them): D = 16, n = 4, L = 2^10..2^16.
 BENCHMARK(BM_FullCopy)
-    ->ArgsProduct({{1024, 2048, 4096, 8192, 16384, 32768, 65536}, {1, 2}})
+    ->ArgsProduct({{1024, 2048, 4096, 8192, 16384, 32768, 65536}, {1, 2}, {4}, {0}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+// D = 16, n = 4, L = 4096, scanning and with the key index, several copies each.
+BENCHMARK(BM_FullCopy)
+    ->ArgsProduct({{4096}, {2}, {4}, {0, 1}})
+    ->Name("BM_FullCopyPaired")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(20);
+// With the key index: D = 16, n = 4 at L = 4096 (one copy, as the scans above), and n = 5 at L = 2^12..2^20.
+BENCHMARK(BM_FullCopy)
+    ->Args({4096, 2, 4, 1})
+    ->ArgsProduct({{4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576}, {2}, {5}, {1}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);

@@ -72,8 +72,8 @@ PointResult run_point(const FastCopy& fast, long length, const FastSweepOptions&
 Json row_json(long length, const PointResult& r, std::uint64_t samples, double seconds) {
   return {{"L", length},        {"samples", samples},      {"errors", r.errors},
           {"undecided", r.undecided}, {"repeats_text", r.repeats_text}, {"repeats_formula", r.repeats_formula},
-          {"steps", r.stats.steps}, {"steps_by_bound", r.stats.by_bound}, {"steps_by_levels", r.stats.by_levels},
-          {"steps_by_exact", r.stats.by_exact}, {"seconds", seconds}};
+          {"steps", r.stats.steps}, {"steps_by_bound", r.stats.by_bound}, {"steps_by_index", r.stats.by_index},
+          {"steps_by_levels", r.stats.by_levels}, {"steps_by_exact", r.stats.by_exact}, {"seconds", seconds}};
 }
 
 bool fast_path_takes(const copy::CopyTransformerConfig& config) {
@@ -185,7 +185,8 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                           const std::uint64_t samples = sampled_count(row, f, at, o.samples);
                           for (const char* k : {"errors", "undecided", "repeats_text", "repeats_formula"})
                             f.count(row, k, at + "." + k, samples);
-                          for (const char* k : {"steps", "steps_by_bound", "steps_by_levels", "steps_by_exact"})
+                          for (const char* k :
+                               {"steps", "steps_by_bound", "steps_by_index", "steps_by_levels", "steps_by_exact"})
                             f.count(row, k, at + "." + k, std::uint64_t{1} << 62);
                           f.number(row, "seconds", at + ".seconds", true);
                         });
@@ -198,7 +199,8 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
   });
   const std::vector<Json> rows = checkpoint.sorted_rows();
   SweepTable table{{"L", "samples", "errors", "error_rate", "ci95_low", "ci95_high", "p_ngram_text", "p_ngram_formula",
-                    "L2_over_Dn", "undecided", "steps_by_bound", "steps_by_levels", "steps_by_exact", "seconds"},
+                    "L2_over_Dn", "undecided", "steps_by_bound", "steps_by_index", "steps_by_levels", "steps_by_exact",
+                    "seconds"},
                    {}};
   const double dn = std::pow(static_cast<double>(base.alphabet), base.n);
   std::optional<long> crossing;
@@ -216,6 +218,7 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                           fmt::format("{:.6g}", static_cast<double>(length) * static_cast<double>(length) / dn),
                           std::to_string(r["undecided"].get<std::uint64_t>()),
                           std::to_string(r["steps_by_bound"].get<std::uint64_t>()),
+                          std::to_string(r["steps_by_index"].get<std::uint64_t>()),
                           std::to_string(r["steps_by_levels"].get<std::uint64_t>()),
                           std::to_string(r["steps_by_exact"].get<std::uint64_t>()),
                           fmt::format("{:.3f}", r["seconds"].get<double>())});
