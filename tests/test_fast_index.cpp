@@ -4,6 +4,7 @@
 // evaluator's decision; and a bound made too small must be caught by these comparisons.
 #include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/copy/fast/interior_keys.hpp"
+#include "checkers/copy/fast/ngram_index.hpp"
 
 #include "copy_runs.hpp"
 #include "random_strings.hpp"
@@ -88,13 +89,67 @@ TEST_CASE("fast path index: interior key scores and the bound B, against layer 1
     }
 }
 
-TEST_CASE("fast path index: the decomposition exists at the benchmarked configurations", "[fast][index]") {
+TEST_CASE("fast path index: the decomposition at the benchmarked configurations, on sampled windows", "[fast][index]") {
+  // D = 16, n = 4 and 5 (too many windows to enumerate): 200 query windows (any tokens) against 200 interior key
+  // windows, seeded; the decomposition's score must equal key . query from layer 1 on every pair.
   for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
     for (const int n : {4, 5}) {
       INFO("variant " << variant_name(variant) << " n=" << n);
       const CopyTransformer transformer(CopyTransformerConfig{16, n, 64, EmbeddingKind::OneHot, variant, {}});
-      CHECK(InteriorKeys::make(IntegerLayer1(transformer), 16));
+      const IntegerLayer1 layer1(transformer);
+      const auto keys = InteriorKeys::make(layer1, 16);
+      REQUIRE(keys);
+      std::mt19937_64 rng(16 * n + (variant == TransformerVariant::Paper ? 0 : 1));
+      const std::size_t p = static_cast<std::size_t>(n);
+      std::vector<TokenString> key_windows;
+      std::vector<IntegerRow> key_rows;
+      for (int k = 0; k < 200; ++k) {
+        key_windows.push_back(random_string(rng, 16, n + 1));
+        key_rows.push_back(layer1.at(key_windows.back(), p));
+      }
+      QueryTerms terms;
+      for (int q = 0; q < 200; ++q) {
+        const IntegerRow query = layer1.at(random_string(rng, 18, n + 1), p);
+        std::vector<std::pair<std::uint32_t, std::int32_t>> entries;
+        for (std::size_t e = 0; e < query.query.size(); ++e)
+          if (query.query[e] != 0)
+            entries.emplace_back(static_cast<std::uint32_t>(e), static_cast<std::int32_t>(query.query[e]));
+        keys->terms(entries, terms);
+        for (std::size_t k = 0; k < key_rows.size(); ++k) {
+          std::int64_t z = 0;
+          for (std::size_t e = 0; e < query.query.size(); ++e) z += key_rows[k].key[e] * query.query[e];
+          REQUIRE(keys->score(terms, key_windows[k], p) == z);
+        }
+      }
     }
+}
+
+TEST_CASE("fast path index: the n-gram index in its flat and hashed forms", "[fast][index]") {
+  // Positions pushed in order and dropped from the last, as a table does; each code's positions come latest first.
+  for (const std::uint64_t codes : {std::uint64_t{64}, std::uint64_t{1} << 30}) {
+    INFO("codes " << codes);
+    NgramIndex index;
+    index.reset(codes);
+    const std::vector<std::uint64_t> code_at{5, 9, 5, 63, 5, 9};
+    for (std::uint32_t p = 0; p < code_at.size(); ++p) index.push(p, code_at[p]);
+    auto positions = [&](std::uint64_t code) {
+      std::vector<std::uint32_t> out;
+      index.for_each(code, [&](std::uint32_t j) {
+        out.push_back(j);
+        return true;
+      });
+      return out;
+    };
+    CHECK(positions(5) == std::vector<std::uint32_t>{4, 2, 0});
+    CHECK(positions(9) == std::vector<std::uint32_t>{5, 1});
+    CHECK(positions(7).empty());
+    index.pop(5, 9);
+    index.pop(4, 5);
+    CHECK(positions(5) == std::vector<std::uint32_t>{2, 0});
+    CHECK(positions(9) == std::vector<std::uint32_t>{1});
+    index.push(4, 7);
+    CHECK(positions(7) == std::vector<std::uint32_t>{4});
+  }
 }
 
 TEST_CASE("fast path index: steps decided with and without the index are the exact evaluator's",
@@ -149,6 +204,28 @@ TEST_CASE("fast path index: long strings on threads, repeat-free and with repeat
       }
     }
   }
+}
+
+TEST_CASE("fast path index: an n-gram with more than 64 keys sends the step to the scan, whatever the threads",
+          "[fast][index][differential]") {
+  // D = 5, n = 3 (past the score memo), x = 1 2 3 4 and 146 zeros: the steps that copy the first tokens find one key
+  // of g* each (index), but once the copy is in the zeros g* = 000 has more than 64 keys up to the query and the step
+  // is scanned (and still decided: all those keys carry the token 0). The same run and the same counts on 1 and 2
+  // threads (a shared table also holds the keys after each query, which the walk skips), and the exact evaluator's
+  // decisions.
+  const CopyTransformer exact(
+      CopyTransformerConfig{5, 3, 150, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  const FastCopy fast(exact);
+  TokenString x{1, 2, 3, 4};
+  x.resize(150, Token{0});
+  const FastCopyRun one = fast.copy_string(x, 1), two = fast.copy_string(x, 2);
+  CHECK(one.run.copied);
+  expect_same_run(exact.copy_string(x), one.run);
+  expect_same_run(one.run, two.run);
+  CHECK(one.stats.by_index == two.stats.by_index);
+  CHECK(one.stats.by_bound == two.stats.by_bound);
+  CHECK(one.stats.by_index > 0);
+  CHECK(one.stats.steps > one.stats.by_index);
 }
 
 TEST_CASE("fast path index: a bound made too small is caught by the comparison with the exact evaluator",

@@ -131,7 +131,8 @@ bool FastCopy::decide_by_bound(const Table& table, std::size_t p, const TopLevel
 // keys whose windows are not interior (few: those holding <BOS> or <COPY>) - are scored exactly; every other key is
 // interior with another n-gram, so it scores at most B (InteriorKeys::highest_ngram). When the highest score in E
 // exceeds B, the top level lies in E, and stage 1's inequality is checked with Delta = the gap from the top to the
-// larger of B and E's next score. The walk along g*'s keys stops after 64 (a string with many repeats is scanned).
+// larger of B and E's next score. The walk stops at the 65th key of g* up to p (a string with many repeats is
+// scanned), so whether a step is decided here depends on the string alone, not on the threads.
 bool FastCopy::decide_by_index(const Table& table, std::size_t p, Scratch& scratch, Token& winner) const {
   const auto& query = *table.queries[p];
   interior_->terms(query, scratch.query_terms);
@@ -157,11 +158,12 @@ bool FastCopy::decide_by_index(const Table& table, std::size_t p, Scratch& scrat
     if (j > p) break;
     visit(j);
   }
-  std::size_t walked = 0;
+  std::size_t walked = 0;  // keys of g* up to p (a shared table also holds later positions, which are skipped)
   bool complete = true;
   table.interior.for_each(highest.ngram, [&](std::uint32_t j) {
+    if (j > p) return true;
     if (++walked > 64) return complete = false;
-    if (j <= p) visit(j);
+    visit(j);
     return true;
   });
   if (!complete || top_keys == 0 || top <= highest.bound) return false;

@@ -21,7 +21,7 @@ namespace tverify::fast {
 
 struct IntegerRow {
   std::vector<std::int64_t> key, query, value_dot_psi;
-  std::vector<std::int64_t> hidden, output;  // scratch: the MLP's hidden units and outputs
+  std::vector<std::int64_t> hidden, output;  // scratch: the MLP's pre-activations and outputs
 };
 
 class IntegerLayer1 {
