@@ -217,12 +217,24 @@ void bind_claims_verbs(py::module_& m) {
       py::arg("progress"));
 }
 
-// One tensor's entries: (rational part, coefficient, radicand) as exact texts, a + b sqrt(r).
+// One tensor's entries: (rational part, coefficient, radicand) as exact texts, a + b sqrt(r); a symbolic entry as
+// (constant, [(symbol, coefficient), ...], lower, upper), exact texts.
 py::dict weights_entry(const NamedWeights& w) {
   py::list values;
-  for (const auto& v : w.values)
+  for (std::size_t i = 0; i < w.values.size(); ++i) {
+    if (!w.symbolic.empty() && w.symbolic[i]) {
+      const SymbolicEntry& e = *w.symbolic[i];
+      py::list terms;
+      for (const auto& [symbol, coefficient] : e.terms)
+        terms.append(py::make_tuple(symbol, exact_to_string(coefficient)));
+      values.append(py::make_tuple(exact_to_string(e.constant), terms, exact_to_string(e.lower),
+                                   exact_to_string(e.upper)));
+      continue;
+    }
+    const auto& v = w.values[i];
     values.append(py::make_tuple(exact_to_string(v.rational_part()), exact_to_string(v.surd_coefficient()),
                                  v.radicand()));
+  }
   py::dict d;
   d["name"] = w.name;
   d["shape"] = w.shape;
@@ -246,7 +258,8 @@ void bind_weights(py::module_& m) {
         for (const auto& w : named) out.append(weights_entry(w));
         return out;
       },
-      "the construction's weights: dicts of name, shape, meaning and exact values (a, b, r) meaning a + b sqrt(r)",
+      "the construction's weights: dicts of name, shape, meaning and exact values (a, b, r) meaning a + b sqrt(r), or "
+      "(constant, [(symbol, coefficient)], lower, upper) for a symbolic entry",
       py::arg("construction"), py::arg("params"), py::arg("variant"));
 }
 

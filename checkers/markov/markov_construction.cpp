@@ -3,6 +3,7 @@
 #include "checkers/markov/point_file.hpp"
 #include "checkers/markov/sweeps.hpp"
 #include "checkers/proof_verdict.hpp"
+#include "constructions/markov/weights.hpp"
 #include "proofs/markov_proofs.hpp"
 
 #include <fmt/format.h>
@@ -17,15 +18,21 @@ Arbitrary::Fill parse_fill(const std::string& text) {
   return Arbitrary::Fill::Random;
 }
 
-}  // namespace
-
-MarkovSetup make_setup(const ParamValues& params, const std::string& variant, const RunOptions& run) {
+// What the printed points need: the chain, the shapes, the variant and the arbitrary blocks (the weights' parameters).
+MarkovSetup point_setup(const ParamValues& params, const std::string& variant) {
   MarkovSetup s{MarkovChain(*params.rational("p"), *params.rational("q")), {}, {}, {}, 2, {}, 1, {}};
   s.shapes = Shapes{params.small_int("d"), params.small_int("m"), params.small_int("r"), params.small_int("N"),
                     params.flag("tied")};
   s.variant = variant == "corrected" ? Variant::Corrected : Variant::Paper;
   s.arbitrary.fill = parse_fill(params.choice("arbitrary"));
   s.arbitrary.seed = static_cast<std::uint64_t>(params.integer("seed"));
+  return s;
+}
+
+}  // namespace
+
+MarkovSetup make_setup(const ParamValues& params, const std::string& variant, const RunOptions& run) {
+  MarkovSetup s = point_setup(params, variant);
   s.samples = params.small_int("samples");
   s.threads = run.threads;
   if (params.text("point-file") != "none") s.user_point = read_point_file(params.text("point-file"), s.shapes);
@@ -169,17 +176,31 @@ Evaluation eval_markov(const ParamValues& params, const std::string& variant, co
   return e;
 }
 
+// Both printed points (theta_star by eq. 7 or 10, theta_pi by eq. 11) as named tensors, "theta_star.W_1", ...
+std::vector<NamedWeights> weights_of_markov(const ParamValues& params, const std::string& variant) {
+  const MarkovSetup setup = point_setup(params, variant);
+  std::vector<NamedWeights> out;
+  for (const PointKind kind : {PointKind::Star, PointKind::Pi}) {
+    const SymbolicPoint sp = make_point(kind, setup.chain, setup.shapes, setup.arbitrary, setup.variant);
+    for (auto& w : point_weights(kind == PointKind::Star ? "theta_star" : "theta_pi", sp)) out.push_back(std::move(w));
+  }
+  return out;
+}
+
 }  // namespace
 
 Construction markov_construction() {
   // eval prints both points' predictions on the prefix, always (no --trace); the proofs hold for all p, q and points,
   // so prove reads d and N only; the claims keep no counterexample lists.
   const ConstructionFeatures features{
-      .eval_traces = false, .prove_params = std::vector<std::string>{"d", "N"}, .records_counterexample_limit = false};
+      .eval_traces = false,
+      .prove_params = std::vector<std::string>{"d", "N"},
+      .export_params = std::vector<std::string>{"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"},
+      .records_counterexample_limit = false};
   return {{"markov", "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)",
            markov_params(), markov_variants(), markov_claims(), markov_sweeps(), features},
           {check_in_groups<MarkovSetup>(prepare_markov_run, markov_claim_groups()), prove_markov, sweep_markov,
-           eval_markov}};
+           eval_markov, {}, weights_of_markov}};
 }
 
 }  // namespace tverify::markov

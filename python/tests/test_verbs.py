@@ -2,6 +2,7 @@
 gives for the same command; progress reaches a callable; Ctrl-C stops a check; exact values read as Fractions."""
 
 import json
+import math
 import os
 import signal
 import threading
@@ -242,6 +243,33 @@ def test_weights_are_the_construction_s_exact_matrices():
         tverify.weights("count3")
     with pytest.raises(ValueError, match="--D must be an integer"):
         tverify.weights("copy", D=0)
+
+
+def test_markov_weights_are_both_printed_points():
+    # theta_star for p + q > 1 (eq. 10) and for p + q <= 1 (eq. 7), theta_pi (eq. 11), each entry checked against the
+    # paper's formula computed here in floating point; logarithms stay symbolic, with enclosures around the value.
+    d = 4
+    w = tverify.weights("markov", exact=True, p=Fraction(1, 2), q=Fraction(4, 5), d=d, m=4, r=4, N=6, tied=True)
+    assert [k for k in w if k.startswith("theta_star.")] == [
+        "theta_star." + b for b in ("e", "p", "W_Q", "W_K", "W_V", "W_O", "W_1", "W_2", "b")]  # tied: no a
+    assert w["theta_star.e"] == [1] * d and w["theta_star.W_O"] == [[0] * 4 for _ in range(d)]
+    b = w["theta_star.b"]  # log(p/(1-p)) + d/2, and log(1) = 0 here: exactly 2
+    assert isinstance(b, tverify.Symbolic) and b.constant == 2 and b.terms == {"l1": 1} and b.lower == b.upper == 2
+    l1, l2 = math.log(1 / 1), math.log((1 - 0.8) / 0.8)
+    w_star = math.sqrt((2 / d ** 2) * (1 - (l2 - l1) / d))
+    entry = w["theta_star.W_1"][0][0]
+    assert entry.terms == {"w": 1} and entry.lower <= Fraction(w_star) + Fraction(1, 10 ** 12)
+    assert entry.upper >= Fraction(w_star) - Fraction(1, 10 ** 12) and abs(float(entry) - w_star) < 1e-12
+    assert w["theta_star.W_2"][0][0].terms == {"w": -1}  # W_2 = -W_1^T
+    pi_b = w["theta_pi.b"]  # log(p/q)
+    assert pi_b.terms == {"l3": 1} and abs(float(pi_b) - math.log(0.5 / 0.8)) < 1e-12
+    assert w["theta_pi.e"] == [0] * d
+    low = tverify.weights("markov", p=Fraction(1, 5), q=Fraction(1, 5), d=d, tied=True)  # eq. 7: p + q <= 1
+    e_star = math.sqrt(math.log(0.8 * 0.8 / (0.2 * 0.2)) / d)
+    assert abs(low["theta_star.e"] - e_star).max() < 1e-12 and low["theta_star.e"].shape == (d,)
+    assert "l1 = log(p/(1-p))" in low.meanings["theta_star.e"]
+    untied = tverify.weights("markov", d=d)
+    assert "theta_star.a" in untied and untied["theta_pi.p"].shape == (6, d)
 
 
 def test_a_progress_callable_that_raises_stops_the_check():

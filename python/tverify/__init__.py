@@ -23,7 +23,7 @@ from fractions import Fraction
 from . import _tverify
 
 __all__ = ["constructions", "check", "prove", "eval", "sweep", "recheck", "report", "check_model", "exact",
-           "weights", "Certificate", "Evaluation", "Recheck", "Surd", "Weights"]
+           "weights", "Certificate", "Evaluation", "Recheck", "Surd", "Symbolic", "Weights"]
 
 
 def constructions():
@@ -225,7 +225,7 @@ class Evaluation(str):
 
 def _tensor(entry, exact):
     """A tensor of the binding (name, shape, values (a, b, r)) as nested Fractions (exact) or a numpy array."""
-    values = [_weight_value(a, b, r, exact) for a, b, r in entry["values"]]
+    values = [_weight_value(v[0], v[1], v[2] if len(v) == 3 else v[2:], exact) for v in entry["values"]]
     if exact:
         return _nested(values, entry["shape"])
     import numpy  # only the float view needs it
@@ -424,7 +424,28 @@ class Surd(namedtuple("Surd", "rational coefficient radicand")):
         return float(self.rational) + float(self.coefficient) * self.radicand ** 0.5
 
 
+class Symbolic(namedtuple("Symbolic", "constant terms lower upper")):
+    """An exact real that involves logarithms: constant + sum of coefficient * symbol over terms {symbol: coefficient}
+    (the symbols are defined in the tensor's meaning), enclosed by [lower, upper] (all Fractions): an entry of the
+    Markov points."""
+
+    def __float__(self):
+        return float((self.lower + self.upper) / 2)
+
+    def __str__(self):
+        parts = [str(self.constant)] if self.constant or not self.terms else []
+        parts += [f"{c}*{s}" for s, c in self.terms.items()]
+        return " + ".join(parts)
+
+
+def _symbolic_value(constant, terms, lower, upper, exact):
+    value = Symbolic(Fraction(constant), {s: Fraction(c) for s, c in terms}, Fraction(lower), Fraction(upper))
+    return value if exact else float(value)
+
+
 def _weight_value(rational, coefficient, radicand, exact):
+    if isinstance(coefficient, list):  # a symbolic entry: (constant, terms, lower, upper)
+        return _symbolic_value(rational, coefficient, radicand[0], radicand[1], exact)
     a, b = Fraction(rational), Fraction(coefficient)
     root = math.isqrt(radicand)
     if root * root == radicand:  # sqrt(r) is an integer: the value is rational
@@ -444,8 +465,10 @@ class Weights(dict):
 
 def weights(construction, variant=None, exact=False, **params):
     """Every weight tensor of a construction, as a Weights dict {name: array}: numpy float64 arrays (each entry the
-    nearest double to the exact value, a measurement), or with exact=True nested lists of Fractions (a Surd where the
-    value is a + b sqrt(r)). Parameters as the CLI's `export` reads them (copy: D, n, embedding, tau)."""
+    nearest double to the exact value, or to the midpoint of its enclosure for a Symbolic one: a measurement), or with
+    exact=True nested lists of Fractions (a Surd where the value is a + b sqrt(r), a Symbolic where it involves a
+    logarithm). Parameters as the CLI's `export` reads them (copy: D, n, embedding, tau; markov: p, q, d, m, r, N,
+    tied, arbitrary, seed, and both printed points, "theta_star.W_1", "theta_pi.b", ...)."""
     spec = _construction(construction)
     given, _ = _params(spec, params)
     tensors, meanings = {}, {}
