@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -301,6 +302,30 @@ TEST_CASE("a claim outside its hypotheses is vacuous: neither verified nor refut
   std::ofstream(scratch() / "forged-finding.json") << forged.dump();
   expect_usage_error("report --markdown " + (scratch() / "forged-finding.json").string(),
                      "\"claims[0].finding\" must be verified, refuted or unknown");
+}
+
+TEST_CASE("every vacuous verdict says which hypothesis does not hold", "[cli]") {
+  // copy at L = 5 > D^n = 4 (Theorem 2.3's range, and 2L + 2 > D^n for the score proof), CAT with the filter 1,1
+  // (tokens 0,1 and 1,0 convolve alike: the signatures are not distinct), the Markov chain with p + q = 2/5 <= 1.
+  const std::vector<std::pair<std::string, std::string>> runs{
+      {"check copy --D 2 --n 2 --L 5", "copy.thm2_3"},
+      {"check cat --filter 1,1 --V 3 --N 2", "cat.thm1.key_delay"},
+      {"check markov --p 1/5 --q 1/5 --N 3 --tied", "markov.thm2.stationary"}};
+  for (const auto& [command, expected_vacuous] : runs) {
+    INFO(command);
+    const fs::path cert = scratch() / "reasons.json";
+    run_cli(command + " --json " + cert.string());
+    const auto j = nlohmann::json::parse(slurp(cert));
+    std::set<std::string> vacuous;
+    for (const auto& c : j["claims"])
+      if (c["verdict"] == "vacuous") {
+        INFO(c["id"]);
+        vacuous.insert(c["id"].get<std::string>());
+        CHECK(c.contains("reason"));
+        CHECK(c.value("reason", std::string()).find("assume") != std::string::npos);
+      }
+    CHECK(vacuous.count(expected_vacuous) == 1);
+  }
 }
 
 TEST_CASE("list, eval --trace and report print what they promise", "[cli]") {

@@ -213,6 +213,9 @@ std::vector<ClaimGroup<CatCheckContext>> cat_claim_groups() {
     return [&spec](const CatCheckContext& run) {
       ClaimResult r = check_recall(spec, run.setup, run.options);
       r.outside_hypotheses = !run.setup.signatures.distinct();
+      if (r.outside_hypotheses && r.reason.empty())
+        r.reason = "Theorem 1 and Corollary 1 assume distinct signatures (claim " + cat_claim_specs().signatures.id +
+                   ")";
       return r;
     };
   };

@@ -253,6 +253,7 @@ ClaimResult err_result(const ClaimSpec& spec, const TransformerTally& tally, Ngr
   r.reading = to_string(reading);
   r.checked = 1;
   r.outside_hypotheses = !c.theorem_range();
+  if (r.outside_hypotheses) r.reason = "Theorem 2.3 assumes 2n <= L <= D^n";
   const Exact p(BigInt(tally.with_repeat[static_cast<std::size_t>(reading)]), BigInt(c.domain.size));
   r.details["p_ngram"] = exact_to_string(p);
   r.details["settings"] = c.settings();

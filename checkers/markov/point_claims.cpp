@@ -246,6 +246,7 @@ ThetaPiAnalysis analyse_theta_pi(const ClaimSpec& spec, const MarkovSetup& setup
   ThetaPiAnalysis a{setup, result_for(spec), make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary), false, {},
                     {}, {}};
   a.r.outside_hypotheses = setup.chain.switching() <= 1;
+  if (a.r.outside_hypotheses) a.r.reason = "Theorems 2 and 4 (theta_pi) assume p + q > 1";
   a.der = check_stationary_point(a.r, setup, a.sp, PointKind::Pi, true, a.proved);
   a.closed = closed_form_h_alpha(setup.chain, a.sp.point);
   compare_hessian(a.r, a.der.hessian, a.closed, a.sp.point.layout);
@@ -297,7 +298,7 @@ ClaimResult check_local_minimum(const MarkovSetup& setup, const ThetaPiAnalysis&
   r.unknown = 1;  // local minimality itself: decided by no check here
   r.set_verdict_from_counts();
   r.reason = r.outside_hypotheses
-                 ? "p + q <= 1: outside the theorem's hypotheses (the probes are recorded only)"
+                 ? "Theorem 2 assumes p + q > 1 (the probes are recorded only)"
                  : "the Hessian is diag(H_alpha, 0), so second-order data decides nothing along the beta block, and "
                    "the paper's argument from Facts 1-3 is not valid in general (docs/errata.md M2); with a = e = 0 the "
                    "logit is b for every beta (L constant on that slice); the loss probes along paths through "
