@@ -36,6 +36,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -296,10 +297,11 @@ std::vector<Baseline> baselines() {
       }
       for (const auto& o : common_run_options()) b.options.push_back(o);
       b.required = {"--vary", "--out"};
-    } else if (verb == "export") {
-      std::erase_if(b.options, [](const Option& o) {
-        return o.name != "--D" && o.name != "--n" && o.name != "--embedding" && o.name != "--tau";
-      });
+    } else if (verb == "export") {  // the weights' parameters only (ConstructionFeatures::export_params)
+      const std::set<std::string> read = c == "copy" ? std::set<std::string>{"--D", "--n", "--embedding", "--tau"}
+                                                     : std::set<std::string>{"--V", "--N", "--L", "--filter", "--c",
+                                                                             "--embedding", "--dim", "--vectors"};
+      std::erase_if(b.options, [&](const Option& o) { return !read.count(o.name); });
       b.options.push_back(variant);
       b.options.push_back({"--onnx", Kind::Json});
       b.required = {"--onnx"};
@@ -331,6 +333,7 @@ std::vector<Baseline> baselines() {
   add("sweep", "cat", {"--vary", "c", "--V", "2", "--N", "1", "--L-max", "3", "--out", "o", "--threads", "1"});
   add("sweep", "cat", {"--fast", "--vary", "L", "--V", "2", "--N", "1", "--L", "3", "--out", "o", "--threads", "1"});
   add("eval", "cat", {"--N", "1", "--input", "0,1"});
+  add("export", "cat", {"--V", "2", "--N", "1", "--onnx", "cat.onnx"});
   add("check", "markov", {"--N", "1", "--d", "1", "--m", "1", "--r", "1", "--claim", "markov.c2", "--threads", "1"});
   add("prove", "markov", {"--N", "1", "--d", "1", "--threads", "1"});
   add("sweep", "markov", {"--vary", "pq", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--resolution",

@@ -4,6 +4,7 @@
 #include "checkers/checkpoint.hpp"
 #include "constructions/cat/tasks.hpp"
 #include "constructions/cat/temperature.hpp"
+#include "constructions/cat/onnx_export.hpp"
 #include "constructions/cat/weights.hpp"
 
 #include <fmt/format.h>
@@ -294,6 +295,15 @@ std::vector<NamedWeights> weights_of_cat(const ParamValues& params, const std::s
   return cat_layer_weights(make_setup(params, variant).config);
 }
 
+// export cat: the layer as an ONNX model (constructions/cat/onnx_export.hpp).
+std::string export_cat(const ParamValues& params, const std::string& variant) {
+  const CatConfig config = make_setup(params, variant).config;
+  if (config.full_windows)
+    throw UsageError("export cat --variant " + variant + ": leaving out the partial windows leaves the first queries "
+                     "without a key, which a softmax cannot express; export key_delay, value_delay or ar");
+  return cat_layer_onnx(config);
+}
+
 }  // namespace
 
 Construction cat_construction() {
@@ -301,7 +311,7 @@ Construction cat_construction() {
            cat_params(), cat_variants(), cat_claims(), cat_sweeps(),
            // c auto depends on L (the sufficient condition counts the keys)
            {.export_params = std::vector<std::string>{"V", "N", "L", "filter", "c", "embedding", "dim", "vectors"}}},
-          {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()), {}, sweep_cat, eval_cat, {},
+          {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()), {}, sweep_cat, eval_cat, export_cat,
            weights_of_cat}};
 }
 
