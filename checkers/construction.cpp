@@ -158,7 +158,7 @@ void Construction::require_verb(const std::string& verb) const {
   if (verb == "export" && !has_export())
     throw UsageError("construction '" + name() + "' has no ONNX export (constructions with one: see `tverify export --help`)");
   if (verb == "weights" && !has_weights())
-    throw UsageError("construction '" + name() + "' has no named weights (constructions with them: copy)");
+    throw UsageError("construction '" + name() + "' has no named weights (tverify.constructions() says which do)");
 }
 
 std::string Construction::export_onnx(const ParamValues& params, const std::string& variant) const {

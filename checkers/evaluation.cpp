@@ -11,7 +11,12 @@ void Evaluation::add_trace(std::string name, std::vector<std::size_t> shape, std
 
 Json tensor_json(const NamedWeights& tensor) {
   Json values = Json::array();
-  for (const auto& v : tensor.values) values.push_back(v.to_string());
+  for (std::size_t i = 0; i < tensor.values.size(); ++i) {
+    const bool symbolic = i < tensor.symbolic.size() && tensor.symbolic[i];
+    values.push_back(symbolic ? "[" + exact_to_string(tensor.symbolic[i]->lower) + ", " +
+                                    exact_to_string(tensor.symbolic[i]->upper) + "]"
+                              : tensor.values[i].to_string());
+  }
   return Json{{"name", tensor.name}, {"shape", tensor.shape}, {"meaning", tensor.meaning}, {"values", values}};
 }
 

@@ -12,9 +12,21 @@ namespace {
 using model::OnnxWriter;
 using Ints = std::vector<std::int64_t>;
 
+// The lowest common multiple of the denominators.
+BigInt common_denominator(const std::vector<Exact>& values) {
+  BigInt m = 1;
+  for (const Exact& v : values) m = m / boost::multiprecision::gcd(m, denominator(v)) * denominator(v);
+  return m;
+}
+
+std::vector<Exact> scaled(std::vector<Exact> values, const BigInt& by) {
+  for (Exact& v : values) v *= by;
+  return values;
+}
+
 struct Graph {
   OnnxWriter& w;
-  std::string x;       // the embedded sequence, [seq, d]
+  std::string x;       // the embedded sequence, [seq, d] (of the integer embedding: see cat_layer_onnx)
   std::string length;  // [seq] as a one-entry int64 tensor
   std::int64_t dim;
   std::map<std::size_t, std::string> moved{};  // moved_down's nodes, by rows
@@ -68,13 +80,19 @@ std::string cat_layer_onnx(const CatConfig& c) {
   w.integers("axis_1", {1}, {1});
   w.scalar("zero", Exact(0));
   w.scalar("one", Exact(1));
-  Graph g{w, w.node("Gather", {embedding, tokens}, {{"axis", std::int64_t{0}}}, "embedded"),
-                w.node("Shape", {tokens}, {}, "length"), dim};
+  // The queries and keys are normalised, so any positive scale of them gives the same unit rows: they are computed
+  // from the embedding and the filter times their common denominators, in integers. A row that cancels is then an
+  // exact 0 even where the graph is enclosed in intervals (it has Sqrt), and the zero-row guard is decided.
+  const std::string integer_embedding =
+      w.rationals("embedding_times_denominator", {vocabulary, dim}, scaled(flat, common_denominator(flat)));
+  Graph g{w, w.node("Gather", {integer_embedding, tokens}, {{"axis", std::int64_t{0}}}, "embedded_times_denominator"),
+          w.node("Shape", {tokens}, {}, "length"), dim};
+  const Filter integer_filter = scaled(c.filter, common_denominator(c.filter));
 
   // q_t = c norm((F * X)_t), k_s = c norm((F_k * X)_s) with F_k = F one step late (key delay) or F (value delay);
-  // the scores c^2 cos(q_t, k_s) under the causal mask.
-  const std::string query = g.normalized(g.convolved(c.filter, 0, "F_q"), "unit_queries");
-  const std::string key = key_delay ? g.normalized(g.convolved(c.filter, 1, "F_k"), "unit_keys") : query;
+  // the scores q_t . k_s = c^2 cos(q_t, k_s) under the causal mask.
+  const std::string query = g.normalized(g.convolved(integer_filter, 0, "F_q"), "unit_queries");
+  const std::string key = key_delay ? g.normalized(g.convolved(integer_filter, 1, "F_k"), "unit_keys") : query;
   const std::string dots = w.node("MatMul", {query, w.node("Transpose", {key}, {{"perm", Ints{1, 0}}})});
   const std::string scores = w.node("Mul", {dots, w.scalar("c_squared", c.c_squared)}, {}, "scores");
   const std::string positions =
@@ -87,11 +105,11 @@ std::string cat_layer_onnx(const CatConfig& c) {
   const std::string attention =
       w.node("Softmax", {w.node("Add", {scores, causal})}, {{"axis", std::int64_t{-1}}}, "attention");
 
-  // v_s = x_s (key delay) or x_{s+1}, zero past the last token (value delay).
-  std::string values = g.x;
+  // v_s = x_s (key delay) or x_{s+1}, zero past the last token (value delay), from the embedding itself.
+  std::string values = w.node("Gather", {embedding, tokens}, {{"axis", std::int64_t{0}}}, "embedded");
   if (!key_delay) {
     const std::string zero_row = w.rationals("zero_row", {1, dim}, std::vector<Exact>(static_cast<std::size_t>(dim)));
-    const std::string padded = w.node("Concat", {g.x, zero_row}, {{"axis", std::int64_t{0}}});
+    const std::string padded = w.node("Concat", {values, zero_row}, {{"axis", std::int64_t{0}}});
     const std::string end = w.node("Add", {g.length, w.integers("one_row", {1}, {1})});
     values = w.node("Slice", {padded, w.integers("second_row", {1}, {1}), end, "axis_0"}, {}, "values");
   }

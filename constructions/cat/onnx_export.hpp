@@ -6,8 +6,10 @@
 // Every weight is rational and stored exactly (constructions/model/onnx_writer.hpp). The graph follows layer.hpp op
 // for op: the causal filter as a sum of F_i times the embedded sequence moved i (+1 for the key delay) rows down
 // (Concat of zero rows, then Slice to the sequence's length); norm as r / (|r| + [|r|^2 = 0]), so a zero row stays
-// zero; scores c^2 q_t . k_s under a causal 0 / -inf mask; softmax; the values x_s (key delay) or x_{s+1}, zero past
-// the last token (value delay); then o_t . e(v) for every v. The masking of partial windows (`full_windows`) leaves
+// zero (the rows normalised are computed in integers, from the embedding and the filter times their common
+// denominators: the same unit rows, and a row that cancels is an exact 0); the scores c^2 cos(q_t, k_s) under a
+// causal 0 / -inf mask; softmax; the values x_s (key delay) or x_{s+1}, zero past the last token (value delay); then
+// o_t . e(v) for every v. The masking of partial windows (`full_windows`) leaves
 // the first queries with no key at all, which a softmax cannot express: the layer then decodes nothing there, and
 // the export refuses it.
 #pragma once

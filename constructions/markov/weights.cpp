@@ -34,7 +34,10 @@ std::vector<NamedWeights> point_weights(const std::string& name, const SymbolicP
     w.meaning = name + " (" + sp.equation + "): " + block_meaning(b.name);
     bool symbolic = false;
     for (int i = b.offset; i < b.offset + b.size(); ++i) {
-      const auto& exact = sp.point.exact[static_cast<std::size_t>(i)];
+      const Real& value = sp.point.values[static_cast<std::size_t>(i)];
+      // Exact when the point holds it exactly, or when its enclosure is a point (p = 1/2 makes l1 = log 1 = 0).
+      std::optional<Exact> exact = sp.point.exact[static_cast<std::size_t>(i)];
+      if (!exact && value.lower() == value.upper()) exact = value.lower();
       w.values.push_back(exact ? QuadraticSurd(*exact) : QuadraticSurd(Exact(0)));
       if (exact) {
         w.symbolic.emplace_back();
@@ -42,7 +45,6 @@ std::vector<NamedWeights> point_weights(const std::string& name, const SymbolicP
       }
       symbolic = true;
       const Affine& form = sp.symbolic[static_cast<std::size_t>(i)];
-      const Real& value = sp.point.values[static_cast<std::size_t>(i)];
       w.symbolic.push_back(SymbolicEntry{form.constant, {form.symbols.begin(), form.symbols.end()}, value.lower(),
                                          value.upper()});
     }

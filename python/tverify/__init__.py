@@ -225,7 +225,8 @@ class Evaluation(str):
 
 def _tensor(entry, exact):
     """A tensor of the binding (name, shape, values (a, b, r)) as nested Fractions (exact) or a numpy array."""
-    values = [_weight_value(v[0], v[1], v[2] if len(v) == 3 else v[2:], exact) for v in entry["values"]]
+    # (a, b, r): a + b sqrt(r); (constant, terms, lower, upper): a symbolic entry
+    values = [_weight_value(*v, exact) if len(v) == 3 else _symbolic_value(*v, exact) for v in entry["values"]]
     if exact:
         return _nested(values, entry["shape"])
     import numpy  # only the float view needs it
@@ -444,8 +445,6 @@ def _symbolic_value(constant, terms, lower, upper, exact):
 
 
 def _weight_value(rational, coefficient, radicand, exact):
-    if isinstance(coefficient, list):  # a symbolic entry: (constant, terms, lower, upper)
-        return _symbolic_value(rational, coefficient, radicand[0], radicand[1], exact)
     a, b = Fraction(rational), Fraction(coefficient)
     root = math.isqrt(radicand)
     if root * root == radicand:  # sqrt(r) is an integer: the value is rational
@@ -467,8 +466,8 @@ def weights(construction, variant=None, exact=False, **params):
     """Every weight tensor of a construction, as a Weights dict {name: array}: numpy float64 arrays (each entry the
     nearest double to the exact value, or to the midpoint of its enclosure for a Symbolic one: a measurement), or with
     exact=True nested lists of Fractions (a Surd where the value is a + b sqrt(r), a Symbolic where it involves a
-    logarithm). Parameters as the CLI's `export` reads them (copy: D, n, embedding, tau; markov: p, q, d, m, r, N,
-    tied, arbitrary, seed, and both printed points, "theta_star.W_1", "theta_pi.b", ...)."""
+    logarithm). The weights' parameters only (copy: D, n, embedding, tau; cat: V, N, L, filter, c, embedding, dim,
+    vectors; markov: p, q, d, m, r, N, tied, arbitrary, seed, giving both printed points, "theta_star.W_1", ...)."""
     spec = _construction(construction)
     given, _ = _params(spec, params)
     tensors, meanings = {}, {}
