@@ -63,11 +63,7 @@ struct FastCopy::Table {
     stride = row_stride(tokens);
     key_dim = fast.layer1_.key_dim();
     if (cache_ && cache_->counts_keys()) window_count.assign(cache_->rows.size(), 0);
-    if (const auto& keys = fast.interior_) {
-      std::uint64_t ngrams = 1;
-      for (int i = 0; i < keys->n(); ++i) ngrams *= static_cast<std::uint64_t>(keys->alphabet());
-      interior.reset(ngrams);
-    }
+    if (const auto& keys = fast.interior_) interior.reset(keys->ngrams());
     always_indexed_ = fast.interior_ && window_count.empty();
     indexed = always_indexed_;
   }
@@ -222,21 +218,21 @@ struct FastCopy::Table {
       }
   }
 
+  // The n-gram code of position p's key when its window is interior, else nullopt (a special position).
+  std::optional<std::uint64_t> interior_code(std::size_t p) const {
+    const auto& keys = *fast_.interior_;
+    if (!interior_window(sequence, p, keys.n(), keys.alphabet())) return std::nullopt;
+    return interior_ngram(sequence, p, keys.n(), keys.alphabet());
+  }
   // Adds position p (the next in order) to the index.
   void index(std::size_t p) {
-    const auto& keys = *fast_.interior_;
-    if (interior_window(sequence, p, keys.n(), keys.alphabet()))
-      interior.push(static_cast<std::uint32_t>(p), interior_ngram(sequence, p, keys.n(), keys.alphabet()));
-    else
-      special.push_back(static_cast<std::uint32_t>(p));
+    if (const auto code = interior_code(p)) interior.push(static_cast<std::uint32_t>(p), *code);
+    else special.push_back(static_cast<std::uint32_t>(p));
   }
   // Drops position j (the last indexed) from the index (before the sequence moves on).
   void unindex(std::size_t j) {
-    const auto& keys = *fast_.interior_;
-    if (interior_window(sequence, j, keys.n(), keys.alphabet()))
-      interior.pop(static_cast<std::uint32_t>(j), interior_ngram(sequence, j, keys.n(), keys.alphabet()));
-    else
-      special.pop_back();
+    if (const auto code = interior_code(j)) interior.pop(static_cast<std::uint32_t>(j), *code);
+    else special.pop_back();
   }
 
   const FastCopy& fast_;

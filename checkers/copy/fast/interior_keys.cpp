@@ -51,6 +51,7 @@ std::optional<InteriorKeys> InteriorKeys::make(const IntegerLayer1& layer1, int 
   InteriorKeys keys;
   keys.alphabet_ = alphabet;
   keys.n_ = n;
+  keys.ngrams_ = ngrams.convert_to<std::uint64_t>();
   const std::vector<BigInt> query_max = layer1.query_magnitudes();
   BigInt term_max = 0;  // bounds |C| + sum_i max_a |f_i(a)| for every query: the arithmetic of a step fits 64 bits
   for (std::size_t c = 0; c < query_max.size(); ++c) {

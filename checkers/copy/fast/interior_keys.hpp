@@ -49,6 +49,7 @@ class InteriorKeys {
 
   int alphabet() const { return alphabet_; }
   int n() const { return n_; }
+  std::uint64_t ngrams() const { return ngrams_; }  // D^n, the number of n-gram codes
 
  private:
   struct Term {
@@ -60,6 +61,7 @@ class InteriorKeys {
     std::vector<Term> terms;    // the offsets it reads
   };
   int alphabet_ = 0, n_ = 0;
+  std::uint64_t ngrams_ = 0;
   std::vector<Coordinate> coordinates_;  // by key coordinate
 };
 
