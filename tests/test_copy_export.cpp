@@ -5,6 +5,7 @@
 #include "checkers/files.hpp"
 #include "checkers/model/case_check.hpp"
 #include "checkers/model/loaded_model.hpp"
+#include "checkers/model/prefix_plans.hpp"
 #include "cli_runner.hpp"
 #include "constructions/copy/onnx_export.hpp"
 
@@ -38,10 +39,13 @@ std::filesystem::path scratch_folder(const std::string& name) {
 
 // How the two checkers agree on one configuration: every string copied by one is copied by the other; a certified
 // wrong token is the same wrong output in both; an exact tie of check copy is `unknown` for check model (an interval
-// enclosure of two equal irrational logits never separates them, and never calls them equal either). Returns the
+// enclosure of two equal irrational logits never separates them, and never calls them equal either). The model
+// checker reads generation from evaluations of the teacher-forced sequence (the exported graph is prefix-consistent,
+// checkers/model/prefix_plans.hpp); it must give what generating step by step gives, output for output. Returns the
 // first string where they disagree, described.
 struct Agreement {
   std::size_t copied = 0, wrong = 0, ties = 0;
+  bool one_evaluation = false;  // the graph was shown prefix-consistent
   std::optional<std::string> disagreement;
 };
 
@@ -51,6 +55,8 @@ Agreement compare_on_every_string(const ExportConfig& c) {
   const auto path = scratch_folder("copy-export") / "copy.onnx";
   write_file_atomically(path, copy_transformer_onnx(exported));
   const model::LoadedModel m = model::load_model(path.string(), std::nullopt);
+  model::LoadedModel stepwise = m;
+  stepwise.prefix_plans = std::make_shared<model::PrefixPlans>(false);
   std::filesystem::remove_all(path.parent_path());
   const model::Task& task = model::find_task("copy");
   const model::CaseLimits limits{c.D + 2, c.D + 1};
@@ -60,8 +66,19 @@ Agreement compare_on_every_string(const ExportConfig& c) {
   for (std::uint64_t index = 0; index < strings && !a.disagreement; ++index) {
     string_at(index, c.D, c.L, x);
     const CopyRun run = checked.copy_string(x);
-    const model::CaseOutcome got =
-        model::check_case(m, model::case_of(task, model::Tokens(x.begin(), x.end()), c.D), model::Decode::Generate, limits);
+    const model::TaskCase task_case = model::case_of(task, model::Tokens(x.begin(), x.end()), c.D);
+    const model::CaseOutcome got = model::check_case(m, task_case, model::Decode::Generate, limits);
+    const model::CaseOutcome step_by_step = model::check_case(stepwise, task_case, model::Decode::Generate, limits);
+    if (index == 0) {
+      const auto plan = model::PrefixPlans().make(m, task_case.read_from + 1, task_case.sequence.size());
+      a.one_evaluation = std::holds_alternative<model::PrefixPlan>(plan);
+    }
+    if (got.kind != step_by_step.kind || got.got != step_by_step.got || got.detail != step_by_step.detail) {
+      a.disagreement = fmt::format("{}: x = {}: read from one evaluation {} ({}), step by step {} ({})", c.text(),
+                                   format_tokens(x), got.got.dump(), got.detail, step_by_step.got.dump(),
+                                   step_by_step.detail);
+      break;
+    }
     using Kind = model::CaseOutcome::Kind;
     Kind expected = Kind::Right;
     if (!run.copied) expected = run.steps.back().margin == Margin::Certified ? Kind::Wrong : Kind::Unknown;
@@ -96,6 +113,7 @@ void require_agreement(const std::vector<ExportConfig>& configs) {
   for (const auto& c : configs) {
     const Agreement a = compare_on_every_string(c);
     INFO(c.text());
+    CHECK(a.one_evaluation);
     CHECK_FALSE(a.disagreement);
     if (a.disagreement) FAIL_CHECK(*a.disagreement);
   }

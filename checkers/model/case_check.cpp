@@ -49,8 +49,9 @@ struct Logits {
 };
 
 template <class T>
-Logits<T> logits_of(const LoadedModel& model, const Weights<T>& weights, const Tokens& sequence, const CaseLimits& limits) {
-  Tensor<T> out = evaluate(model.graph, weights, sequence);
+Logits<T> logits_of(const LoadedModel& model, const Weights<T>& weights, const Tokens& sequence,
+                    const CaseLimits& limits, const PrefixPlan* plan = nullptr) {
+  Tensor<T> out = evaluate(model.graph, weights, sequence, plan);
   const auto n = static_cast<std::int64_t>(sequence.size());
   const Shape& s = out.shape;
   const bool fits = out.is_real() && ((s.size() == 3 && s[0] == 1 && s[1] == n) || (s.size() == 2 && s[0] == n));
@@ -159,9 +160,67 @@ CaseOutcome unknown_at(unsigned bits) {
   return unknown;
 }
 
-// Autoregressive generation: each step climbs the ladder on its own (a step that needs more bits does not send the
-// steps before it up again), and generation stops at the first wrong token, which decides the case.
-CaseOutcome generated(const LoadedModel& model, const TaskCase& c, const CaseLimits& limits) {
+// Readings of the teacher-forced sequence cut after `length` tokens, from target `first` on, up to the first wrong
+// one or the last; Undecided (climb) when the reading of `first` is undecided, and the readings end before any
+// later undecided one.
+template <class T>
+std::vector<Reading> forced_readings(const LoadedModel& model, const Weights<T>& weights, const TaskCase& c,
+                                     std::size_t first, std::size_t length, const CaseLimits& limits,
+                                     const PrefixPlan* plan) {
+  const Tokens cut(c.sequence.begin(), c.sequence.begin() + static_cast<long>(length));
+  const auto logits = logits_of(model, weights, cut, limits, plan);
+  std::vector<Reading> read;
+  for (std::size_t i = first; i < c.targets.size() && c.read_from + i < length; ++i) {
+    Reading r = read_at(logits, c.read_from + i);
+    if (!r.argmax) {
+      if (i == first) throw Undecided{};
+      break;
+    }
+    read.push_back(r);
+    if (wrong(r, c.targets[i]) || r.argmax->winner > limits.max_token) break;
+  }
+  return read;
+}
+
+// Generation read from evaluations of the teacher-forced sequence (constructions/model/prefix_plan.hpp): the
+// readings are generation's, up to and including the first wrong token, which stops both. The whole sequence is
+// evaluated at the first rung; a reading it cannot decide climbs the ladder on the sequence cut after it (as its
+// generation step would), and the readings after it continue from the first rung. nullopt when the model is not
+// shown prefix-consistent for these lengths, or the sequence breaks a check or fails to evaluate: generation then
+// runs step by step, and meets any real error of the model itself.
+std::optional<CaseOutcome> teacher_forced(const LoadedModel& model, const TaskCase& c, const CaseLimits& limits) {
+  const PrefixPlan* plan = model.prefix_plans->plan(model, c.read_from + 1, c.sequence.size());
+  if (!plan) return std::nullopt;
+  try {
+    std::vector<Reading> readings;
+    unsigned bits = 0;
+    bool climbing = false;  // the next reading was undecided at the first rung
+    while (readings.size() < c.targets.size()) {
+      const std::size_t first = readings.size();
+      const std::size_t length = climbing ? c.read_from + first + 1 : c.sequence.size();
+      const auto [read, rung] = lowest_deciding<std::vector<Reading>>(model, [&](const auto& weights) {
+        return forced_readings(model, weights, c, first, length, limits, plan);
+      });
+      bits = std::max(bits, rung);
+      if (!read) return unknown_at(bits);
+      readings.insert(readings.end(), read->begin(), read->end());
+      const Reading& last = readings.back();
+      if (wrong(last, c.targets[readings.size() - 1]) || last.argmax->winner > limits.max_token) break;
+      climbing = !climbing;  // a full pass stops before the end only at an undecided reading
+    }
+    CaseOutcome out = outcome_of(readings, c.targets);
+    out.bits = bits;
+    return out;
+  } catch (const PrefixBroken&) {
+    return std::nullopt;
+  } catch (const ModelError&) {
+    return std::nullopt;
+  }
+}
+
+// Autoregressive generation, step by step: each step climbs the ladder on its own (a step that needs more bits does
+// not send the steps before it up again), and generation stops at the first wrong token, which decides the case.
+CaseOutcome stepwise(const LoadedModel& model, const TaskCase& c, const CaseLimits& limits) {
   std::vector<Reading> readings;
   Tokens sequence(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from) + 1);
   unsigned bits = 0;
@@ -200,7 +259,10 @@ CaseOutcome read_case(const LoadedModel& model, const Weights<T>& weights, const
 }
 
 CaseOutcome checked(const LoadedModel& model, const TaskCase& c, Decode decode, const CaseLimits& limits) {
-  if (decode == Decode::Generate) return generated(model, c, limits);
+  if (decode == Decode::Generate) {
+    if (auto out = teacher_forced(model, c, limits)) return *out;
+    return stepwise(model, c, limits);
+  }
   const auto [outcome, bits] = lowest_deciding<CaseOutcome>(
       model, [&](const auto& weights) { return read_case(model, weights, c, decode, limits); });
   if (!outcome) return unknown_at(bits);

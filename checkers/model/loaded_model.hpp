@@ -3,10 +3,12 @@
 // every weight is within the double range) and at every rung of the precision ladder.
 #pragma once
 
+#include "checkers/model/prefix_plans.hpp"
 #include "checkers/model/tasks.hpp"
 #include "constructions/model/evaluator.hpp"
 #include "core/precision_ladder.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -32,6 +34,8 @@ struct LoadedModel {
   Weights<Exact> exact;   // a rational graph
   std::optional<Weights<DoubleInterval>> doubles;  // a graph with irrational ops, weights within the double range
   RungWeights intervals;                           // a graph with irrational ops
+  // Made as generations ask for them, by any thread: the one mutable part, behind its own lock.
+  std::shared_ptr<PrefixPlans> prefix_plans = std::make_shared<PrefixPlans>();
 
   // "exact" or "interval"
   std::string evaluation() const { return graph.rational ? "exact" : "interval"; }

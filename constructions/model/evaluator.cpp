@@ -179,42 +179,78 @@ Weights<T> convert_weights(const Graph& graph) {
   return w;
 }
 
+namespace {
+
+// The values of one evaluation: each slot points into the weights or into the values computed.
 template <class T>
-Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens) {
-  std::vector<const Tensor<T>*> value(static_cast<std::size_t>(graph.slot_count), nullptr);
-  std::deque<Tensor<T>> computed_values;
-  for (const auto& [slot, tensor] : weights.by_slot) value[static_cast<std::size_t>(slot)] = &tensor;
+struct Evaluation {
+  std::vector<const Tensor<T>*> value;
+  std::deque<Tensor<T>> computed;
+};
+
+template <class T>
+void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens,
+               const PrefixPlan* plan, Evaluation<T>& e) {
+  e.value.assign(static_cast<std::size_t>(graph.slot_count), nullptr);
+  for (const auto& [slot, tensor] : weights.by_slot) e.value[static_cast<std::size_t>(slot)] = &tensor;
   const auto n = static_cast<std::int64_t>(tokens.size());
-  computed_values.push_back(Tensor<T>::integer(graph.input_dims.size() == 2 ? Shape{1, n} : Shape{n}, tokens));
-  value[static_cast<std::size_t>(graph.input_slot)] = &computed_values.back();
-  for (const auto& node : graph.nodes) {
+  e.computed.push_back(Tensor<T>::integer(graph.input_dims.size() == 2 ? Shape{1, n} : Shape{n}, tokens));
+  e.value[static_cast<std::size_t>(graph.input_slot)] = &e.computed.back();
+  for (std::size_t k = 0; k < graph.nodes.size(); ++k) {
+    const Node& node = graph.nodes[k];
     if (node.op == "Constant") continue;
     ops::Inputs<T> in;
-    for (int slot : node.inputs) in.push_back(slot < 0 ? nullptr : value[static_cast<std::size_t>(slot)]);
+    for (int slot : node.inputs) in.push_back(slot < 0 ? nullptr : e.value[static_cast<std::size_t>(slot)]);
+    if (plan && plan->by_node[k]) {
+      const PrefixCheck& check = *plan->by_node[k];
+      if (!ops::has_input(in, check.input) || !passes(check, *in[check.input])) throw PrefixBroken{};
+    }
     try {
       std::vector<Tensor<T>> out = run_node(node, in);
-      for (std::size_t k = 0; k < node.outputs.size() && k < out.size(); ++k) {
-        if (node.outputs[k] < 0) continue;
-        computed_values.push_back(std::move(out[k]));
-        value[static_cast<std::size_t>(node.outputs[k])] = &computed_values.back();
+      for (std::size_t j = 0; j < node.outputs.size() && j < out.size(); ++j) {
+        if (node.outputs[j] < 0) continue;
+        e.computed.push_back(std::move(out[j]));
+        e.value[static_cast<std::size_t>(node.outputs[j])] = &e.computed.back();
       }
-    } catch (const ModelError& e) {
-      throw ModelError(node.label() + ": " + e.what());
-    } catch (const NotANumber& e) {
-      throw ModelError(node.label() + ": " + e.what() + " has no value");
+    } catch (const ModelError& err) {
+      throw ModelError(node.label() + ": " + err.what());
+    } catch (const NotANumber& err) {
+      throw ModelError(node.label() + ": " + err.what() + " has no value");
     }
   }
-  const Tensor<T>* out = value[static_cast<std::size_t>(graph.output_slot)];
+}
+
+}  // namespace
+
+template <class T>
+Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens,
+                   const PrefixPlan* plan) {
+  Evaluation<T> e;
+  run_graph(graph, weights, tokens, plan, e);
+  const Tensor<T>* out = e.value[static_cast<std::size_t>(graph.output_slot)];
   if (!out) throw ModelError("the graph output '" + graph.output_name + "' is never computed");
   return *out;
 }
 
+template <class T>
+std::vector<std::optional<Tensor<T>>> evaluate_slots(const Graph& graph, const Weights<T>& weights,
+                                                     const std::vector<std::int64_t>& tokens) {
+  Evaluation<T> e;
+  run_graph(graph, weights, tokens, nullptr, e);
+  std::vector<std::optional<Tensor<T>>> slots;
+  for (const Tensor<T>* t : e.value) slots.push_back(t ? std::optional<Tensor<T>>(*t) : std::nullopt);
+  return slots;
+}
+
+using TokenIds = std::vector<std::int64_t>;
+
 template Weights<Exact> convert_weights<Exact>(const Graph&);
-template Tensor<Exact> evaluate<Exact>(const Graph&, const Weights<Exact>&, const std::vector<std::int64_t>&);
+template Tensor<Exact> evaluate<Exact>(const Graph&, const Weights<Exact>&, const TokenIds&, const PrefixPlan*);
 
 // The double-precision rung below the ladder, and every rung of the evaluators' precision ladder.
 template Weights<DoubleInterval> convert_weights<DoubleInterval>(const Graph&);
-template Tensor<DoubleInterval> evaluate(const Graph&, const Weights<DoubleInterval>&, const std::vector<std::int64_t>&);
+template Tensor<DoubleInterval> evaluate(const Graph&, const Weights<DoubleInterval>&, const TokenIds&,
+                                         const PrefixPlan*);
 static_assert(std::is_same_v<std::remove_const_t<decltype(standard_rungs)>, Rungs<64, 256, 1024, 4096, 16384>>,
               "instantiate the evaluation at every rung of standard_rungs (the model checker climbs a subset)");
 template Weights<Interval<64>> convert_weights<Interval<64>>(const Graph&);
@@ -222,11 +258,21 @@ template Weights<Interval<256>> convert_weights<Interval<256>>(const Graph&);
 template Weights<Interval<1024>> convert_weights<Interval<1024>>(const Graph&);
 template Weights<Interval<4096>> convert_weights<Interval<4096>>(const Graph&);
 template Weights<Interval<16384>> convert_weights<Interval<16384>>(const Graph&);
-template Tensor<Interval<64>> evaluate(const Graph&, const Weights<Interval<64>>&, const std::vector<std::int64_t>&);
-template Tensor<Interval<256>> evaluate(const Graph&, const Weights<Interval<256>>&, const std::vector<std::int64_t>&);
-template Tensor<Interval<1024>> evaluate(const Graph&, const Weights<Interval<1024>>&, const std::vector<std::int64_t>&);
-template Tensor<Interval<4096>> evaluate(const Graph&, const Weights<Interval<4096>>&, const std::vector<std::int64_t>&);
-template Tensor<Interval<16384>> evaluate(const Graph&, const Weights<Interval<16384>>&,
-                                          const std::vector<std::int64_t>&);
+template Tensor<Interval<64>> evaluate(const Graph&, const Weights<Interval<64>>&, const TokenIds&, const PrefixPlan*);
+template Tensor<Interval<256>> evaluate(const Graph&, const Weights<Interval<256>>&, const TokenIds&,
+                                        const PrefixPlan*);
+template Tensor<Interval<1024>> evaluate(const Graph&, const Weights<Interval<1024>>&, const TokenIds&,
+                                         const PrefixPlan*);
+template Tensor<Interval<4096>> evaluate(const Graph&, const Weights<Interval<4096>>&, const TokenIds&,
+                                         const PrefixPlan*);
+template Tensor<Interval<16384>> evaluate(const Graph&, const Weights<Interval<16384>>&, const TokenIds&,
+                                          const PrefixPlan*);
+
+// The probes of constructions/model/prefix_analysis.hpp, taken exactly, in double intervals or at the first MPFI rung.
+template std::vector<std::optional<Tensor<Exact>>> evaluate_slots(const Graph&, const Weights<Exact>&, const TokenIds&);
+template std::vector<std::optional<Tensor<DoubleInterval>>> evaluate_slots(const Graph&, const Weights<DoubleInterval>&,
+                                                                           const TokenIds&);
+template std::vector<std::optional<Tensor<Interval<256>>>> evaluate_slots(const Graph&, const Weights<Interval<256>>&,
+                                                                          const TokenIds&);
 
 }  // namespace tverify::model

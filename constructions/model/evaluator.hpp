@@ -8,8 +8,10 @@
 #pragma once
 
 #include "constructions/model/graph.hpp"
+#include "constructions/model/prefix_plan.hpp"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace tverify::model {
@@ -23,8 +25,15 @@ struct Weights {
 template <class T>
 Weights<T> convert_weights(const Graph& graph);
 
-// The graph's output for `tokens` (fed as [seq] or [1, seq], as the graph's input says).
+// The graph's output for `tokens` (fed as [seq] or [1, seq], as the graph's input says). With a plan, each of its
+// checks is made on the node's input before the node runs; PrefixBroken when one fails.
 template <class T>
-Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens);
+Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens,
+                   const PrefixPlan* plan = nullptr);
+
+// Every value of the evaluation, by slot (nullopt for a slot never computed: an optional output left out).
+template <class T>
+std::vector<std::optional<Tensor<T>>> evaluate_slots(const Graph& graph, const Weights<T>& weights,
+                                                     const std::vector<std::int64_t>& tokens);
 
 }  // namespace tverify::model

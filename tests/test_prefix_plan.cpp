@@ -1,0 +1,157 @@
+// Prefix consistency (constructions/model/prefix_plan.hpp, prefix_analysis.hpp): which graphs let one evaluation
+// of the teacher-forced sequence stand for every step of a generation, and the checks that make it sound. The models
+// are small attention layers written here with OnnxWriter; the reference is the definition itself: the last row of
+// the output on each prefix, evaluated on its own.
+#include "checkers/files.hpp"
+#include "checkers/model/case_check.hpp"
+#include "checkers/model/loaded_model.hpp"
+#include "checkers/model/prefix_plans.hpp"
+#include "constructions/model/onnx_writer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <unistd.h>
+
+using namespace tverify;
+using namespace tverify::model;
+
+namespace {
+
+// What the layer does besides attention: the variations the analysis must tell apart.
+enum class Variation {
+  CausalMask,        // keys after the query masked with -inf: prefix-consistent under the two checks
+  NoMask,            // every key attended: the softmax check fails on the evaluated sequence
+  MeanOverSequence,  // the mean of every position added to each: not shown consistent (no plan)
+  ScaledByLength,    // scores divided by the length: not shown consistent (no plan)
+};
+
+// tokens 0..2 -> one-hot rows of a 3 x 3 embedding E; scores x x^T (2 where tokens match, else 0) scaled by 3;
+// softmax over the keys (masked as `variation` says); the attended rows, times E^T, are the logits.
+std::string attention_layer(Variation variation) {
+  OnnxWriter w("prefix_test");
+  const std::string tokens = w.token_input("tokens");
+  const std::vector<Exact> identity{1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const std::string embedding = w.rationals("E", {3, 3}, identity);
+  const std::vector<OnnxAttribute> swap{{"perm", std::vector<std::int64_t>{1, 0}}};
+  std::string x = w.node("Gather", {embedding, tokens}, {{"axis", std::int64_t{0}}});
+  const std::string length = w.node("Squeeze", {w.node("Shape", {tokens}), w.integers("axis_0", {1}, {0})});
+  if (variation == Variation::MeanOverSequence)
+    x = w.node("Add", {x, w.node("ReduceMean", {x}, {{"axes", std::vector<std::int64_t>{0}}})});
+  std::string scores =
+      w.node("Mul", {w.node("MatMul", {x, w.node("Transpose", {x}, swap)}), w.scalar("temperature", Exact(3))});
+  if (variation == Variation::ScaledByLength)
+    scores = w.node("Div", {scores, w.node("Cast", {length}, {{"to", std::int64_t{1}}})});
+  if (variation != Variation::NoMask) {
+    const std::string positions = w.node("Range", {w.integers("zero", {}, {0}), length, w.integers("one", {}, {1})});
+    const std::string queries = w.node("Unsqueeze", {positions, w.integers("axis_1", {1}, {1})});
+    const std::string keys = w.node("Unsqueeze", {positions, "axis_0"});
+    const std::string allowed = w.node("GreaterOrEqual", {w.node("Sub", {queries, keys}), "zero"});
+    const std::string bias =
+        w.node("Where", {allowed, w.scalar("no_bias", Exact(0)), w.minus_infinity("minus_infinity")});
+    scores = w.node("Add", {scores, bias});
+  }
+  const std::string attended = w.node("MatMul", {w.node("Softmax", {scores}, {{"axis", std::int64_t{-1}}}), x});
+  w.node("MatMul", {attended, w.node("Transpose", {embedding}, swap)}, {}, "logits");
+  w.output("logits", 3);
+  return w.serialized();
+}
+
+LoadedModel loaded(Variation variation) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-prefix-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "layer.onnx";
+  write_file_atomically(path, attention_layer(variation));
+  LoadedModel m = load_model(path.string(), std::nullopt);
+  std::filesystem::remove_all(dir);
+  return m;
+}
+
+// Whether row `row` of the graph's output on `sequence` and the last row of its output on the prefix that ends at
+// `row` can be the same reals: their double-interval enclosures meet in every entry.
+bool rows_meet(const LoadedModel& m, const Tokens& sequence, std::size_t row) {
+  const Tensor<DoubleInterval> whole = evaluate(m.graph, *m.doubles, sequence);
+  const Tensor<DoubleInterval> prefix =
+      evaluate(m.graph, *m.doubles, Tokens(sequence.begin(), sequence.begin() + static_cast<long>(row) + 1));
+  for (std::size_t k = 0; k < 3; ++k) {
+    const DoubleInterval &a = whole.reals[row * 3 + k].value, &b = prefix.reals[row * 3 + k].value;
+    if (a.upper() < b.lower() || b.upper() < a.lower()) return false;
+  }
+  return true;
+}
+
+std::vector<Tokens> every_sequence(std::size_t length) {
+  std::vector<Tokens> out{{}};
+  for (std::size_t i = 0; i < length; ++i) {
+    std::vector<Tokens> longer;
+    for (const Tokens& s : out)
+      for (std::int64_t t = 0; t < 3; ++t) {
+        longer.push_back(s);
+        longer.back().push_back(t);
+      }
+    out = std::move(longer);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("prefix plan: a causally masked attention layer is prefix-consistent under its two checks", "[model]") {
+  const LoadedModel m = loaded(Variation::CausalMask);
+  const auto plan = PrefixPlans().make(m, 2, 5);
+  REQUIRE(std::holds_alternative<PrefixPlan>(plan));
+  std::vector<PrefixCheck> checks;
+  for (const auto& c : std::get<PrefixPlan>(plan).by_node)
+    if (c) checks.push_back(*c);
+  // The softmax over keys (axis 1 of the [queries, keys] scores) and the product of its weights with the rows.
+  REQUIRE(checks.size() == 2);
+  CHECK(checks[0].kind == PrefixCheck::Kind::MaskedAbove);
+  CHECK((checks[0].input == 0 && checks[0].query_axis == 0 && checks[0].key_axis == 1));
+  CHECK(checks[1].kind == PrefixCheck::Kind::ZeroAbove);
+  CHECK((checks[1].input == 0 && checks[1].query_axis == 0 && checks[1].key_axis == 1));
+  // Every sequence of 5 tokens passes the checks, and each row of its output is the prefix's last row.
+  for (const Tokens& s : every_sequence(5)) {
+    CHECK_NOTHROW(evaluate(m.graph, *m.doubles, s, &std::get<PrefixPlan>(plan)));
+    for (std::size_t row = 1; row < 5; ++row) CHECK(rows_meet(m, s, row));
+  }
+}
+
+TEST_CASE("prefix plan: without the mask the softmax check fails, and the rows it guards differ", "[model]") {
+  const LoadedModel m = loaded(Variation::NoMask);
+  const auto plan = PrefixPlans().make(m, 2, 5);
+  // The analysis cannot see values: it plans the same checks, and the evaluation refuses the sequence.
+  REQUIRE(std::holds_alternative<PrefixPlan>(plan));
+  const Tokens s{0, 1, 0, 2, 1};
+  CHECK_THROWS_AS(evaluate(m.graph, *m.doubles, s, &std::get<PrefixPlan>(plan)), PrefixBroken);
+  // Skipping the check would be wrong: row 0 of the whole sequence attends to later tokens, the prefix [0] does not.
+  CHECK_FALSE(rows_meet(m, s, 0));
+  // And the checker, which falls back to generating step by step, agrees with generating step by step.
+  LoadedModel stepwise = m;
+  stepwise.prefix_plans = std::make_shared<PrefixPlans>(false);
+  TaskCase c{{0, 1, 1, 0}, {1, 0, 2}, 1, true};  // the prompt [0, 1], then the targets but the last
+  const CaseLimits limits{3, 2};
+  const CaseOutcome a = check_case(m, c, Decode::Generate, limits);
+  const CaseOutcome b = check_case(stepwise, c, Decode::Generate, limits);
+  CHECK(a.got == b.got);
+  CHECK(a.detail == b.detail);
+}
+
+TEST_CASE("prefix plan: a mean over the sequence or a length-dependent scale gives no plan, naming the node",
+          "[model]") {
+  const auto mean = PrefixPlans().make(loaded(Variation::MeanOverSequence), 2, 5);
+  REQUIRE(std::holds_alternative<std::string>(mean));
+  CHECK_THAT(std::get<std::string>(mean), Catch::Contains("(ReduceMean)"));
+  const auto scaled = PrefixPlans().make(loaded(Variation::ScaledByLength), 2, 5);
+  REQUIRE(std::holds_alternative<std::string>(scaled));
+  CHECK_THAT(std::get<std::string>(scaled), Catch::Contains("(Div)"));
+  // One length needs no plan: the evaluation is the generation's only step.
+  CHECK(std::holds_alternative<PrefixPlan>(PrefixPlans().make(loaded(Variation::MeanOverSequence), 4, 4)));
+}
+
+TEST_CASE("prefix plan: the PyTorch copy example is read from one evaluation per input", "[model]") {
+  const LoadedModel m = load_model(std::string(TVERIFY_SOURCE_DIR) + "/examples/models/copy.onnx", std::nullopt);
+  const auto plan = PrefixPlans().make(m, 5, 7);  // BOS, 3 tokens, COPY, then 2 of the 3 copied
+  INFO((std::holds_alternative<std::string>(plan) ? std::get<std::string>(plan) : std::string("planned")));
+  CHECK(std::holds_alternative<PrefixPlan>(plan));
+}
