@@ -25,6 +25,7 @@ enum class Variation {
   NoMask,            // every key attended: the softmax check fails on the evaluated sequence
   MeanOverSequence,  // the mean of every position added to each: not shown consistent (no plan)
   ScaledByLength,    // scores divided by the length: not shown consistent (no plan)
+  ShapeFromTokens,   // a Range as long as the largest token, whose Shape is added to the scores: no plan
 };
 
 // tokens 0..2 -> one-hot rows of a 3 x 3 embedding E; scores x x^T (2 where tokens match, else 0) scaled by 3;
@@ -43,6 +44,11 @@ std::string attention_layer(Variation variation) {
       w.node("Mul", {w.node("MatMul", {x, w.node("Transpose", {x}, swap)}), w.scalar("temperature", Exact(3))});
   if (variation == Variation::ScaledByLength)
     scores = w.node("Div", {scores, w.node("Cast", {length}, {{"to", std::int64_t{1}}})});
+  if (variation == Variation::ShapeFromTokens) {
+    const std::string largest = w.node("ReduceMax", {tokens}, {{"keepdims", std::int64_t{0}}});
+    const std::string range = w.node("Range", {w.integers("start", {}, {0}), largest, w.integers("step", {}, {1})});
+    scores = w.node("Add", {scores, w.node("Cast", {w.node("Shape", {range})}, {{"to", std::int64_t{1}}})});
+  }
   if (variation != Variation::NoMask) {
     const std::string positions = w.node("Range", {w.integers("zero", {}, {0}), length, w.integers("one", {}, {1})});
     const std::string queries = w.node("Unsqueeze", {positions, w.integers("axis_1", {1}, {1})});
@@ -137,7 +143,7 @@ TEST_CASE("prefix plan: without the mask the softmax check fails, and the rows i
   CHECK(a.detail == b.detail);
 }
 
-TEST_CASE("prefix plan: a mean over the sequence or a length-dependent scale gives no plan, naming the node",
+TEST_CASE("prefix plan: a mean over the sequence, a length-dependent scale or a token-dependent shape gives no plan",
           "[model]") {
   const auto mean = PrefixPlans().make(loaded(Variation::MeanOverSequence), 2, 5);
   REQUIRE(std::holds_alternative<std::string>(mean));
@@ -145,6 +151,10 @@ TEST_CASE("prefix plan: a mean over the sequence or a length-dependent scale giv
   const auto scaled = PrefixPlans().make(loaded(Variation::ScaledByLength), 2, 5);
   REQUIRE(std::holds_alternative<std::string>(scaled));
   CHECK_THAT(std::get<std::string>(scaled), Catch::Contains("(Div)"));
+  // A shape computed from the tokens' values: the probes on tokens 0 would see another shape than the sequence's.
+  const auto shaped = PrefixPlans().make(loaded(Variation::ShapeFromTokens), 2, 5);
+  REQUIRE(std::holds_alternative<std::string>(shaped));
+  CHECK_THAT(std::get<std::string>(shaped), Catch::Contains("(Range) takes a shape, axis or bound computed from"));
   // One length needs no plan: the evaluation is the generation's only step.
   CHECK(std::holds_alternative<PrefixPlan>(PrefixPlans().make(loaded(Variation::MeanOverSequence), 4, 4)));
 }

@@ -160,20 +160,27 @@ CaseOutcome unknown_at(unsigned bits) {
   return unknown;
 }
 
+// What one pass over the teacher-forced sequence read, and whether the graph itself (not a reading) was undecided.
+struct ForcedPass {
+  bool evaluation_undecided = false;  // at the last rung tried
+};
+
 // Readings of the teacher-forced sequence cut after `length` tokens, from target `first` on, up to the first wrong
-// one or the last; Undecided (climb) when the reading of `first` is undecided, and the readings end before any
-// later undecided one.
+// one or the last, ending before any undecided one. An undecided reading of `first` throws Undecided (climb) when
+// `climb`, and otherwise ends the readings there (none): the caller climbs on a shorter cut.
 template <class T>
 std::vector<Reading> forced_readings(const LoadedModel& model, const Weights<T>& weights, const TaskCase& c,
-                                     std::size_t first, std::size_t length, const CaseLimits& limits,
-                                     const PrefixPlan* plan) {
+                                     std::size_t first, std::size_t length, bool climb, const CaseLimits& limits,
+                                     const PrefixPlan* plan, ForcedPass& pass) {
   const Tokens cut(c.sequence.begin(), c.sequence.begin() + static_cast<long>(length));
-  const auto logits = logits_of(model, weights, cut, limits, plan);
+  pass.evaluation_undecided = true;
+  const auto logits = logits_of(model, weights, cut, limits, plan);  // Undecided: an op of the graph
+  pass.evaluation_undecided = false;
   std::vector<Reading> read;
   for (std::size_t i = first; i < c.targets.size() && c.read_from + i < length; ++i) {
     Reading r = read_at(logits, c.read_from + i);
     if (!r.argmax) {
-      if (i == first) throw Undecided{};
+      if (i == first && climb) throw Undecided{};
       break;
     }
     read.push_back(r);
@@ -184,29 +191,36 @@ std::vector<Reading> forced_readings(const LoadedModel& model, const Weights<T>&
 
 // Generation read from evaluations of the teacher-forced sequence (constructions/model/prefix_plan.hpp): the
 // readings are generation's, up to and including the first wrong token, which stops both. The whole sequence is
-// evaluated at the first rung; a reading it cannot decide climbs the ladder on the sequence cut after it (as its
-// generation step would), and the readings after it continue from the first rung. nullopt when the model is not
-// shown prefix-consistent for these lengths, or the sequence breaks a check or fails to evaluate: generation then
-// runs step by step, and meets any real error of the model itself.
+// evaluated at the lowest rung that evaluates its graph; a reading that rung cannot decide climbs the ladder on the
+// sequence cut after it (the prefix its generation step evaluates), and the readings after it continue on the whole
+// sequence. nullopt when the model is not shown prefix-consistent for these lengths, or the sequence breaks a check,
+// fails to evaluate, or has an op no rung decides (perhaps in a row after the first wrong token, which generation
+// never computes): generation then runs step by step.
 std::optional<CaseOutcome> teacher_forced(const LoadedModel& model, const TaskCase& c, const CaseLimits& limits) {
   const PrefixPlan* plan = model.prefix_plans->plan(model, c.read_from + 1, c.sequence.size());
   if (!plan) return std::nullopt;
   try {
     std::vector<Reading> readings;
     unsigned bits = 0;
-    bool climbing = false;  // the next reading was undecided at the first rung
+    bool climbing = false;  // the next reading was undecided on the whole sequence
     while (readings.size() < c.targets.size()) {
       const std::size_t first = readings.size();
       const std::size_t length = climbing ? c.read_from + first + 1 : c.sequence.size();
+      ForcedPass pass;
       const auto [read, rung] = lowest_deciding<std::vector<Reading>>(model, [&](const auto& weights) {
-        return forced_readings(model, weights, c, first, length, limits, plan);
+        return forced_readings(model, weights, c, first, length, climbing, limits, plan, pass);
       });
       bits = std::max(bits, rung);
-      if (!read) return unknown_at(bits);
+      if (!read) {
+        if (pass.evaluation_undecided) return std::nullopt;
+        return unknown_at(bits);
+      }
       readings.insert(readings.end(), read->begin(), read->end());
-      const Reading& last = readings.back();
-      if (wrong(last, c.targets[readings.size() - 1]) || last.argmax->winner > limits.max_token) break;
-      climbing = !climbing;  // a full pass stops before the end only at an undecided reading
+      if (!read->empty()) {
+        const Reading& last = read->back();
+        if (wrong(last, c.targets[readings.size() - 1]) || last.argmax->winner > limits.max_token) break;
+      }
+      climbing = !climbing;  // a pass on the whole sequence ends early only at an undecided reading
     }
     CaseOutcome out = outcome_of(readings, c.targets);
     out.bits = bits;

@@ -2,12 +2,15 @@
 
 #include "checkers/model/loaded_model.hpp"
 
+#include <cfenv>
+
 namespace tverify::model {
 
 namespace {
 
-// The graph's values for `length` tokens 0 (any tokens give the same shapes and the same values of every tensor
-// that does not depend on their values), in the given arithmetic; nullopt when it fails to evaluate.
+// The graph's values for `length` tokens 0, in the given arithmetic (where the analysis plans, any tokens give the
+// same shapes, and the same values of every tensor that does not depend on their values); nullopt when it fails to
+// evaluate.
 template <class T>
 std::optional<Probe> probe_in(const LoadedModel& model, const Weights<T>& weights, std::size_t length) {
   try {
@@ -26,7 +29,7 @@ const std::optional<Probe>& PrefixPlans::probe(const LoadedModel& model, std::si
   if (it != probes_.end()) return it->second;
   std::optional<Probe> p;
   if (model.graph.rational) p = probe_in(model, model.exact, length);
-  else if (model.doubles) p = probe_in(model, *model.doubles, length);
+  else if (model.doubles && std::fegetround() == FE_TONEAREST) p = probe_in(model, *model.doubles, length);
   if (!p && !model.graph.rational) p = probe_in(model, std::get<0>(model.intervals), length);
   return probes_.emplace(length, std::move(p)).first->second;
 }

@@ -55,10 +55,22 @@ struct Facts {
   }
 };
 
-const std::array elementwise_ops{"Add",  "Sub",  "Mul",        "Div",  "Pow",     "Equal", "Less",
-                                 "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Not", "Neg",
-                                 "Relu", "Max",  "Min",        "Where", "Exp",    "Log",   "Sqrt",
-                                 "Erf",  "Tanh", "Sigmoid",    "Cast", "Identity"};
+// The inputs of `op` that give a shape, an axis, a bound or a count rather than data. They must not depend on the
+// tokens' values: then every shape depends on the length only, and a Shape's value is no function of the tokens.
+std::vector<std::size_t> parameter_inputs(const std::string& op) {
+  if (op == "Slice") return {1, 2, 3, 4};
+  if (op == "Range") return {0, 1, 2};
+  if (op == "ConstantOfShape") return {0};
+  if (op == "Dropout") return {1, 2};
+  if (op == "Reshape" || op == "Expand" || op == "Split" || op == "Squeeze" || op == "Unsqueeze" ||
+      op == "ReduceSum" || op == "CumSum" || op == "Trilu")
+    return {1};
+  return {};
+}
+
+const std::array elementwise_ops{"Add", "Sub", "Mul", "Div", "Pow", "Equal", "Less", "Greater", "LessOrEqual",
+                                 "GreaterOrEqual", "And", "Or", "Not", "Neg", "Relu", "Max", "Min", "Where", "Exp",
+                                 "Log", "Sqrt", "Erf", "Tanh", "Sigmoid", "Cast", "Identity"};
 
 class Analysis {
  public:
@@ -75,6 +87,10 @@ class Analysis {
       learn_shape(s, f);
       f.consistent = f.regular && (s == graph_.input_slot || graph_.constants.count(s) > 0);
     }
+    for (const Node& node : graph_.nodes)
+      for (std::size_t i : parameter_inputs(node.op))
+        if (has(node, i) && input(node, i).dependent)
+          return node.label() + " takes a shape, axis or bound computed from the tokens' values";
     std::string reason;
     for (std::size_t k = 0; k < graph_.nodes.size(); ++k) {
       const Node& node = graph_.nodes[k];
@@ -184,6 +200,7 @@ class Analysis {
 
   bool keeps(std::size_t k, const Node& node) {
     const std::string& op = node.op;
+    if (node.outputs.empty() || node.outputs.front() < 0) return false;
     const int out = node.outputs.front();
     if (!facts(out).regular) return false;
     if (std::find(elementwise_ops.begin(), elementwise_ops.end(), op) != elementwise_ops.end()) {

@@ -1,9 +1,10 @@
 // Whether a graph is prefix-consistent (constructions/model/prefix_plan.hpp), derived op by op.
 //
-// The graph is first evaluated once at every length the generation passes through, on any tokens (probes): the
-// shapes depend on the length only (every shape, index, axis and Range argument must not depend on the tokens'
-// values), so the probes give each tensor's shape at every length. An axis whose extent is the length at every probe
-// is a sequence axis; every other axis must keep one extent. Then each tensor is shown consistent:
+// A graph where a shape, axis, bound, count or Range argument depends on the tokens' values gets no plan. In any
+// other the shapes depend on the length only, so the graph is first evaluated once at every length the generation
+// passes through, on tokens 0 (probes), which gives each tensor's shape at every length. An axis whose extent is the
+// length at every probe is a sequence axis; every other axis must keep one extent. Then each tensor the output is
+// computed from is shown consistent:
 // - the token input is; a tensor that does not depend on the tokens' values (a constant, a position table, a mask,
 //   ALiBi biases) is when its probe values, compared exactly, are the leading blocks of its value at the longest
 //   length (an enclosure that is not a point is not compared);

@@ -1,11 +1,11 @@
 // One evaluation for every step of a generation: what makes it sound, checked while the graph runs.
 //
 // Autoregressive generation evaluates the graph on each prefix x_1..x_k of the sequence it builds and reads the last
-// row of the output. A graph is prefix-consistent on a sequence x when, for every tensor it computes, its value on a
-// prefix x_1..x_k is the leading block (indices below k along each sequence axis) of its value on x. Then the
-// last row of the output on x_1..x_k is row k of the output on x, and one evaluation of the teacher-forced sequence
-// (the prompt followed by the expected tokens) gives every step's logits up to the first wrong token, which ends the
-// generation either way.
+// row of the output. A graph is prefix-consistent on a sequence x when its output, and every tensor the output is
+// computed from, has on a prefix x_1..x_k the leading block (indices below k along each sequence axis) of its value
+// on x. Then the last row of the output on x_1..x_k is row k of the output on x, and one evaluation of the
+// teacher-forced sequence (the prompt followed by the expected tokens) gives every step's logits up to the first
+// wrong token, which ends the generation either way.
 //
 // constructions/model/prefix_analysis.hpp derives from the graph which ops keep the property. Two ops keep it only
 // for some values, so the evaluation checks those values on x itself, exactly, and throws PrefixBroken when one
