@@ -26,10 +26,15 @@ enum class Variation {
   MeanOverSequence,  // the mean of every position added to each: not shown consistent (no plan)
   ScaledByLength,    // scores divided by the length: not shown consistent (no plan)
   ShapeFromTokens,   // a Range as long as the largest token, whose Shape is added to the scores: no plan
+  LastPosition,      // the last position's row added to every row: no plan
+  ReverseCumSum,     // sums of each position and the ones after it: no plan
+  ForwardCumSum,     // sums of each position and the ones before it: prefix-consistent
 };
 
-// tokens 0..2 -> one-hot rows of a 3 x 3 embedding E; scores x x^T (2 where tokens match, else 0) scaled by 3;
-// softmax over the keys (masked as `variation` says); the attended rows, times E^T, are the logits.
+// tokens 0..2 -> one-hot rows of a 3 x 3 embedding E; scores x x^T (1 where tokens match, else 0) times 1/4;
+// softmax over the keys (masked as `variation` says); the attended rows, times E^T, are the logits. With so low a
+// temperature a row's argmax is the token with the most weight among the keys it sees: e^(1/4) = 1.28 for each key
+// of its own token, 1 for each other key.
 std::string attention_layer(Variation variation) {
   OnnxWriter w("prefix_test");
   const std::string tokens = w.token_input("tokens");
@@ -40,8 +45,14 @@ std::string attention_layer(Variation variation) {
   const std::string length = w.node("Squeeze", {w.node("Shape", {tokens}), w.integers("axis_0", {1}, {0})});
   if (variation == Variation::MeanOverSequence)
     x = w.node("Add", {x, w.node("ReduceMean", {x}, {{"axes", std::vector<std::int64_t>{0}}})});
+  if (variation == Variation::LastPosition)
+    x = w.node("Add", {x, w.node("Gather", {x, w.integers("last", {}, {-1})}, {{"axis", std::int64_t{0}}})});
+  if (variation == Variation::ReverseCumSum || variation == Variation::ForwardCumSum) {
+    const std::int64_t reverse = variation == Variation::ReverseCumSum ? 1 : 0;
+    x = w.node("CumSum", {x, w.integers("sequence_axis", {}, {0})}, {{"reverse", reverse}});
+  }
   std::string scores =
-      w.node("Mul", {w.node("MatMul", {x, w.node("Transpose", {x}, swap)}), w.scalar("temperature", Exact(3))});
+      w.node("Mul", {w.node("MatMul", {x, w.node("Transpose", {x}, swap)}), w.scalar("temperature", Exact(1, 4))});
   if (variation == Variation::ScaledByLength)
     scores = w.node("Div", {scores, w.node("Cast", {length}, {{"to", std::int64_t{1}}})});
   if (variation == Variation::ShapeFromTokens) {
@@ -132,18 +143,17 @@ TEST_CASE("prefix plan: without the mask the softmax check fails, and the rows i
   CHECK_THROWS_AS(evaluate(m.graph, *m.doubles, s, &std::get<PrefixPlan>(plan)), PrefixBroken);
   // Skipping the check would be wrong: row 0 of the whole sequence attends to later tokens, the prefix [0] does not.
   CHECK_FALSE(rows_meet(m, s, 0));
-  // And the checker, which falls back to generating step by step, agrees with generating step by step.
-  LoadedModel stepwise = m;
-  stepwise.prefix_plans = std::make_shared<PrefixPlans>(false);
-  TaskCase c{{0, 1, 1, 0}, {1, 0, 2}, 1, true};  // the prompt [0, 1], then the targets but the last
-  const CaseLimits limits{3, 2};
-  const CaseOutcome a = check_case(m, c, Decode::Generate, limits);
-  const CaseOutcome b = check_case(stepwise, c, Decode::Generate, limits);
-  CHECK(a.got == b.got);
-  CHECK(a.detail == b.detail);
+  // The checker generates step by step instead. After the prompt [0, 1] the query (token 1) weighs 1 for key 0 and
+  // 1.28 for key 1: argmax 1, right; fed back, [0, 1, 1] gives 1 again where 0 is expected. Read from the
+  // teacher-forced [0, 1, 1, 0, 0], row 1 would weigh three keys 0 (3) against two keys 1 (2.57): argmax 0 at once.
+  const TaskCase c{{0, 1, 1, 0, 0}, {1, 0, 0, 0}, 1, true};  // the prompt [0, 1], then the targets but the last
+  const CaseOutcome out = check_case(m, c, Decode::Generate, CaseLimits{3, 2});
+  CHECK(out.kind == CaseOutcome::Kind::Wrong);
+  CHECK(out.got == Json({1, 1}));
+  CHECK(out.detail == "position 2: argmax 1, expected 0");
 }
 
-TEST_CASE("prefix plan: a mean over the sequence, a length-dependent scale or a token-dependent shape gives no plan",
+TEST_CASE("prefix plan: what reads later positions, scales by the length or shapes by the tokens gives no plan",
           "[model]") {
   const auto mean = PrefixPlans().make(loaded(Variation::MeanOverSequence), 2, 5);
   REQUIRE(std::holds_alternative<std::string>(mean));
@@ -155,6 +165,14 @@ TEST_CASE("prefix plan: a mean over the sequence, a length-dependent scale or a 
   const auto shaped = PrefixPlans().make(loaded(Variation::ShapeFromTokens), 2, 5);
   REQUIRE(std::holds_alternative<std::string>(shaped));
   CHECK_THAT(std::get<std::string>(shaped), Catch::Contains("(Range) takes a shape, axis or bound computed from"));
+  const auto last = PrefixPlans().make(loaded(Variation::LastPosition), 2, 5);
+  REQUIRE(std::holds_alternative<std::string>(last));
+  CHECK_THAT(std::get<std::string>(last), Catch::Contains("(Gather)"));
+  const auto reverse = PrefixPlans().make(loaded(Variation::ReverseCumSum), 2, 5);
+  REQUIRE(std::holds_alternative<std::string>(reverse));
+  CHECK_THAT(std::get<std::string>(reverse), Catch::Contains("(CumSum)"));
+  // A forward running sum along the sequence reads only positions up to its own: planned.
+  CHECK(std::holds_alternative<PrefixPlan>(PrefixPlans().make(loaded(Variation::ForwardCumSum), 2, 5)));
   // One length needs no plan: the evaluation is the generation's only step.
   CHECK(std::holds_alternative<PrefixPlan>(PrefixPlans().make(loaded(Variation::MeanOverSequence), 4, 4)));
 }

@@ -3,7 +3,6 @@
 #include "checkers/errors.hpp"
 #include "core/readout.hpp"
 
-#include <cfenv>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -132,7 +131,7 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
 template <class Result, class F>
 std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& model, F f) {
   if (model.graph.rational) return {f(model.exact), 0};
-  if (model.doubles && std::fegetround() == FE_TONEAREST) {
+  if (model.double_rung()) {
     try {
       return {f(*model.doubles), DoubleInterval::requested_bits};
     } catch (const Undecided&) {
@@ -160,67 +159,65 @@ CaseOutcome unknown_at(unsigned bits) {
   return unknown;
 }
 
-// What one pass over the teacher-forced sequence read, and whether the graph itself (not a reading) was undecided.
-struct ForcedPass {
-  bool evaluation_undecided = false;  // at the last rung tried
-};
+// A decided reading ends a generation when it is wrong or its token is not one the model reads.
+bool ends_generation(const Reading& r, std::int64_t target, const CaseLimits& limits) {
+  return wrong(r, target) || r.argmax->winner > limits.max_token;
+}
 
-// Readings of the teacher-forced sequence cut after `length` tokens, from target `first` on, up to the first wrong
-// one or the last, ending before any undecided one. An undecided reading of `first` throws Undecided (climb) when
-// `climb`, and otherwise ends the readings there (none): the caller climbs on a shorter cut.
+// The certified argmax at the last position of `sequence`, at the lowest rung that decides it, and that rung.
+std::pair<std::optional<Reading>, unsigned> last_reading(const LoadedModel& model, const Tokens& sequence,
+                                                         const CaseLimits& limits, const PrefixPlan* plan) {
+  const std::size_t position = sequence.size() - 1;
+  return lowest_deciding<Reading>(model, [&](const auto& weights) {
+    const auto logits = logits_of(model, weights, sequence, limits, plan);
+    return Reading{argmax_of(logits.row(position), logits.classes), position};  // Undecided: climb
+  });
+}
+
+// The readings of the teacher-forced sequence's logits from target `first` on: each decided one in turn, up to the
+// first that ends generation or the last, stopping before an undecided one.
 template <class T>
-std::vector<Reading> forced_readings(const LoadedModel& model, const Weights<T>& weights, const TaskCase& c,
-                                     std::size_t first, std::size_t length, bool climb, const CaseLimits& limits,
-                                     const PrefixPlan* plan, ForcedPass& pass) {
-  const Tokens cut(c.sequence.begin(), c.sequence.begin() + static_cast<long>(length));
-  pass.evaluation_undecided = true;
-  const auto logits = logits_of(model, weights, cut, limits, plan);  // Undecided: an op of the graph
-  pass.evaluation_undecided = false;
+std::vector<Reading> decided_readings(const Logits<T>& logits, const TaskCase& c, std::size_t first,
+                                      const CaseLimits& limits) {
   std::vector<Reading> read;
-  for (std::size_t i = first; i < c.targets.size() && c.read_from + i < length; ++i) {
+  for (std::size_t i = first; i < c.targets.size(); ++i) {
     Reading r = read_at(logits, c.read_from + i);
-    if (!r.argmax) {
-      if (i == first && climb) throw Undecided{};
-      break;
-    }
+    if (!r.argmax) break;
     read.push_back(r);
-    if (wrong(r, c.targets[i]) || r.argmax->winner > limits.max_token) break;
+    if (ends_generation(r, c.targets[i], limits)) break;
   }
   return read;
 }
 
 // Generation read from evaluations of the teacher-forced sequence (constructions/model/prefix_plan.hpp): the
-// readings are generation's, up to and including the first wrong token, which stops both. The whole sequence is
-// evaluated at the lowest rung that evaluates its graph; a reading that rung cannot decide climbs the ladder on the
-// sequence cut after it (the prefix its generation step evaluates), and the readings after it continue on the whole
-// sequence. nullopt when the model is not shown prefix-consistent for these lengths, or the sequence breaks a check,
-// fails to evaluate, or has an op no rung decides (perhaps in a row after the first wrong token, which generation
-// never computes): generation then runs step by step.
+// readings are generation's, up to and including the first that ends it. The whole sequence is evaluated at the
+// lowest rung that evaluates its graph; a reading that rung cannot decide climbs the ladder on the prefix its
+// generation step evaluates, and the readings after it continue on the whole sequence. nullopt when the model is
+// not shown prefix-consistent for these lengths, or the sequence breaks a check, fails to evaluate, or has an op no
+// rung decides (perhaps in a row after the first wrong token, which generation never computes): generation then
+// runs step by step.
 std::optional<CaseOutcome> teacher_forced(const LoadedModel& model, const TaskCase& c, const CaseLimits& limits) {
   const PrefixPlan* plan = model.prefix_plans->plan(model, c.read_from + 1, c.sequence.size());
   if (!plan) return std::nullopt;
   try {
     std::vector<Reading> readings;
     unsigned bits = 0;
-    bool climbing = false;  // the next reading was undecided on the whole sequence
     while (readings.size() < c.targets.size()) {
       const std::size_t first = readings.size();
-      const std::size_t length = climbing ? c.read_from + first + 1 : c.sequence.size();
-      ForcedPass pass;
       const auto [read, rung] = lowest_deciding<std::vector<Reading>>(model, [&](const auto& weights) {
-        return forced_readings(model, weights, c, first, length, climbing, limits, plan, pass);
+        return decided_readings(logits_of(model, weights, c.sequence, limits, plan), c, first, limits);
       });
+      if (!read) return std::nullopt;
       bits = std::max(bits, rung);
-      if (!read) {
-        if (pass.evaluation_undecided) return std::nullopt;
-        return unknown_at(bits);
-      }
       readings.insert(readings.end(), read->begin(), read->end());
-      if (!read->empty()) {
-        const Reading& last = read->back();
-        if (wrong(last, c.targets[readings.size() - 1]) || last.argmax->winner > limits.max_token) break;
-      }
-      climbing = !climbing;  // a pass on the whole sequence ends early only at an undecided reading
+      if (readings.size() == c.targets.size()) break;
+      if (!read->empty() && ends_generation(read->back(), c.targets[readings.size() - 1], limits)) break;
+      const Tokens prefix(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from + readings.size()) + 1);
+      const auto [reading, climbed] = last_reading(model, prefix, limits, plan);
+      bits = std::max(bits, climbed);
+      if (!reading) return unknown_at(bits);
+      readings.push_back(*reading);
+      if (ends_generation(*reading, c.targets[readings.size() - 1], limits)) break;
     }
     CaseOutcome out = outcome_of(readings, c.targets);
     out.bits = bits;
@@ -239,15 +236,11 @@ CaseOutcome stepwise(const LoadedModel& model, const TaskCase& c, const CaseLimi
   Tokens sequence(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from) + 1);
   unsigned bits = 0;
   for (std::size_t i = 0; i < c.targets.size(); ++i) {
-    const std::size_t position = sequence.size() - 1;
-    const auto [reading, rung] = lowest_deciding<Reading>(model, [&](const auto& weights) {
-      const auto logits = logits_of(model, weights, sequence, limits);
-      return Reading{argmax_of(logits.row(position), logits.classes), position};  // Undecided: climb
-    });
+    const auto [reading, rung] = last_reading(model, sequence, limits, nullptr);
     bits = std::max(bits, rung);
-    readings.push_back(reading ? *reading : Reading{std::nullopt, position});
+    readings.push_back(reading ? *reading : Reading{std::nullopt, sequence.size() - 1});
     const Reading& r = readings.back();
-    if (!r.argmax || wrong(r, c.targets[i]) || r.argmax->winner > limits.max_token) break;
+    if (!r.argmax || ends_generation(r, c.targets[i], limits)) break;
     sequence.push_back(r.argmax->winner);
   }
   try {

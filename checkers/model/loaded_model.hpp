@@ -8,6 +8,7 @@
 #include "constructions/model/evaluator.hpp"
 #include "core/precision_ladder.hpp"
 
+#include <cfenv>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,10 @@ struct LoadedModel {
   RungWeights intervals;                           // a graph with irrational ops
   // Made as generations ask for them, by any thread: the one mutable part, behind its own lock.
   std::shared_ptr<PrefixPlans> prefix_plans = std::make_shared<PrefixPlans>();
+
+  // Whether the double-interval rung can be used on this thread: the weights are within the double range, and the
+  // rounding mode is round-to-nearest, which the rung's error-free transformations assume.
+  bool double_rung() const { return doubles && std::fegetround() == FE_TONEAREST; }
 
   // "exact" or "interval"
   std::string evaluation() const { return graph.rational ? "exact" : "interval"; }

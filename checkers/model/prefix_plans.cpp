@@ -2,8 +2,6 @@
 
 #include "checkers/model/loaded_model.hpp"
 
-#include <cfenv>
-
 namespace tverify::model {
 
 namespace {
@@ -14,7 +12,8 @@ namespace {
 template <class T>
 std::optional<Probe> probe_in(const LoadedModel& model, const Weights<T>& weights, std::size_t length) {
   try {
-    return probe_of(evaluate_slots(model.graph, weights, Tokens(length, 0)), token_dependent_slots(model.graph));
+    const Graph& g = model.graph;
+    return probe_of(evaluate_slots(g, weights, Tokens(length, 0)), token_dependent_slots(g), weight_slots(g));
   } catch (const Undecided&) {
   } catch (const DoubleRangeExceeded&) {
   } catch (const ModelError&) {
@@ -29,12 +28,18 @@ const std::optional<Probe>& PrefixPlans::probe(const LoadedModel& model, std::si
   if (it != probes_.end()) return it->second;
   std::optional<Probe> p;
   if (model.graph.rational) p = probe_in(model, model.exact, length);
-  else if (model.doubles && std::fegetround() == FE_TONEAREST) p = probe_in(model, *model.doubles, length);
+  else if (model.double_rung()) p = probe_in(model, *model.doubles, length);
   if (!p && !model.graph.rational) p = probe_in(model, std::get<0>(model.intervals), length);
   return probes_.emplace(length, std::move(p)).first->second;
 }
 
-std::variant<PrefixPlan, std::string> PrefixPlans::make(const LoadedModel& model, std::size_t first,
+std::shared_ptr<PrefixPlans> PrefixPlans::step_by_step() {
+  auto none = std::make_shared<PrefixPlans>();
+  none->planned_ = false;
+  return none;
+}
+
+std::variant<PrefixPlan, std::string> PrefixPlans::made(const LoadedModel& model, std::size_t first,
                                                         std::size_t last) {
   if (first >= last) {  // one length: the evaluation is the generation's single step
     PrefixPlan none;
@@ -49,15 +54,27 @@ std::variant<PrefixPlan, std::string> PrefixPlans::make(const LoadedModel& model
     probes.push_back(*p);
     lengths.push_back(static_cast<std::int64_t>(length));
   }
-  return prefix_plan(model.graph, lengths, probes);
+  try {
+    return prefix_plan(model.graph, lengths, probes);
+  } catch (const ModelError& e) {  // an axis or index the probes accepted at no length
+    return std::string(e.what());
+  } catch (const std::out_of_range& e) {
+    return std::string("a parameter of the graph has fewer entries than its axes: ") + e.what();
+  }
 }
 
 const PrefixPlan* PrefixPlans::plan(const LoadedModel& model, std::size_t first, std::size_t last) {
   if (!planned_) return nullptr;
   const std::lock_guard<std::mutex> lock(mutex_);
   auto it = plans_.find({first, last});
-  if (it == plans_.end()) it = plans_.emplace(std::pair{first, last}, make(model, first, last)).first;
+  if (it == plans_.end()) it = plans_.emplace(std::pair{first, last}, made(model, first, last)).first;
   return std::get_if<PrefixPlan>(&it->second);
+}
+
+std::variant<PrefixPlan, std::string> PrefixPlans::make(const LoadedModel& model, std::size_t first,
+                                                        std::size_t last) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return made(model, first, last);
 }
 
 }  // namespace tverify::model

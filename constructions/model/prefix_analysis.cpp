@@ -164,8 +164,6 @@ class Analysis {
   bool has(const Node& node, std::size_t i) const { return i < node.inputs.size() && node.inputs[i] >= 0; }
   const Facts& input(const Node& node, std::size_t i) const { return facts(node.inputs[i]); }
   bool data(const Node& node, std::size_t i) const { return has(node, i) && input(node, i).consistent; }
-  // A shape, axis or index input: absent, or not depending on the tokens' values.
-  bool parameter(const Node& node, std::size_t i) const { return !has(node, i) || !input(node, i).dependent; }
   // A parameter with one value at every length.
   bool invariant(const Node& node, std::size_t i) const {
     if (!has(node, i)) return true;
@@ -208,11 +206,11 @@ class Analysis {
         if (has(node, i) && (!data(node, i) || !fits(node.inputs[i], out))) return false;
       return true;
     }
-    if (op == "Dropout") return data(node, 0) && fits(node.inputs[0], out) && parameter(node, 1) && parameter(node, 2);
+    if (op == "Dropout") return data(node, 0) && fits(node.inputs[0], out);
     if (op == "Transpose") return data(node, 0);
     if (op == "Unsqueeze" || op == "Squeeze") return data(node, 0) && invariant(node, 1);
-    if (op == "Reshape") return data(node, 0) && parameter(node, 1) && gaps(node.inputs[0]) == gaps(out);
-    if (op == "Expand") return data(node, 0) && parameter(node, 1) && fits(node.inputs[0], out);
+    if (op == "Reshape") return data(node, 0) && gaps(node.inputs[0]) == gaps(out);
+    if (op == "Expand") return data(node, 0) && fits(node.inputs[0], out);
     if (op == "Concat") return concatenated(node, out);
     if (op == "Split")
       return data(node, 0) && invariant(node, 1) &&
@@ -245,8 +243,7 @@ class Analysis {
   // Slice: along a sequence axis only the whole axis (step 1, the same extent); along any other, the same bounds at
   // every length.
   bool sliced(const Node& node, int out) const {
-    if (!data(node, 0) || !parameter(node, 1) || !parameter(node, 2) || !invariant(node, 3) || !invariant(node, 4))
-      return false;
+    if (!data(node, 0) || !invariant(node, 3) || !invariant(node, 4)) return false;
     const std::vector<bool>& s = input(node, 0).sequence;
     if (s != facts(out).sequence) return false;
     const std::size_t entries = longest(node.inputs[1]).ints.size();
@@ -346,24 +343,38 @@ class Analysis {
 
 }  // namespace
 
+std::vector<bool> weight_slots(const Graph& graph) {
+  std::vector<bool> weights(static_cast<std::size_t>(graph.slot_count), false);
+  for (const auto& [slot, tensor] : graph.constants) weights[static_cast<std::size_t>(slot)] = true;
+  for (const Node& node : graph.nodes)
+    if (node.op == "Constant")
+      for (int s : node.outputs)
+        if (s >= 0) weights[static_cast<std::size_t>(s)] = true;
+  return weights;
+}
+
 template <class T>
-Probe probe_of(const std::vector<std::optional<Tensor<T>>>& slots, const std::vector<bool>& token_dependent) {
+Probe probe_of(const std::vector<std::optional<Tensor<T>>>& slots, const std::vector<bool>& token_dependent,
+               const std::vector<bool>& weights) {
   Probe probe(slots.size());
   for (std::size_t s = 0; s < slots.size(); ++s) {
     if (!slots[s]) continue;
     SlotProbe p{slots[s]->shape, {}, std::nullopt};
     if (!token_dependent[s]) {
-      if (slots[s]->is_real()) p.exact = exact_reals(*slots[s]);
-      else p.ints = slots[s]->ints;
+      if (!slots[s]->is_real()) p.ints = slots[s]->ints;
+      else if (!weights[s]) p.exact = exact_reals(*slots[s]);
     }
     probe[s] = std::move(p);
   }
   return probe;
 }
 
-template Probe probe_of(const std::vector<std::optional<Tensor<Exact>>>&, const std::vector<bool>&);
-template Probe probe_of(const std::vector<std::optional<Tensor<DoubleInterval>>>&, const std::vector<bool>&);
-template Probe probe_of(const std::vector<std::optional<Tensor<Interval<256>>>>&, const std::vector<bool>&);
+template Probe probe_of(const std::vector<std::optional<Tensor<Exact>>>&, const std::vector<bool>&,
+                        const std::vector<bool>&);
+template Probe probe_of(const std::vector<std::optional<Tensor<DoubleInterval>>>&, const std::vector<bool>&,
+                        const std::vector<bool>&);
+template Probe probe_of(const std::vector<std::optional<Tensor<Interval<256>>>>&, const std::vector<bool>&,
+                        const std::vector<bool>&);
 
 std::variant<PrefixPlan, std::string> prefix_plan(const Graph& graph, const std::vector<std::int64_t>& lengths,
                                                   const std::vector<Probe>& probes) {

@@ -29,8 +29,9 @@
 
 namespace tverify::model {
 
-// One tensor of a probe: its shape, and its elements when they are known exactly (integers; reals whose
-// enclosures are points), for the tensors that do not depend on the tokens' values.
+// One tensor of a probe: its shape, and for a tensor that does not depend on the tokens' values its elements when
+// they are known exactly: integers (shapes, axes, bounds), and reals whose enclosures are points (the weights'
+// reals are left out: they are the same at every length).
 struct SlotProbe {
   Shape shape;
   std::vector<std::int64_t> ints;
@@ -42,8 +43,12 @@ using Probe = std::vector<std::optional<SlotProbe>>;  // by slot, at one length
 // through Shape.
 std::vector<bool> token_dependent_slots(const Graph& graph);
 
+// The slots of the graph's weights: initializers and Constant nodes.
+std::vector<bool> weight_slots(const Graph& graph);
+
 template <class T>
-Probe probe_of(const std::vector<std::optional<Tensor<T>>>& slots, const std::vector<bool>& token_dependent);
+Probe probe_of(const std::vector<std::optional<Tensor<T>>>& slots, const std::vector<bool>& token_dependent,
+               const std::vector<bool>& weights);
 
 // The plan for prefixes at `lengths` (ascending, at least two), probes[t] taken at lengths[t]; or why the graph was
 // not shown prefix-consistent, naming the node.
