@@ -85,7 +85,8 @@ Agreement compare_on_every_string(const ExportConfig& c) {
     a.one_evaluation = a.one_evaluation && plan_holds(m, task_case);
     if (got.kind != step_by_step.kind || got.got != step_by_step.got || got.detail != step_by_step.detail ||
         got.bits != step_by_step.bits) {
-      a.disagreement = fmt::format("{}: x = {}: read from one evaluation {} ({}, {} bits), step by step {} ({}, {} bits)",
+      a.disagreement = fmt::format("{}: x = {}: read from one evaluation {} ({}, {} bits), step by step {} ({}, {} "
+                                   "bits)",
                                    c.text(), format_tokens(x), got.got.dump(), got.detail, got.bits,
                                    step_by_step.got.dump(), step_by_step.detail, step_by_step.bits);
       break;

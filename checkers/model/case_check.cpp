@@ -3,7 +3,6 @@
 #include "checkers/errors.hpp"
 #include "core/readout.hpp"
 
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -212,8 +211,9 @@ std::optional<CaseOutcome> teacher_forced(const LoadedModel& model, const TaskCa
       readings.insert(readings.end(), read->begin(), read->end());
       if (readings.size() == c.targets.size()) break;
       if (!read->empty() && ends_generation(read->back(), c.targets[readings.size() - 1], limits)) break;
-      const Tokens prefix(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from + readings.size()) + 1);
-      const auto [reading, climbed] = last_reading(model, prefix, limits, plan);
+      const auto cut = static_cast<long>(c.read_from + readings.size()) + 1;  // up to the next reading's position
+      const auto [reading, climbed] = last_reading(model, Tokens(c.sequence.begin(), c.sequence.begin() + cut), limits,
+                                                   plan);
       bits = std::max(bits, climbed);
       if (!reading) return unknown_at(bits);
       readings.push_back(*reading);

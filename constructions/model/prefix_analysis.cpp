@@ -126,7 +126,9 @@ class Analysis {
 
   void learn_shape(int slot, Facts& f) const {
     for (std::size_t t = 0; t < probes_.size(); ++t)
-      if (!at(slot, t) || at(slot, t)->shape.size() != longest(slot).shape.size()) return;
+      if (!at(slot, t)) return;  // a slot never computed (an optional output left out)
+    for (std::size_t t = 0; t < probes_.size(); ++t)
+      if (at(slot, t)->shape.size() != longest(slot).shape.size()) return;
     const std::size_t rank = longest(slot).shape.size();
     for (std::size_t j = 0; j < rank; ++j) {
       bool sequence = true, fixed = true;
