@@ -98,6 +98,12 @@ bool rows_meet(const LoadedModel& m, const Tokens& sequence, std::size_t row) {
   return true;
 }
 
+// Why the layer with `variation` gets no plan for prefixes of 2 to 5 tokens; empty when it gets one.
+std::string no_plan_reason(Variation variation) {
+  const auto plan = PrefixPlans().make(loaded(variation), 2, 5);
+  return std::holds_alternative<std::string>(plan) ? std::get<std::string>(plan) : std::string();
+}
+
 std::vector<Tokens> every_sequence(std::size_t length) {
   std::vector<Tokens> out{{}};
   for (std::size_t i = 0; i < length; ++i) {
@@ -155,24 +161,15 @@ TEST_CASE("prefix plan: without the mask the softmax check fails, and the rows i
 
 TEST_CASE("prefix plan: what reads later positions, scales by the length or shapes by the tokens gives no plan",
           "[model]") {
-  const auto mean = PrefixPlans().make(loaded(Variation::MeanOverSequence), 2, 5);
-  REQUIRE(std::holds_alternative<std::string>(mean));
-  CHECK_THAT(std::get<std::string>(mean), Catch::Contains("(ReduceMean)"));
-  const auto scaled = PrefixPlans().make(loaded(Variation::ScaledByLength), 2, 5);
-  REQUIRE(std::holds_alternative<std::string>(scaled));
-  CHECK_THAT(std::get<std::string>(scaled), Catch::Contains("(Div)"));
+  CHECK_THAT(no_plan_reason(Variation::MeanOverSequence), Catch::Contains("(ReduceMean)"));
+  CHECK_THAT(no_plan_reason(Variation::ScaledByLength), Catch::Contains("(Div)"));
   // A shape computed from the tokens' values: the probes on tokens 0 would see another shape than the sequence's.
-  const auto shaped = PrefixPlans().make(loaded(Variation::ShapeFromTokens), 2, 5);
-  REQUIRE(std::holds_alternative<std::string>(shaped));
-  CHECK_THAT(std::get<std::string>(shaped), Catch::Contains("(Range) takes a shape, axis or bound computed from"));
-  const auto last = PrefixPlans().make(loaded(Variation::LastPosition), 2, 5);
-  REQUIRE(std::holds_alternative<std::string>(last));
-  CHECK_THAT(std::get<std::string>(last), Catch::Contains("(Gather)"));
-  const auto reverse = PrefixPlans().make(loaded(Variation::ReverseCumSum), 2, 5);
-  REQUIRE(std::holds_alternative<std::string>(reverse));
-  CHECK_THAT(std::get<std::string>(reverse), Catch::Contains("(CumSum)"));
+  CHECK_THAT(no_plan_reason(Variation::ShapeFromTokens),
+             Catch::Contains("(Range) takes a shape, axis or bound computed from"));
+  CHECK_THAT(no_plan_reason(Variation::LastPosition), Catch::Contains("(Gather)"));
+  CHECK_THAT(no_plan_reason(Variation::ReverseCumSum), Catch::Contains("(CumSum)"));
   // A forward running sum along the sequence reads only positions up to its own: planned.
-  CHECK(std::holds_alternative<PrefixPlan>(PrefixPlans().make(loaded(Variation::ForwardCumSum), 2, 5)));
+  CHECK(no_plan_reason(Variation::ForwardCumSum).empty());
   // One length needs no plan: the evaluation is the generation's only step.
   CHECK(std::holds_alternative<PrefixPlan>(PrefixPlans().make(loaded(Variation::MeanOverSequence), 4, 4)));
 }
