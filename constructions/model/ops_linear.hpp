@@ -4,6 +4,8 @@
 
 #include "constructions/model/ops_shape.hpp"
 
+#include <optional>
+
 namespace tverify::model::ops {
 
 template <class T>
@@ -171,16 +173,24 @@ const Tensor<T>& scalar_input(const Tensor<T>& t, const std::string& what) {
   return t;
 }
 
-// The exact value of a finite number known exactly (an interval of width 0); ModelError otherwise.
+// The exact value of a finite number known exactly (an interval of width 0); nullopt for any other finite number.
 template <class T>
-Exact point_value(const Extended<T>& x) {
-  if (!x.finite()) throw ModelError("an infinite value where a finite one is needed");
+std::optional<Exact> exact_point(const Extended<T>& x) {
   if constexpr (std::is_same_v<T, Exact>) {
     return x.value;
   } else {
-    if (x.value.lower() != x.value.upper()) throw ModelError("a computed real where an exact number is needed");
+    if (x.value.lower() != x.value.upper()) return std::nullopt;
     return x.value.lower();
   }
+}
+
+// exact_point of a finite number; ModelError for an infinite one or one not known exactly.
+template <class T>
+Exact point_value(const Extended<T>& x) {
+  if (!x.finite()) throw ModelError("an infinite value where a finite one is needed");
+  const std::optional<Exact> point = exact_point(x);
+  if (!point) throw ModelError("a computed real where an exact number is needed");
+  return *point;
 }
 
 // Range(start, limit, delta): integers, or reals whose count is ceil((limit - start) / delta), decided exactly.

@@ -29,12 +29,11 @@ std::optional<std::vector<Extended<Exact>>> exact_reals(const Tensor<T>& t) {
   for (const Extended<T>& x : t.reals) {
     if (!x.finite()) {
       out.push_back(Extended<Exact>::infinity(x.inf));
-    } else if constexpr (std::is_same_v<T, Exact>) {
-      out.push_back({x.value, 0});
-    } else {
-      if (x.value.lower() != x.value.upper()) return std::nullopt;
-      out.push_back({x.value.lower(), 0});
+      continue;
     }
+    const std::optional<Exact> point = ops::exact_point(x);
+    if (!point) return std::nullopt;
+    out.push_back({*point, 0});
   }
   return out;
 }
@@ -178,12 +177,16 @@ class Analysis {
 
   // `from` broadcast to `to`: each axis of `from` is of extent 1 or a sequence axis exactly where `to` has one.
   bool fits(int from, int to) const {
-    const Facts &a = facts(from), &o = facts(to);
-    if (a.sequence.size() > o.sequence.size()) return false;
-    const std::size_t shift = o.sequence.size() - a.sequence.size();
-    for (std::size_t j = 0; j < a.sequence.size(); ++j) {
-      const bool repeated = !a.sequence[j] && longest(from).shape[j] == 1;
-      if (!repeated && a.sequence[j] != o.sequence[j + shift]) return false;
+    const std::size_t ra = facts(from).sequence.size(), ro = facts(to).sequence.size();
+    return ra <= ro && aligned(from, ra, to, ro - ra);
+  }
+
+  // The first `count` axes of `from` against those of `to` from `offset` on: each of extent 1 (repeated) or a
+  // sequence axis exactly where `to` has one.
+  bool aligned(int from, std::size_t count, int to, std::size_t offset) const {
+    for (std::size_t j = 0; j < count; ++j) {
+      const bool repeated = !facts(from).sequence[j] && longest(from).shape[j] == 1;
+      if (!repeated && facts(from).sequence[j] != facts(to).sequence[j + offset]) return false;
     }
     return true;
   }
@@ -272,11 +275,9 @@ class Analysis {
     const std::size_t ra = a.sequence.size(), rb = b.sequence.size();
     const std::size_t batch_a = ra >= 2 ? ra - 2 : 0, batch_b = rb >= 2 ? rb - 2 : 0;
     const std::size_t batch_out = facts(out).sequence.size() - (ra >= 2) - (rb >= 2);
-    for (const auto& [slot, batch] : {std::pair{node.inputs[0], batch_a}, std::pair{node.inputs[1], batch_b}})
-      for (std::size_t j = 0; j < batch; ++j) {
-        const bool repeated = !facts(slot).sequence[j] && longest(slot).shape[j] == 1;
-        if (!repeated && facts(slot).sequence[j] != facts(out).sequence[j + batch_out - batch]) return false;
-      }
+    if (!aligned(node.inputs[0], batch_a, out, batch_out - batch_a) ||
+        !aligned(node.inputs[1], batch_b, out, batch_out - batch_b))
+      return false;
     const bool summed_a = a.sequence[ra - 1], summed_b = b.sequence[rb == 1 ? 0 : rb - 2];
     if (summed_a != summed_b) return false;
     if (!summed_a) return true;
