@@ -42,11 +42,24 @@ struct FastCopy::Table {
   std::unique_ptr<std::int32_t[]> keys;
   std::size_t keys_size = 0;
   std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
-  std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned)
-  std::vector<const std::vector<std::pair<std::uint32_t, std::int32_t>>*> queries;  // into rows
-  std::vector<WindowRow> owned;  // the rows by position, when there is no cache
-  std::vector<std::int64_t> values;  // length x stride: value . Psi per position (padded rows)
-  std::vector<std::int64_t> running_min, running_max;  // length x stride: token x's value range over positions 0..p
+  std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned_keys)
+  std::vector<const std::vector<QueryEntry>*> queries;  // into the cache's rows or owned_queries
+  // Without a cache, the table holds layer 1 itself: the keys (length x key_dim, row-major; a row is written before
+  // it is read) and the queries by position; the value rows go straight into `values`.
+  std::unique_ptr<std::int32_t[]> owned_keys;
+  std::size_t owned_keys_size = 0;
+  std::vector<std::vector<QueryEntry>> owned_queries;
+  // length x stride: value . Psi per position (padded rows), written by record() before it is read
+  std::unique_ptr<std::int64_t[]> values;
+  std::size_t values_size = 0;
+  // token x's value range over the built positions, and an undo log of its changes (position, coordinate, the range
+  // before): reset() rolls it back to the kept prefix
+  std::vector<std::int64_t> range_min, range_max;
+  struct RangeChange {
+    std::uint32_t position, coordinate;
+    std::int64_t min, max;
+  };
+  std::vector<RangeChange> range_changes;
   std::vector<std::uint32_t> windows;  // with a cache: each position's window (its index in the cache)
   // with a score memo: how many of the positions built so far have each window (stage 0)
   std::vector<std::uint32_t> window_count;
@@ -82,6 +95,11 @@ struct FastCopy::Table {
     if (indexed)
       for (std::size_t j = built; j-- > (always_indexed_ ? common : 0);) unindex(j);
     indexed = always_indexed_;
+    for (; !range_changes.empty() && range_changes.back().position >= common; range_changes.pop_back()) {
+      const RangeChange& undo = range_changes.back();
+      range_min[undo.coordinate] = undo.min;
+      range_max[undo.coordinate] = undo.max;
+    }
     sequence.swap(next_);
     length = sequence.size();
     built = common;
@@ -95,15 +113,22 @@ struct FastCopy::Table {
       filled.assign(key_dim, 0);
       key_rows.resize(length);
       queries.resize(length);
-      values.resize(length * stride);
-      running_min.resize(length * stride);
-      running_max.resize(length * stride);
+      if (length * stride > values_size) {
+        values = std::make_unique_for_overwrite<std::int64_t[]>(length * stride);
+        values_size = length * stride;
+      }
+      range_min.resize(stride);
+      range_max.resize(stride);
       if (cache_) windows.resize(length);
     }
     for (auto& f : filled) f = std::min(f, common);
-    // queries point into owned: it grows only when the table starts over (common = 0), and its rows' buffers are
+    // queries point into owned_queries: it grows only when the table starts over (common = 0), and its buffers are
     // reused string after string
-    if (!cache_ && owned.size() < length) owned.resize(length);
+    if (!cache_ && owned_queries.size() < length) owned_queries.resize(length);
+    if (!cache_ && key_dim * length > owned_keys_size) {
+      owned_keys = std::make_unique_for_overwrite<std::int32_t[]>(key_dim * length);
+      owned_keys_size = key_dim * length;
+    }
   }
   // Builds layer 1 at every position for `threads` threads that read the table concurrently, with the window counts
   // (which would count every position, not a step's keys) switched off. Without a window cache the rows of the new
@@ -115,9 +140,9 @@ struct FastCopy::Table {
       run_workers(threads, [&](unsigned w) {
         IntegerRow scratch;
         for (std::size_t p = first + count * w / threads; p < first + count * (w + 1) / threads; ++p)
-          compute_window_row(fast_.layer1_, sequence, p, scratch, owned[p]);
+          compute_owned(p, scratch);
       });
-      for (; built < length; ++built) record(built, owned[built]);
+      for (; built < length; ++built) record_owned(built);
     }
     extend_to(length - 1);
     if (fast_.interior_ && !indexed) {
@@ -137,9 +162,9 @@ struct FastCopy::Table {
     columns_complete_.store(true, std::memory_order_release);
   }
   // Token x's smallest and largest value over the positions built so far.
-  std::int64_t value_min(std::size_t x) const { return running_min[(built - 1) * stride + x]; }
-  std::int64_t value_max(std::size_t x) const { return running_max[(built - 1) * stride + x]; }
-  const std::int64_t* value_row(std::size_t j) const { return values.data() + j * stride; }
+  std::int64_t value_min(std::size_t x) const { return range_min[x]; }
+  std::int64_t value_max(std::size_t x) const { return range_max[x]; }
+  const std::int64_t* value_row(std::size_t j) const { return values.get() + j * stride; }
 
   // Layer 1 at every position up to p (positions are built once, in order; a step at query p needs keys 0..p).
   void extend_to(std::size_t p) {
@@ -179,7 +204,6 @@ struct FastCopy::Table {
 
  private:
   void add(std::size_t p) {
-    const WindowRow* row = nullptr;
     if (cache_) {
       const std::size_t count = std::min(span_, p + 1);
       std::size_t code = 0;
@@ -192,29 +216,41 @@ struct FastCopy::Table {
       windows[p] = static_cast<std::uint32_t>(cache_->offset[count] + code);
       if (!window_count.empty() && window_count[windows[p]]++ == 0) cache_->meet(windows[p]);
       const auto& slot = cache_->rows[windows[p]];
-      row = slot ? &*slot : &cache_->store(windows[p], compute_window_row(fast_.layer1_, sequence, p, scratch_));
+      const WindowRow& row =
+          slot ? *slot : cache_->store(windows[p], compute_window_row(fast_.layer1_, sequence, p, scratch_));
+      record(p, row.key.data(), row.query, row.values.data());
     } else {
-      compute_window_row(fast_.layer1_, sequence, p, scratch_, owned[p]);
-      row = &owned[p];
+      compute_owned(p, scratch_);
+      record_owned(p);
     }
-    record(p, *row);
   }
-  // Records position p's layer-1 row: its key, query and values, the running value ranges and the index.
-  void record(std::size_t p, const WindowRow& row) {
-    key_rows[p] = row.key.data();
-    queries[p] = &row.query;
+  // Layer 1 at position p into the table's own storage (each position its own slots: workers may fill them at once).
+  void compute_owned(std::size_t p, IntegerRow& scratch) {
+    compute_window_row(fast_.layer1_, sequence, p, scratch, owned_keys.get() + p * key_dim, owned_queries[p],
+                       values.get() + p * stride);
+  }
+  void record_owned(std::size_t p) {
+    record(p, owned_keys.get() + p * key_dim, owned_queries[p], values.get() + p * stride);
+  }
+  // Records position p's layer-1 row: its key, query and values (`v`, perhaps already in place in `values`), the
+  // running value ranges and the index.
+  void record(std::size_t p, const std::int32_t* key, const std::vector<QueryEntry>& query, const std::int64_t* v) {
+    key_rows[p] = key;
+    queries[p] = &query;
     if (indexed) index(p);
-    const std::int64_t* v = row.values.data();
-    const std::int64_t* low = p == 0 ? v : running_min.data() + (p - 1) * stride;
-    const std::int64_t* high = p == 0 ? v : running_max.data() + (p - 1) * stride;
-    std::int64_t* at = values.data() + p * stride;
-    std::int64_t* new_low = running_min.data() + p * stride;
-    std::int64_t* new_high = running_max.data() + p * stride;
-    for (std::size_t c = 0; c < stride; c += 4)
-      for (std::size_t i = c; i < c + 4; ++i) {
-        at[i] = v[i];
-        new_low[i] = std::min(low[i], v[i]);
-        new_high[i] = std::max(high[i], v[i]);
+    std::int64_t* at = values.get() + p * stride;
+    if (at != v) std::copy_n(v, stride, at);
+    if (p == 0) {
+      std::copy_n(v, stride, range_min.data());
+      std::copy_n(v, stride, range_max.data());
+      return;
+    }
+    for (std::size_t c = 0; c < stride; ++c)
+      if (v[c] < range_min[c] || v[c] > range_max[c]) {
+        range_changes.push_back(
+            {static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(c), range_min[c], range_max[c]});
+        range_min[c] = std::min(range_min[c], v[c]);
+        range_max[c] = std::max(range_max[c], v[c]);
       }
   }
 

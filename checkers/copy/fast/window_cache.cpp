@@ -9,21 +9,26 @@ using copy::Token;
 using copy::TokenString;
 
 void compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence, std::size_t p, IntegerRow& scratch,
-                        WindowRow& row) {
+                        std::int32_t* key, std::vector<QueryEntry>& query, std::int64_t* values) {
   layer1.at(sequence, p, scratch);
-  row.key.assign(scratch.key.begin(), scratch.key.end());  // each entry fits 32 bits (IntegerLayer1::refusal)
-  row.query.clear();
+  // each entry of a key or query fits 32 bits (IntegerLayer1::refusal)
+  std::transform(scratch.key.begin(), scratch.key.end(), key,
+                 [](std::int64_t k) { return static_cast<std::int32_t>(k); });
+  query.clear();
   for (std::size_t c = 0; c < scratch.query.size(); ++c)
     if (scratch.query[c] != 0)
-      row.query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(scratch.query[c]));
-  row.values.assign(scratch.value_dot_psi.begin(), scratch.value_dot_psi.end());
-  row.values.resize(row_stride(row.values.size()), 0);
+      query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(scratch.query[c]));
+  const std::size_t tokens = scratch.value_dot_psi.size();
+  std::copy(scratch.value_dot_psi.begin(), scratch.value_dot_psi.end(), values);
+  std::fill(values + tokens, values + row_stride(tokens), 0);
 }
 
 WindowRow compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence, std::size_t p,
                              IntegerRow& scratch) {
   WindowRow row;
-  compute_window_row(layer1, sequence, p, scratch, row);
+  row.key.resize(layer1.key_dim());
+  row.values.resize(row_stride(layer1.tokens()));
+  compute_window_row(layer1, sequence, p, scratch, row.key.data(), row.query, row.values.data());
   return row;
 }
 

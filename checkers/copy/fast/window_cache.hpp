@@ -19,17 +19,20 @@ namespace tverify::fast {
 // a fixed-width body the compiler unrolls and vectorises (a row has only D + 2 or so entries).
 constexpr std::size_t row_stride(std::size_t tokens) { return (tokens + 3) / 4 * 4; }
 
+// A non-zero entry of a query: (key coordinate, integer weight).
+using QueryEntry = std::pair<std::uint32_t, std::int32_t>;
+
 // Layer 1 at one position, as the fast path stores it: the key row, the query's non-zero entries, value . Psi (padded).
 struct WindowRow {
   std::vector<std::int32_t> key;
-  std::vector<std::pair<std::uint32_t, std::int32_t>> query;
+  std::vector<QueryEntry> query;
   std::vector<std::int64_t> values;
 };
 WindowRow compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
                              IntegerRow& scratch);
-// The same into `row`, reusing its buffers.
+// The same into caller's storage: `key` (key_dim entries), `query` (its buffer reused) and `values` (a padded row).
 void compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
-                        IntegerRow& scratch, WindowRow& row);
+                        IntegerRow& scratch, std::int32_t* key, std::vector<QueryEntry>& query, std::int64_t* values);
 
 // Against one query window, the key windows the thread has met (WindowCache::met) in decreasing order of score, grouped
 // by score: level l holds windows[end[l - 1]] .. windows[end[l] - 1] (end[-1] = 0), all scoring score[l]. Every key of
