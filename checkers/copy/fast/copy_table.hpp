@@ -5,6 +5,7 @@
 #include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/copy/fast/ngram_index.hpp"
 #include "checkers/copy/fast/simd_kernels.hpp"
+#include "core/large_buffer.hpp"
 #include "core/parallel.hpp"
 
 #include <algorithm>
@@ -39,18 +40,18 @@ struct FastCopy::Table {
   std::size_t length = 0, tokens = 0, stride = 0, key_dim = 0, built = 0;
   // key_dim x length, column c at c * length; not zeroed: a column is written (fill_columns) before it is read, and
   // the pages of columns no query reads are never touched
-  std::unique_ptr<std::int32_t[]> keys;
+  LargeBuffer<std::int32_t> keys;
   std::size_t keys_size = 0;
   std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
   std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned_keys)
   std::vector<const std::vector<QueryEntry>*> queries;  // into the cache's rows or owned_queries
   // Without a cache, the table holds layer 1 itself: the keys (length x key_dim, row-major; a row is written before
   // it is read) and the queries by position; the value rows go straight into `values`.
-  std::unique_ptr<std::int32_t[]> owned_keys;
+  LargeBuffer<std::int32_t> owned_keys;
   std::size_t owned_keys_size = 0;
   std::vector<std::vector<QueryEntry>> owned_queries;
   // length x stride: value . Psi per position (padded rows), written by record() before it is read
-  std::unique_ptr<std::int64_t[]> values;
+  LargeBuffer<std::int64_t> values;
   std::size_t values_size = 0;
   // token x's value range over the built positions, and an undo log of its changes (position, coordinate, the range
   // before): reset() rolls it back to the kept prefix
@@ -107,14 +108,14 @@ struct FastCopy::Table {
     columns_complete_ = false;
     if (common == 0) {
       if (key_dim * length > keys_size) {
-        keys = std::make_unique_for_overwrite<std::int32_t[]>(key_dim * length);
+        keys = large_buffer<std::int32_t>(key_dim * length);
         keys_size = key_dim * length;
       }
       filled.assign(key_dim, 0);
       key_rows.resize(length);
       queries.resize(length);
       if (length * stride > values_size) {
-        values = std::make_unique_for_overwrite<std::int64_t[]>(length * stride);
+        values = large_buffer<std::int64_t>(length * stride);
         values_size = length * stride;
       }
       range_min.resize(stride);
@@ -126,7 +127,7 @@ struct FastCopy::Table {
     // reused string after string
     if (!cache_ && owned_queries.size() < length) owned_queries.resize(length);
     if (!cache_ && key_dim * length > owned_keys_size) {
-      owned_keys = std::make_unique_for_overwrite<std::int32_t[]>(key_dim * length);
+      owned_keys = large_buffer<std::int32_t>(key_dim * length);
       owned_keys_size = key_dim * length;
     }
   }
