@@ -4,6 +4,7 @@
 //
 //   T            rigorous  sign() answers
 //   Exact        yes       exactly
+//   ExpLogNumber yes       exactly when 0 (core/exp_log.hpp), otherwise by enclosures (Unknown past 16,384 bits)
 //   QuadraticSurd yes      exactly (a + b sqrt r)
 //   Interval<B>  yes       Unknown when the enclosure contains 0 (and is not [0, 0])
 //   DoubleInterval yes     the same, in doubles (the rung below Interval<64>)
@@ -13,6 +14,7 @@
 
 #include "core/double_interval.hpp"
 #include "core/exact.hpp"
+#include "core/exp_log.hpp"
 #include "core/interval.hpp"
 #include "core/mpfr.hpp"
 #include "core/quadratic.hpp"
@@ -30,6 +32,11 @@ template <>
 struct ScalarTraits<Exact> {
   static constexpr bool rigorous = true;
   static std::string name() { return "exact"; }
+};
+template <>
+struct ScalarTraits<ExpLogNumber> {
+  static constexpr bool rigorous = true;
+  static std::string name() { return "exact-exp-log"; }
 };
 template <>
 struct ScalarTraits<QuadraticSurd> {
@@ -72,7 +79,7 @@ constexpr bool is_exact_v = std::is_same_v<T, Exact> || std::is_same_v<T, Quadra
 // An exact value in T: exactly for Exact, enclosed for Interval, rounded to nearest for Mpfr and double.
 template <class T>
 T from_exact(const Exact& q) {
-  if constexpr (is_exact_v<T>) {
+  if constexpr (is_exact_v<T> || std::is_same_v<T, ExpLogNumber>) {
     return T(q);
   } else if constexpr (std::is_same_v<T, double>) {
     return q.convert_to<double>();
@@ -87,7 +94,7 @@ T from_exact(const Exact& q) {
 
 template <class T>
 Sign sign_of(const T& x) {
-  if constexpr (is_interval_v<T> || std::is_same_v<T, QuadraticSurd>) {
+  if constexpr (is_interval_v<T> || std::is_same_v<T, QuadraticSurd> || std::is_same_v<T, ExpLogNumber>) {
     return x.sign();
   } else {
     if (x > 0) return Sign::Positive;
@@ -100,7 +107,7 @@ template <class T>
 bool is_zero(const T& x) {
   if constexpr (std::is_same_v<T, Exact>) {
     return x.sign() == 0;
-  } else if constexpr (std::is_same_v<T, QuadraticSurd>) {
+  } else if constexpr (std::is_same_v<T, QuadraticSurd> || std::is_same_v<T, ExpLogNumber>) {
     return x.is_zero();
   } else if constexpr (std::is_same_v<T, double>) {
     return x == 0;
