@@ -38,9 +38,10 @@ std::filesystem::path scratch_folder(const std::string& name) {
 }
 
 // How the two checkers agree on one configuration: every string copied by one is copied by the other; a certified
-// wrong token is the same wrong output in both; an exact tie of check copy is `unknown` for check model (an interval
-// enclosure of two equal irrational logits never separates them, and never calls them equal either). The model
-// checker reads generation from evaluations of the teacher-forced sequence (the exported graph is prefix-consistent,
+// wrong token is the same wrong output in both; an exact tie of check copy (decided there by its level readout) is the
+// same exact tie, between the same tokens, for check model (decided there by exact exp-log arithmetic on the graph:
+// an interval enclosure of two equal irrational logits never separates them). The model checker reads generation
+// from evaluations of the teacher-forced sequence (the exported graph is prefix-consistent,
 // checkers/model/prefix_plans.hpp); it must give what generating step by step gives, output for output. Returns the
 // first string where they disagree, described.
 struct Agreement {
@@ -92,20 +93,23 @@ Agreement compare_on_every_string(const ExportConfig& c) {
       break;
     }
     using Kind = model::CaseOutcome::Kind;
+    const bool tie = !run.copied && run.steps.back().margin == Margin::Tie;
     Kind expected = Kind::Right;
-    if (!run.copied) expected = run.steps.back().margin == Margin::Certified ? Kind::Wrong : Kind::Unknown;
-    // check copy stops at the first wrong token; the model's generation goes on: its first tokens must be the same.
-    const bool same_output =
-        expected != Kind::Wrong ||
-        (got.got.size() >= run.output.size() &&
-         std::equal(run.output.begin(), run.output.end(), got.got.begin(), [](Token t, const Json& j) { return j == t; }));
+    if (!run.copied) expected = run.steps.back().margin == Margin::Undecided ? Kind::Unknown : Kind::Wrong;
+    // check copy stops at the first wrong token or tie; the model's generation goes on: its first outputs must be the
+    // same tokens, then the same wrong token or the same tie.
+    Json outputs = Json::array();
+    for (Token t : run.output) outputs.push_back(t);
+    if (tie) outputs.push_back(fmt::format("tie {}", fmt::join(run.steps.back().tied, ",")));
+    const bool same_output = expected != Kind::Wrong || (got.got.size() >= outputs.size() &&
+                                                         std::equal(outputs.begin(), outputs.end(), got.got.begin()));
     if (got.kind != expected || !same_output)
       a.disagreement = fmt::format("{}: x = {}: check copy {} (output {}), check model {} (output {}, {})", c.text(),
                                    format_tokens(x), run.copied ? "copies" : run.failure(), format_tokens(run.output),
                                    static_cast<int>(got.kind), got.got.dump(), got.detail);
     a.copied += run.copied;
-    a.wrong += expected == Kind::Wrong;
-    a.ties += expected == Kind::Unknown;
+    a.wrong += expected == Kind::Wrong && !tie;
+    a.ties += tie;
   }
   return a;
 }

@@ -1,6 +1,8 @@
 // The model checker (checkers/model, constructions/model): ONNX models from tests/models (written by
 // tests/models/make_fixtures.py with python3-onnx) checked against tasks whose answers are derived by hand below.
+#include "checkers/files.hpp"
 #include "checkers/model/tasks.hpp"
+#include "constructions/model/onnx_writer.hpp"
 #include "checkers/recheck.hpp"
 #include "checkers/registry.hpp"
 #include "cli_runner.hpp"
@@ -169,10 +171,11 @@ TEST_CASE("model: a model that forgot to reverse is refuted on the smallest non-
   CHECK(lengths[2]["error_rate"] == "1/2");
 }
 
-TEST_CASE("model: a -inf mask weighs exactly 0; exact ties fail, undecidable ones are unknown", "[model]") {
+TEST_CASE("model: a -inf mask weighs exactly 0; exact ties fail, decided exactly through the softmax", "[model]") {
   // Position p weighs x_0..x_p (BOS = 2 included) 1/(p+1) each. At p = 1 the logits of x_1 and BOS are both 1/2,
   // points the intervals decide equal: an exact tie, a failure. For x = [0, 1] and [1, 0] at p = 2 three classes
-  // have 1/3 each, which no interval decides.
+  // have 1/3 each, which no interval decides; exact exp-log arithmetic evaluates the softmax as e^0 / (3 e^0) = 1/3
+  // and decides the three-way tie.
   const CheckReport every = check_model({{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}});
   const ClaimResult& c = task_claim(every);
   CHECK(every.options["model"]["evaluation"] == "interval");
@@ -186,17 +189,69 @@ TEST_CASE("model: a -inf mask weighs exactly 0; exact ties fail, undecidable one
   const auto at_01 = std::find_if(c.counterexamples.begin(), c.counterexamples.end(),
                                   [](const Counterexample& e) { return e.input == Json({0, 1}); });
   REQUIRE(at_01 != c.counterexamples.end());
-  CHECK(at_01->got == Json({"tie 0,2", "undecided"}));
+  CHECK(at_01->got == Json({"tie 0,2", "undecided"}));  // the failure at p = 1 decides: p = 2 is left at doubles
   // Read at the last position only: length 1 is the tie (2 failures); at length 2, [0, 0] and [1, 1] give 2/3 to
-  // the majority token (right), [0, 1] and [1, 0] are unknown.
+  // the majority token (right), [0, 1] and [1, 0] are the three-way tie (2 more failures).
   const CheckReport last_only = check_model(
       {{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}, {"decode", "last"}});
   const ClaimResult& last = task_claim(last_only);
   CHECK(last.verdict == Verdict::Refuted);
-  CHECK(last.failed == 2);
-  CHECK(last.unknown == 2);
-  CHECK(last.details["lengths"][1]["error_rate_bounds"] == Json({"0", "1/2"}));
-  CHECK(last.details["unknown_inputs"][0]["input"] == Json({0, 1}));
+  CHECK(last.failed == 4);
+  CHECK(last.unknown == 0);
+  CHECK(last.details["lengths"][1]["error_rate"] == "1/2");
+  CHECK(last.details["decided_at_bits"]["exp-log"] == 2);
+}
+
+namespace {
+
+// logits = f(E[x]) for one token x, E's rows given; written to `dir`, its path returned.
+std::string elementwise_model(const std::filesystem::path& dir, const std::string& op,
+                              const std::vector<std::vector<Exact>>& rows) {
+  model::OnnxWriter w("elementwise_" + op);
+  const std::string tokens = w.token_input("tokens");
+  std::vector<Exact> values;
+  for (const auto& row : rows) values.insert(values.end(), row.begin(), row.end());
+  const auto classes = static_cast<std::int64_t>(rows.front().size());
+  const std::string embedding = w.rationals("E", {static_cast<std::int64_t>(rows.size()), classes}, values);
+  const std::string x = w.node("Gather", {embedding, tokens}, {{"axis", std::int64_t{0}}});
+  w.node(op, {x}, {}, "logits");
+  w.output("logits", classes);
+  const auto path = dir / (op + ".onnx");
+  write_file_atomically(path, w.serialized());
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("model: exact exp-log arithmetic decides ties and near-ties of Exp; a tie of Tanh stays unknown", "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-ties-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string pairs = (dir / "pairs.jsonl").string();
+  std::ofstream(pairs) << "{\"input\": [0], \"output\": [1]}\n{\"input\": [1], \"output\": [1]}\n"
+                          "{\"input\": [2], \"output\": [0]}\n";
+  const Exact one(1), tiny(1, BigInt(1) << 80);
+  // Rows: (1, 1, 0) an exact tie of e^1 and e^1; (1, 1 + 2^-80, 0) class 1 by e^{2^-80} - 1 ~ 8e-25 of e, past the
+  // double rung; (1, 0, 0) class 0.
+  const std::vector<std::vector<Exact>> rows{{one, one, 0}, {one, one + tiny, 0}, {one, 0, 0}};
+  const ClaimResult exp_claim =
+      task_claim(check_model({{"onnx", elementwise_model(dir, "Exp", rows)}, {"expected", pairs}}));
+  CHECK(exp_claim.verdict == Verdict::Refuted);
+  CHECK(exp_claim.failed == 1);
+  CHECK(exp_claim.unknown == 0);
+  REQUIRE(exp_claim.counterexamples.size() == 1);
+  CHECK(exp_claim.counterexamples[0].got == Json({"tie 0,1"}));
+  CHECK(exp_claim.details["decided_at_bits"]["53"] == 1);
+  CHECK(exp_claim.details["decided_at_bits"]["exp-log"] == 2);
+  // Tanh is outside exact exp-log arithmetic: tanh(1) against tanh(1) is undecided up to the ladder's ceiling, and
+  // 2^-80 of difference is found at 256 bits.
+  const ClaimResult tanh_claim =
+      task_claim(check_model({{"onnx", elementwise_model(dir, "Tanh", rows)}, {"expected", pairs}}));
+  CHECK(tanh_claim.verdict == Verdict::Unknown);
+  CHECK(tanh_claim.unknown == 1);
+  CHECK(tanh_claim.passed == 2);
+  CHECK(tanh_claim.details["decided_at_bits"]["256"] == 1);
+  CHECK(tanh_claim.details["unknown_inputs"][0]["input"] == Json({0}));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("model: softmax attention is certified through intervals; --expected reads JSON Lines", "[model]") {
@@ -363,14 +418,15 @@ TEST_CASE("model: sweep --vary lengths writes the error rate per length and mark
 TEST_CASE("model: an error that only the double rung's coarser enclosures make sends the input up the ladder",
           "[model]") {
   // The exponent (2 + 2^-60) - 2^-60 is exactly 2, but doubles enclose 2 + 2^-60 in an interval, so the double rung
-  // sees a non-integer exponent of -3 (no real value); MPFI at 256 bits holds it as the point 2, and the logits are
-  // 9 times the one-hot row of each token (tests/models/make_fixtures.py).
+  // sees a non-integer exponent of -3 (no real value); the next rung (exact exp-log arithmetic, as MPFI at 256 bits
+  // would) holds it as the point 2, and the logits are 9 times the one-hot row of each token
+  // (tests/models/make_fixtures.py).
   const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-pow-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string pairs = (dir / "pairs.jsonl").string();
   std::ofstream(pairs) << "{\"input\": [0], \"output\": [0]}\n{\"input\": [1, 2], \"output\": [1, 2]}\n";
   const ClaimResult c = task_claim(check_model({{"onnx", fixture("exponent_exact_beyond_doubles.onnx")}, {"expected", pairs}}));
   CHECK(c.verdict == Verdict::Verified);
-  CHECK(c.details["decided_at_bits"]["256"] == 2);
+  CHECK(c.details["decided_at_bits"]["exp-log"] == 2);  // the next rung: exact, where e is the point 2
   std::filesystem::remove_all(dir);
 }

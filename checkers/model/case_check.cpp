@@ -122,11 +122,15 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
 }
 
 // f(weights) at the lowest precision that decides it: exactly for a rational graph (bits 0), otherwise in double
-// intervals (53 bits) and then up the precision ladder, where f throws Undecided at a precision that cannot decide.
+// intervals (53 bits), then in exact exp-log arithmetic (exp_log_rung) when it computes every irrational op of the
+// graph, and then up the precision ladder, where f throws Undecided at a precision that cannot decide.
 // nullopt, with the ceiling's bits, when no rung does. The double rung is a first try only: an endpoint past the
 // double range (DoubleRangeExceeded), or a ModelError that may come from its coarser enclosures (an exponent or a
 // Range bound that is exact but not a point in doubles), sends the input to MPFI, which reproduces a real error.
 // It is skipped when the thread's rounding mode is not round-to-nearest, which its error-free transformations assume.
+// The exp-log rung decides every comparison it meets, ties included, unless a value of this input leaves exp-log
+// arithmetic (a softmax over scores an earlier softmax made, a sum grown too large: NotExpLog): the input then goes
+// on to MPFI. Its errors are the model's, exactly, and are not retried.
 template <class Result, class F>
 std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& model, F f) {
   if (model.graph.rational) return {f(model.exact), 0};
@@ -136,6 +140,13 @@ std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& mo
     } catch (const Undecided&) {
     } catch (const DoubleRangeExceeded&) {
     } catch (const ModelError&) {
+    }
+  }
+  if (model.exp_log) {
+    try {
+      return {f(*model.exp_log), exp_log_rung};
+    } catch (const Undecided&) {
+    } catch (const NotExpLog&) {
     }
   }
   const auto climbed = climb(

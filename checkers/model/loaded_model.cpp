@@ -51,6 +51,7 @@ LoadedModel load_model(const std::string& path, std::optional<int> weights_as_de
     if (model.graph.rational) model.exact = convert_weights<Exact>(model.graph);
     else {
       model.doubles = double_weights(model.graph);
+      if (model.graph.exp_log) model.exp_log = convert_weights<ExpLogNumber>(model.graph);
       model.intervals = weights_at_rungs(model.graph, model_rungs);
     }
   } catch (const ModelError& e) {

@@ -1,6 +1,7 @@
 // A model file read for checking: its graph, the file's SHA-256 (what a certificate records), and its weights in
 // exact arithmetic (a rational graph) or, for a graph with irrational ops, in double intervals (the first rung, when
-// every weight is within the double range) and at every rung of the precision ladder.
+// every weight is within the double range), in exact exp-log arithmetic (when every irrational op is one it
+// computes: core/exp_log.hpp) and at every rung of the precision ladder.
 #pragma once
 
 #include "checkers/model/prefix_plans.hpp"
@@ -26,6 +27,13 @@ struct LadderWeights<Rungs<Bits...>> {
 // only 11 bits to the doubles' 53.
 inline constexpr Rungs<256, 1024, 4096, 16384> model_rungs{};
 using RungWeights = LadderWeights<std::remove_const_t<decltype(model_rungs)>>::type;
+// The code of the exact exp-log rung in an outcome's `bits`: above the double rung's 53 and below the first MPFI
+// rung, so that the largest code an input used names its highest rung (certificates print it as "exp-log").
+inline constexpr unsigned exp_log_rung = 54;
+// A rung's name in certificates: "exact" (a rational graph), "exp-log", or its bits.
+inline std::string rung_name(unsigned bits) {
+  return bits == 0 ? "exact" : bits == exp_log_rung ? "exp-log" : std::to_string(bits);
+}
 
 struct LoadedModel {
   Graph graph;
@@ -34,6 +42,7 @@ struct LoadedModel {
   std::optional<int> weights_as_decimal;
   Weights<Exact> exact;   // a rational graph
   std::optional<Weights<DoubleInterval>> doubles;  // a graph with irrational ops, weights within the double range
+  std::optional<Weights<ExpLogNumber>> exp_log;  // a graph whose irrational ops exp-log arithmetic computes
   RungWeights intervals;                           // a graph with irrational ops
   // Made as generations ask for them, by any thread: the one mutable part, behind its own lock.
   std::shared_ptr<PrefixPlans> prefix_plans = std::make_shared<PrefixPlans>();

@@ -117,9 +117,10 @@ const std::string& onnx_path(const ParamValues& params) {
 
 std::string arithmetic_of(const LoadedModel& model) {
   if (model.graph.rational) return "exact (every op rational; the stored weights as exact rationals)";
-  return fmt::format("interval (double-precision enclosures, then MPFI from {} up to {} bits; irrational ops enclosed, "
-                     "the stored weights as exact rationals)",
-                     model_rungs.first, model_rungs.ceiling);
+  const std::string exp_log = model.exp_log ? "exact exp-log arithmetic where the values stay within it, then " : "";
+  return fmt::format("interval (double-precision enclosures, then {}MPFI from {} up to {} bits; irrational ops "
+                     "enclosed, the stored weights as exact rationals)",
+                     exp_log, model_rungs.first, model_rungs.ceiling);
 }
 
 // Refuses an option that belongs to another task than the one given.
@@ -275,7 +276,7 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
   total.fill(r);
   r.details["lengths"] = lengths;
   Json bits = Json::object();
-  for (const auto& [b, n] : all.by_bits) bits[b == 0 ? "exact" : std::to_string(b)] = n;
+  for (const auto& [b, n] : all.by_bits) bits[rung_name(b)] = n;
   r.details["decided_at_bits"] = bits;
   if (!all.unknown_inputs.empty()) r.details["unknown_inputs"] = all.unknown_inputs;
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
@@ -394,7 +395,9 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
     e.text += fmt::format("position {} (token {}): argmax {}\n", p, tokens[p], o.got[p].dump());
     argmax.push_back(o.got[p]);
   }
-  e.text += o.bits == 0 ? "decided exactly\n" : fmt::format("decided with {}-bit intervals\n", o.bits);
+  e.text += o.bits == 0                 ? "decided exactly\n"
+            : o.bits == exp_log_rung ? "decided in exact exp-log arithmetic\n"
+                                         : fmt::format("decided with {}-bit intervals\n", o.bits);
   e.result["argmax"] = argmax;
   e.result["interval_bits"] = o.bits;
   return e;

@@ -248,6 +248,8 @@ template Weights<Exact> convert_weights<Exact>(const Graph&);
 template Tensor<Exact> evaluate<Exact>(const Graph&, const Weights<Exact>&, const TokenIds&, const PrefixPlan*);
 
 // The double-precision rung below the ladder, and every rung of the evaluators' precision ladder.
+template Weights<ExpLogNumber> convert_weights<ExpLogNumber>(const Graph&);
+template Tensor<ExpLogNumber> evaluate(const Graph&, const Weights<ExpLogNumber>&, const TokenIds&, const PrefixPlan*);
 template Weights<DoubleInterval> convert_weights<DoubleInterval>(const Graph&);
 template Tensor<DoubleInterval> evaluate(const Graph&, const Weights<DoubleInterval>&, const TokenIds&,
                                          const PrefixPlan*);

@@ -53,6 +53,10 @@ bool is_supported_op(const std::string& op) { return listed(rational_ops, op) ||
 
 bool is_rational_op(const std::string& op) { return listed(rational_ops, op); }
 
+bool is_exp_log_op(const std::string& op) {
+  return op == "Exp" || op == "Softmax" || op == "Sigmoid" || op == "Log" || op == "Sqrt";
+}
+
 std::string supported_ops_text() {
   std::vector<std::string> all(rational_ops.begin(), rational_ops.end());
   all.insert(all.end(), enclosed_ops.begin(), enclosed_ops.end());

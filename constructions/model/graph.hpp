@@ -58,6 +58,9 @@ struct Graph {
   ElementKind input_kind = ElementKind::Integer;
   // Every op is rational (no Exp, Softmax, Sqrt, ...): the whole graph evaluates in exact arithmetic.
   bool rational = true;
+  // Every op is rational or one of Exp, Softmax, Sigmoid, Log, Sqrt and Pow: the graph may evaluate in exact exp-log
+  // arithmetic (core/exp_log.hpp), on inputs whose values stay within it.
+  bool exp_log = true;
 
   // The fixed sequence length of the token input (its last axis), when it has no symbolic name.
   std::optional<std::int64_t> fixed_length() const;
@@ -66,6 +69,7 @@ struct Graph {
 // The ops the evaluator supports, and whether each is rational (evaluated exactly) or enclosed in intervals.
 bool is_supported_op(const std::string& op);
 bool is_rational_op(const std::string& op);
+bool is_exp_log_op(const std::string& op);  // Exp, Softmax, Sigmoid, Log, Sqrt
 // The supported ops, comma-separated, for messages and docs.
 std::string supported_ops_text();
 

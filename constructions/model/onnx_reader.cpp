@@ -169,6 +169,7 @@ class Reader {
     for (const auto& name : n.output()) node.outputs.push_back(name.empty() ? -1 : define(name, "output"));
     if (node.outputs.empty() || node.outputs.front() < 0) throw Refused(node.label() + " has no output");
     if (!is_rational_op(node.op) || (node.op == "Pow" && !integer_exponent(node))) graph_.rational = false;
+    if (!is_rational_op(node.op) && !is_exp_log_op(node.op)) graph_.exp_log = false;
     graph_.nodes.push_back(std::move(node));
   }
 

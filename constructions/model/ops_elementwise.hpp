@@ -171,6 +171,10 @@ std::int64_t truncated(const Extended<T>& x) {
     const BigInt q = numerator(x.value) / denominator(x.value);
     if (abs(q) > BigInt(INT64_MAX)) throw ModelError("Cast of a value past 2^63 to an integer");
     return q.convert_to<std::int64_t>();
+  } else if constexpr (std::is_same_v<T, ExpLogNumber>) {
+    const std::optional<Exact> q = x.value.rational();
+    if (!q) throw Undecided{};  // an irrational value's integer part is left to the intervals
+    return truncated(Extended<Exact>{*q, 0});
   } else {
     const Exact lo = x.value.lower(), hi = x.value.upper();
     const BigInt a = numerator(lo) / denominator(lo), b = numerator(hi) / denominator(hi);

@@ -178,6 +178,8 @@ template <class T>
 std::optional<Exact> exact_point(const Extended<T>& x) {
   if constexpr (std::is_same_v<T, Exact>) {
     return x.value;
+  } else if constexpr (std::is_same_v<T, ExpLogNumber>) {
+    return x.value.rational();
   } else {
     if (x.value.lower() != x.value.upper()) return std::nullopt;
     return x.value.lower();

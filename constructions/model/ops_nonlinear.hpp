@@ -1,12 +1,17 @@
 // ONNX ops with irrational values (opsets 13-17): Exp, Log, Sqrt, Erf, Tanh, Sigmoid, Pow with a fractional
 // exponent, Softmax, LogSoftmax, LayerNormalization. Over intervals (double or MPFI) each returns an enclosure of the
 // exact real result (outward rounding); the limits at +-infinity are exact (exp(-inf) = 0, so a -inf attention mask
-// gives weight exactly 0). Pow with integer exponents is rational and serves exact evaluation too.
+// gives weight exactly 0). Pow with integer exponents is rational and serves exact evaluation too. In exact
+// exp-log arithmetic (ExpLogNumber, core/exp_log.hpp) Exp, Sigmoid, Softmax, Log, Sqrt and Pow are exact where their
+// arguments are within it; the other ops, and other arguments, throw NotExpLog (the caller then encloses).
 #pragma once
 
 #include "constructions/model/ops_linear.hpp"
 
 namespace tverify::model::ops {
+
+template <class T>
+constexpr bool is_exp_log_v = std::is_same_v<T, ExpLogNumber>;
 
 // x^e for an integer e, by repeated squaring; an even power is enclosed in [0, inf) (x * x of an interval that
 // straddles 0 would reach below 0).
@@ -68,21 +73,17 @@ template <class T>
 Extended<T> power(const Extended<T>& x, const Extended<T>& e) {
   const Exact* integer = nullptr;
   Exact exponent;
-  if (e.finite()) {
-    if constexpr (std::is_same_v<T, Exact>) {
-      exponent = e.value;
-      integer = &exponent;
-    } else if (e.value.lower() == e.value.upper()) {
-      exponent = e.value.lower();
+  if (e.finite())
+    if (const std::optional<Exact> point = exact_point(e)) {
+      exponent = *point;
       integer = &exponent;
     }
-  }
   if (integer && denominator(*integer) == 1) {
     const BigInt k = numerator(*integer);
     if (abs(k) > 64) throw ModelError("Pow with an integer exponent above 64 in absolute value");
     return integer_power(x, k.convert_to<std::int64_t>());
   }
-  if constexpr (!is_interval_v<T>) {
+  if constexpr (!is_interval_v<T> && !is_exp_log_v<T>) {
     throw std::logic_error("Pow with a fractional exponent in exact evaluation");
   } else {
     if (decided_sign(x) == 0 && decided_sign(e) > 0) return {T(0), 0};
@@ -93,7 +94,16 @@ Extended<T> power(const Extended<T>& x, const Extended<T>& e) {
 template <class T>
 Tensor<T> elementwise(const std::string& op, const Tensor<T>& a) {
   if (!a.is_real()) throw ModelError(op + " of an integer tensor");
-  if constexpr (!is_interval_v<T>) {
+  if constexpr (is_exp_log_v<T>) {
+    if (op == "Erf" || op == "Tanh") throw NotExpLog(op);
+    auto f = [&op](const Extended<T>& x) {
+      if (op == "Exp") return exp_of(x);
+      if (op == "Log") return log_of(x);
+      if (op == "Sqrt") return sqrt_of(x);
+      return sigmoid_of(x);
+    };
+    return unary(a, f, [](std::int64_t x) { return x; });
+  } else if constexpr (!is_interval_v<T>) {
     throw std::logic_error(op + " in exact evaluation");
   } else {
     auto f = [&op](const Extended<T>& x) {
@@ -128,7 +138,8 @@ void for_each_slice(const Shape& shape, std::size_t axis, F f) {
 template <class T>
 Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
   if (!a.is_real()) throw ModelError("Softmax of an integer tensor");
-  if constexpr (!is_interval_v<T>) {
+  if (is_exp_log_v<T> && logarithm) throw NotExpLog("LogSoftmax");
+  if constexpr (!is_interval_v<T> && !is_exp_log_v<T>) {
     throw std::logic_error("Softmax in exact evaluation");
   } else {
     using E = Extended<T>;
@@ -142,12 +153,23 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
       if (!reference) throw NotANumber("softmax of a slice that is -inf everywhere");
       std::vector<E> e;
       for (std::size_t i : at) e.push_back(exp_of(a.reals[i] - *reference));
-      if (logarithm) {
+      if constexpr (is_exp_log_v<T>) {
+        // e_k / sum_j e_j: every weight of the slice over the same denominator, so that sums of weighted values add
+        // numerators only
         E total{T(0), 0};
         for (const E& x : e) total = total + x;
-        const E log_total = log_of(total);
-        for (std::size_t k = 0; k < at.size(); ++k) out.reals[at[k]] = a.reals[at[k]] - *reference - log_total;
+        for (std::size_t k = 0; k < at.size(); ++k)
+          out.reals[at[k]] = a.reals[at[k]].finite() ? e[k] / total : E{T(0), 0};
         return;
+      }
+      if constexpr (is_interval_v<T>) {
+        if (logarithm) {
+          E total{T(0), 0};
+          for (const E& x : e) total = total + x;
+          const E log_total = log_of(total);
+          for (std::size_t k = 0; k < at.size(); ++k) out.reals[at[k]] = a.reals[at[k]] - *reference - log_total;
+          return;
+        }
       }
       // sum_{j != k} e_j = (e_0 + .. + e_{k-1}) + (e_{k+1} + ..): prefix and suffix sums, each e_j once.
       std::vector<E> before(at.size() + 1, E{T(0), 0}), after(at.size() + 1, E{T(0), 0});
@@ -170,7 +192,9 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
 template <class T>
 Tensor<T> layer_normalization(const Node& node, const Tensor<T>& x, const Tensor<T>& scale, const Tensor<T>* bias) {
   if (!x.is_real() || !scale.is_real() || (bias && !bias->is_real())) throw ModelError("LayerNormalization of integers");
-  if constexpr (!is_interval_v<T>) {
+  if constexpr (is_exp_log_v<T>) {
+    throw NotExpLog("LayerNormalization");
+  } else if constexpr (!is_interval_v<T>) {
     throw std::logic_error("LayerNormalization in exact evaluation");
   } else {
     using E = Extended<T>;
