@@ -3,6 +3,7 @@
 #include "core/precision_ladder.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace tverify {
 
@@ -54,10 +55,7 @@ PrimeExponents negated(PrimeExponents a) {
   return a;
 }
 
-}  // namespace
-
-PrimeExponents factor_rational(const Exact& r) {
-  if (r <= 0) throw NotExpLog("the logarithm of a number that is not positive");
+PrimeExponents factored(const Exact& r) {
   PrimeExponents out;
   auto factor = [&](BigInt n, int sign) {
     for (unsigned long p = 2; p <= factor_bound && BigInt(p) * p <= n; p += (p == 2 ? 1 : 2)) {
@@ -72,6 +70,19 @@ PrimeExponents factor_rational(const Exact& r) {
   factor(numerator(r), 1);
   factor(denominator(r), -1);
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
+}  // namespace
+
+PrimeExponents factor_rational(const Exact& r) {
+  if (r <= 0) throw NotExpLog("the logarithm of a number that is not positive");
+  // The logarithms and square roots of a model's weights come back evaluation after evaluation: each thread keeps
+  // the factorisations it has made (up to a bound).
+  thread_local std::map<Exact, PrimeExponents> made;
+  if (const auto it = made.find(r); it != made.end()) return it->second;
+  PrimeExponents out = factored(r);
+  if (made.size() < 4096) made.emplace(r, out);
   return out;
 }
 
@@ -172,6 +183,13 @@ ExpLogNumber ExpLogNumber::fraction(const ExpSum& numerator, const ExpSum& denom
   }
   if (out.denominator_.terms().size() == 1)
     if (const auto q = out.numerator_.rational()) return ExpLogNumber(*q);
+  // a numerator that is c times the denominator (the sum of one softmax row's weights) is the rational c
+  const auto& n = out.numerator_.terms();
+  const auto& d = out.denominator_.terms();
+  if (n.size() == d.size() && n.front().monomial == d.front().monomial) {
+    const Exact c = n.front().coefficient / d.front().coefficient;
+    if (out.numerator_ == out.denominator_.times({ExpMonomial{}, c})) return ExpLogNumber(c);
+  }
   out.kind_ = Kind::Fraction;
   return out;
 }

@@ -35,9 +35,10 @@
 
 namespace tverify {
 
-// A value outside this arithmetic (the caller encloses it instead).
-struct NotExpLog : std::domain_error {
-  using std::domain_error::domain_error;
+// A value outside this arithmetic (the caller encloses it instead). Not a std::domain_error: a handler of arithmetic
+// errors must not take it for one.
+struct NotExpLog : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // (prime, rational exponent) pairs, by increasing prime, no zero exponent.
@@ -70,7 +71,7 @@ class ExpSum {
 
   ExpSum() = default;               // 0
   explicit ExpSum(const Exact& c);  // c e^0
-  // c e^q prod_p p^{e_p} for any rational e_p (integer parts go into the coefficient).
+  // c e^q prod_p p^{e_p} for any rational e_p, `powers` by increasing prime (integer parts go into the coefficient).
   static ExpSum monomial(const Exact& c, const Exact& q, const PrimeExponents& powers);
 
   const std::vector<Term>& terms() const { return terms_; }
@@ -155,7 +156,7 @@ class ExpLogNumber {
 
   Kind kind_ = Kind::Rational;
   Exact rational_;                      // Kind::Rational
-  ExpSum numerator_, denominator_;      // Kind::Fraction: not a rational, the denominator of two terms or more
+  ExpSum numerator_, denominator_;      // Kind::Fraction: not a rational; the denominator 1, or of two terms or more
   std::optional<LogSum> logs_;          // Kind::Logs: with at least one logarithm
 };
 

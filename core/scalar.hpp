@@ -20,6 +20,7 @@
 #include "core/quadratic.hpp"
 #include "core/tri.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -116,10 +117,14 @@ bool is_zero(const T& x) {
   }
 }
 
+// ReLU of a number whose sign T decides (every non-interval type but ExpLogNumber always does); std::domain_error when
+// it is undecided, never a guess.
 template <class T>
   requires(!is_interval_v<T>)
 T relu(const T& x) {
-  return sign_of(x) == Sign::Positive ? x : T(0);
+  const Sign s = sign_of(x);
+  if (s == Sign::Unknown) throw std::domain_error("ReLU of a number whose sign is undecided");
+  return s == Sign::Positive ? x : T(0);
 }
 
 // a > b, three-valued: True / False when decided in T, Unknown otherwise.

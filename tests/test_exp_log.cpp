@@ -1,7 +1,9 @@
 // Exact exp-log arithmetic (core/exp_log.hpp): zero decided exactly, by identities derived by hand; non-zero signs
 // against decimal bounds of the constants (e = 2.718281828459..., ln 2 = 0.693147180559..., 2^(1/3) = 1.25992...);
 // enclosures against MPFI computing the same expression directly; and everything outside the arithmetic refused.
+#include "constructions/model/extended.hpp"
 #include "core/exp_log.hpp"
+#include "core/scalar.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -36,6 +38,9 @@ TEST_CASE("exp-log: identities are decided exactly", "[exp_log]") {
   const N a = (exp(q(1)) + exp(q(2))) / z, b = (exp(q(2)) + exp(q(1))) / z;
   CHECK((a - b).is_zero());
   CHECK((a - b).sign() == Sign::Zero);
+  // the weights of the row sum to 1, a rational, recognised as one (c times the denominator)
+  CHECK((exp(q(1)) / z + exp(q(2)) / z + exp(q(3)) / z).rational() == Exact(1));
+  CHECK((q(3) * z / z).rational() == Exact(3));
   // e^{ln 2 + 1} = 2e: a sum of logarithms exponentiated
   CHECK((exp(log(q(2)) + q(1)) - q(2) * e).is_zero());
 }
@@ -54,6 +59,20 @@ TEST_CASE("exp-log: signs of non-zero numbers match their decimal expansions", "
   CHECK_FALSE(near.is_zero());
   CHECK(near.sign() == Sign::Positive);
   CHECK((e - exp(q(1) + tiny)).sign() == Sign::Negative);
+}
+
+TEST_CASE("exp-log: a sign past 16,384 bits is undecided, and nothing built on it guesses", "[exp_log]") {
+  // e^{1 + 2^-20480} - e = e (e^{2^-20480} - 1) > 0, but below what 16,384-bit enclosures separate from 0
+  const N tiny(Exact(BigInt(1), BigInt(1) << 20480));
+  const N x = exp(q(1) + tiny) - exp(q(1));
+  CHECK_FALSE(x.is_zero());
+  CHECK(x.sign() == Sign::Unknown);
+  CHECK_THROWS_AS(relu(x), std::domain_error);
+  using E = model::Extended<N>;
+  CHECK_THROWS_AS(model::maximum(E{x, 0}, E{q(0), 0}), model::Undecided);
+  CHECK_THROWS_AS(model::minimum(E{x, 0}, E{q(0), 0}), model::Undecided);
+  CHECK_THROWS_AS(model::greater(E{x, 0}, E{q(0), 0}), model::Undecided);
+  CHECK(model::maximum(E{q(1), 0}, E{exp(q(0)) - q(1, 2), 0}).value.rational() == Exact(1));
 }
 
 TEST_CASE("exp-log: enclosures contain what MPFI computes directly", "[exp_log]") {

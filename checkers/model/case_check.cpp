@@ -129,8 +129,9 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
 // Range bound that is exact but not a point in doubles), sends the input to MPFI, which reproduces a real error.
 // It is skipped when the thread's rounding mode is not round-to-nearest, which its error-free transformations assume.
 // The exp-log rung decides every comparison it meets, ties included, unless a value of this input leaves exp-log
-// arithmetic (a softmax over scores an earlier softmax made, a sum grown too large: NotExpLog): the input then goes
-// on to MPFI. Its errors are the model's, exactly, and are not retried.
+// arithmetic (a softmax over scores an earlier softmax made, a sum grown too large: NotExpLog) or a sign stays
+// undecided: the input then goes on to MPFI. So does a ModelError, which may be a limit of the evaluator on an exact
+// value rather than the model's (MPFI reproduces the model's own errors).
 template <class Result, class F>
 std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& model, F f) {
   if (model.graph.rational) return {f(model.exact), 0};
@@ -147,6 +148,7 @@ std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& mo
       return {f(*model.exp_log), exp_log_rung};
     } catch (const Undecided&) {
     } catch (const NotExpLog&) {
+    } catch (const ModelError&) {
     }
   }
   const auto climbed = climb(

@@ -399,7 +399,7 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
             : o.bits == exp_log_rung ? "decided in exact exp-log arithmetic\n"
                                          : fmt::format("decided with {}-bit intervals\n", o.bits);
   e.result["argmax"] = argmax;
-  e.result["interval_bits"] = o.bits;
+  e.result["decided_at"] = rung_name(o.bits);  // "exact", "exp-log" or the bits of the interval rung
   return e;
 }
 

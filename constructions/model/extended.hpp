@@ -97,7 +97,8 @@ bool equal(const Extended<T>& a, const Extended<T>& b) {
   return a.inf == b.inf;
 }
 
-// max and min without a decision: y + ReLU(x - y) is the exact image for Exact and an enclosure for intervals.
+// max and min: for intervals without a decision, y + ReLU(x - y) enclosing the exact image; for exact types by the
+// sign of x - y, Undecided when it is not decided (exp-log arithmetic may leave a sign undecided).
 template <class T>
 Extended<T> maximum(const Extended<T>& x, const Extended<T>& y) {
   if (!x.finite() || !y.finite()) {
@@ -105,7 +106,11 @@ Extended<T> maximum(const Extended<T>& x, const Extended<T>& y) {
     if (sx == 1 || sy == 1) return Extended<T>::infinity(1);
     return sx == -1 ? y : x;
   }
-  return {y.value + relu(T(x.value - y.value)), 0};
+  if constexpr (is_interval_v<T>) {
+    return {y.value + relu(T(x.value - y.value)), 0};
+  } else {
+    return decided_sign(Extended<T>{x.value - y.value, 0}) > 0 ? x : y;
+  }
 }
 
 template <class T>
