@@ -1,8 +1,9 @@
 // The CAT layer exported as an ONNX model (`tverify export cat`) and read back by the model checker: on seeded random
 // sequences, the model's certified argmax at every position must be the token the layer decodes there (CatLayer,
 // exact levels and its own readout), from the same weights evaluated by an independent path (the ONNX graph through
-// constructions/model). An exact tie of the layer is `unknown` to the model checker (two equal irrational logits are
-// never separated, nor called equal).
+// constructions/model). An exact tie of the layer is `unknown` to the model checker: the scores are cosines, with
+// square roots, whose exponentials are outside exact exp-log arithmetic, and intervals never separate two equal
+// irrational logits (nor call them equal).
 #include "checkers/files.hpp"
 #include "checkers/model/case_check.hpp"
 #include "checkers/model/loaded_model.hpp"
