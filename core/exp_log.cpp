@@ -23,9 +23,29 @@ Exact power(const BigInt& p, const BigInt& k) {
   return k < 0 ? Exact(BigInt(1), magnitude) : Exact(magnitude);
 }
 
-// e^q prod p^{e_p} = carry * (a canonical monomial).
-std::pair<ExpMonomial, Exact> canonical_monomial(const Exact& q, const PrimeExponents& powers) {
-  ExpMonomial m{q, {}};
+// The radical sum a + b.
+RadicalSum added(const RadicalSum& a, const RadicalSum& b) {
+  RadicalSum out;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) out.push_back(a[i++]);
+    else if (i == a.size() || b[j].first < a[i].first) out.push_back(b[j++]);
+    else {
+      if (Exact r = a[i].second + b[j].second; r != 0) out.emplace_back(a[i].first, std::move(r));
+      ++i, ++j;
+    }
+  }
+  return out;
+}
+
+RadicalSum negated(RadicalSum a) {
+  for (auto& [radicals, r] : a) r = -r;
+  return a;
+}
+
+// e^a prod p^{e_p} = carry * (a canonical monomial).
+std::pair<ExpMonomial, Exact> canonical_monomial(const RadicalSum& a, const PrimeExponents& powers) {
+  ExpMonomial m{a, {}};
   Exact carry(1);
   for (const auto& [p, e] : powers) {
     const BigInt k = floor_of(e);
@@ -110,8 +130,8 @@ ExpSum::ExpSum(std::vector<Term> terms) {
     throw NotExpLog("an exponential sum of more than " + std::to_string(max_terms) + " terms");
 }
 
-ExpSum ExpSum::monomial(const Exact& c, const Exact& q, const PrimeExponents& powers) {
-  auto [m, carry] = canonical_monomial(q, powers);
+ExpSum ExpSum::monomial(const Exact& c, const RadicalSum& a, const PrimeExponents& powers) {
+  auto [m, carry] = canonical_monomial(a, powers);
   return ExpSum(std::vector<Term>{{std::move(m), c * carry}});
 }
 
@@ -125,7 +145,7 @@ ExpSum ExpSum::times(const Term& t) const {
   std::vector<Term> out;
   out.reserve(terms_.size());
   for (const Term& s : terms_) {
-    auto [m, carry] = canonical_monomial(s.monomial.exponent + t.monomial.exponent,
+    auto [m, carry] = canonical_monomial(added(s.monomial.exponent, t.monomial.exponent),
                                          added(s.monomial.radicals, t.monomial.radicals));
     out.push_back({std::move(m), s.coefficient * t.coefficient * carry});
   }
@@ -133,7 +153,7 @@ ExpSum ExpSum::times(const Term& t) const {
 }
 
 ExpSum::Term ExpSum::inverse(const Term& t) {
-  auto [m, carry] = canonical_monomial(-t.monomial.exponent, negated(t.monomial.radicals));
+  auto [m, carry] = canonical_monomial(negated(t.monomial.exponent), negated(t.monomial.radicals));
   return {std::move(m), carry / t.coefficient};
 }
 
@@ -298,8 +318,18 @@ ExpLogNumber operator/(const ExpLogNumber& a, const ExpLogNumber& b) {
 }
 
 ExpLogNumber exp(const ExpLogNumber& x) {
-  const LogSum s = x.as_logs();  // a rational, or a sum of logarithms
-  return ExpLogNumber::fraction(ExpSum::monomial(Exact(1), s.constant, s.logs), ExpSum(Exact(1)));
+  RadicalSum a;
+  if (x.kind_ == ExpLogNumber::Kind::Fraction) {  // a radical sum: over 1, no term with an exponential
+    if (x.denominator_.terms().size() != 1) throw NotExpLog("exp of a fraction of sums");
+    for (const auto& t : x.numerator_.terms()) {
+      if (!t.monomial.exponent.empty()) throw NotExpLog("exp of an exponential");
+      a.emplace_back(t.monomial.radicals, t.coefficient);  // in the numerator's order: sorted by radicals
+    }
+    return ExpLogNumber::fraction(ExpSum::monomial(Exact(1), a, {}), ExpSum(Exact(1)));
+  }
+  const LogSum s = x.as_logs();  // a rational, or a sum of logarithms: e^{c_0} prod p^{e_p}
+  if (s.constant != 0) a.emplace_back(PrimeExponents{}, s.constant);
+  return ExpLogNumber::fraction(ExpSum::monomial(Exact(1), a, s.logs), ExpSum(Exact(1)));
 }
 
 ExpLogNumber sqrt(const ExpLogNumber& x) {

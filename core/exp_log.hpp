@@ -1,25 +1,27 @@
 // Exact arithmetic with exponentials and logarithms of rationals: the reals a softmax computes from rational scores,
-// or from scores scaled by a temperature written as logarithms of rationals (tau = d ln(8 K d) in Repeat After Me's
-// Theorem 2.3), and what rational operations make of them.
+// from scores scaled by a temperature written as logarithms of rationals (tau = d ln(8 K d) in Repeat After Me's
+// Theorem 2.3), or from cosine scores with square roots (the CAT layer), and what rational operations make of them.
 //
 // A number is either
-//   - a fraction N / D of exponential sums, N = sum_k c_k e^{q_k} prod_p p^{f_{k,p}}, with rational c_k and q_k and
-//     radicals of primes p with exponents f in (0, 1) (a canonical monomial); or
+//   - a fraction N / D of exponential sums, N = sum_k c_k e^{a_k} prod_p p^{f_{k,p}}, with rational c_k, radicals of
+//     primes p with exponents f in (0, 1) (a canonical monomial), and exponents a_k that are rational or, more
+//     generally, radical sums sum_j r_j prod_p p^{g_{j,p}} with rational r_j (algebraic numbers, kept canonical); or
 //   - a sum of logarithms c_0 + sum_p e_p ln p over primes p with rational c_0 and e_p (what Log of a rational gives;
 //     it may be added, scaled by rationals and exponentiated, not multiplied by another such sum).
 // Zero is decided exactly:
 //   - Canonical monomials are linearly independent over the rationals, so a sum is 0 exactly when it has no term.
-//     Monomials with the same q: Besicovitch's theorem (J. London Math. Soc. 15, 1940), the real radicals
-//     prod_p p^{k_p / n} with distinct primes p and 0 <= k_p < n are linearly independent over Q. Different q: the
-//     Lindemann-Weierstrass theorem, sum_j alpha_j e^{beta_j} != 0 for distinct algebraic beta_j and algebraic alpha_j
-//     not all 0 (each alpha_j here is a sum of radicals of one q).
+//     Monomials with the same exponent a: Besicovitch's theorem (J. London Math. Soc. 15, 1940), the real radicals
+//     prod_p p^{k_p / n} with distinct primes p and 0 <= k_p < n are linearly independent over Q. Different exponents:
+//     the Lindemann-Weierstrass theorem, sum_j alpha_j e^{beta_j} != 0 for distinct algebraic beta_j and algebraic
+//     alpha_j not all 0 (each alpha_j here is a sum of radicals of one exponent). Two canonical exponents that differ
+//     as sums are different numbers, by Besicovitch's theorem again.
 //   - c_0 + sum e_p ln p = 0 only when every coefficient is 0: e^{c_0} = prod p^{-e_p} is algebraic, so c_0 = 0 by
 //     Hermite-Lindemann, and prod p^{e_p} = 1 then forces every e_p = 0 by unique factorisation.
 // So an exact tie (two equal logits of a hard-attention head) is decided, where intervals of any precision only
 // contain it. A non-zero sign is decided by MPFI enclosures at rising precision, which ends since the value is not 0.
 //
-// Anything else (exp of an argument that is neither rational nor a sum of logarithms, Log of an irrational number, a
-// product of two sums of logarithms, a sum past ExpSum::max_terms, a prime factor past factor_bound) throws
+// Anything else (exp of an argument that is neither a radical sum nor a sum of logarithms, Log of an irrational
+// number, a product of two sums of logarithms, a sum past ExpSum::max_terms, a prime factor past factor_bound) throws
 // NotExpLog: the caller then encloses instead.
 #pragma once
 
@@ -50,12 +52,16 @@ inline constexpr unsigned long factor_bound = 1'000'000;
 // factor cannot be certified prime by trial division up to factor_bound.
 PrimeExponents factor_rational(const Exact& r);
 
-// e^q prod_p p^{f_p} with every f_p in (0, 1).
+// sum_j r_j prod_p p^{g_{j,p}}: (radicals, rational r_j) pairs, the radicals canonical (every g in (0, 1)), sorted, no
+// zero r_j. A rational q is {({}, q)}.
+using RadicalSum = std::vector<std::pair<PrimeExponents, Exact>>;
+
+// e^a prod_p p^{f_p} with a a radical sum and every f_p in (0, 1).
 struct ExpMonomial {
-  Exact exponent;
+  RadicalSum exponent;
   PrimeExponents radicals;
   bool operator==(const ExpMonomial&) const = default;
-  bool is_one() const { return exponent == 0 && radicals.empty(); }
+  bool is_one() const { return exponent.empty() && radicals.empty(); }
 };
 bool operator<(const ExpMonomial& a, const ExpMonomial& b);
 
@@ -71,8 +77,8 @@ class ExpSum {
 
   ExpSum() = default;               // 0
   explicit ExpSum(const Exact& c);  // c e^0
-  // c e^q prod_p p^{e_p} for any rational e_p, `powers` by increasing prime (integer parts go into the coefficient).
-  static ExpSum monomial(const Exact& c, const Exact& q, const PrimeExponents& powers);
+  // c e^a prod_p p^{e_p} for any rational e_p, `powers` by increasing prime (integer parts go into the coefficient).
+  static ExpSum monomial(const Exact& c, const RadicalSum& a, const PrimeExponents& powers);
 
   const std::vector<Term>& terms() const { return terms_; }
   bool is_zero() const { return terms_.empty(); }
@@ -89,12 +95,22 @@ class ExpSum {
   template <unsigned B>
   Interval<B> enclosure() const {
     Interval<B> sum(0);
-    for (const Term& t : terms_) {
-      Interval<B> x = Interval<B>(t.coefficient) * exp(Interval<B>(t.monomial.exponent));
-      for (const auto& [p, f] : t.monomial.radicals) x *= exp(Interval<B>(f) * log(Interval<B>(Exact(p))));
-      sum += x;
-    }
+    for (const Term& t : terms_)
+      sum += Interval<B>(t.coefficient) * exp(radical_sum_enclosure<B>(t.monomial.exponent)) *
+             radicals_enclosure<B>(t.monomial.radicals);
     return sum;
+  }
+  template <unsigned B>
+  static Interval<B> radicals_enclosure(const PrimeExponents& radicals) {
+    Interval<B> x(1);
+    for (const auto& [p, f] : radicals) x *= exp(Interval<B>(f) * log(Interval<B>(Exact(p))));
+    return x;
+  }
+  template <unsigned B>
+  static Interval<B> radical_sum_enclosure(const RadicalSum& a) {
+    Interval<B> x(0);
+    for (const auto& [radicals, r] : a) x += Interval<B>(r) * radicals_enclosure<B>(radicals);
+    return x;
   }
   Sign sign() const;  // Zero exactly for the empty sum; otherwise by enclosures (Unknown past 16,384 bits)
 
@@ -145,7 +161,7 @@ class ExpLogNumber {
   ExpLogNumber& operator*=(const ExpLogNumber& b) { return *this = *this * b; }
   ExpLogNumber& operator/=(const ExpLogNumber& b) { return *this = *this / b; }
 
-  friend ExpLogNumber exp(const ExpLogNumber& x);  // of a rational or a sum of logarithms
+  friend ExpLogNumber exp(const ExpLogNumber& x);  // of a radical sum (a rational included) or a sum of logarithms
   friend ExpLogNumber log(const ExpLogNumber& x);  // of a positive rational
   friend ExpLogNumber sqrt(const ExpLogNumber& x);  // of a non-negative rational
 

@@ -45,6 +45,22 @@ TEST_CASE("exp-log: identities are decided exactly", "[exp_log]") {
   CHECK((exp(log(q(2)) + q(1)) - q(2) * e).is_zero());
 }
 
+TEST_CASE("exp-log: exponents that are radical sums (cosine scores) are exact too", "[exp_log]") {
+  const N r2 = sqrt(q(2)), r3 = sqrt(q(3));
+  CHECK((exp(r2) * exp(r2) - exp(q(2) * r2)).is_zero());
+  CHECK((exp(r2) * exp(-r2)).rational() == Exact(1));
+  CHECK((exp(sqrt(q(8))) - exp(q(2) * r2)).is_zero());  // sqrt 8 = 2 sqrt 2 in the exponent as well
+  CHECK((exp(r2 + r3) - exp(r2) * exp(r3)).is_zero());
+  const N z = exp(r2) + exp(r3) + exp(q(1, 2) * r2 * r3);  // the last exponent is sqrt(6) / 2
+  CHECK((exp(r2) / z + exp(r3) / z + exp(sqrt(q(3, 2))) / z).rational() == Exact(1));
+  // e^{sqrt 2} = 4.11325037878292...
+  CHECK((exp(r2) - q(4113250378, 1000000000)).sign() == Sign::Positive);
+  CHECK((exp(r2) - q(4113250379, 1000000000)).sign() == Sign::Negative);
+  CHECK((exp(r2) - exp(r3)).sign() == Sign::Negative);
+  CHECK_THROWS_AS(exp(exp(r2)), NotExpLog);
+  CHECK_THROWS_AS(exp(q(1) / (q(1) + exp(r2))), NotExpLog);
+}
+
 TEST_CASE("exp-log: signs of non-zero numbers match their decimal expansions", "[exp_log]") {
   const N e = exp(q(1));
   CHECK((e - q(2718281828, 1000000000)).sign() == Sign::Positive);
