@@ -23,9 +23,15 @@ Exact power(const BigInt& p, const BigInt& k) {
   return k < 0 ? Exact(BigInt(1), magnitude) : Exact(magnitude);
 }
 
-// The radical sum a + b.
-RadicalSum added(const RadicalSum& a, const RadicalSum& b) {
-  RadicalSum out;
+// Sparse sums kept as (key, rational) pairs sorted by key, no zero rational: a radical sum (keyed by its radicals)
+// and the prime exponents of a monomial (keyed by prime).
+template <class Key>
+using Sparse = std::vector<std::pair<Key, Exact>>;
+
+// a + b, key by key.
+template <class Key>
+Sparse<Key> added(const Sparse<Key>& a, const Sparse<Key>& b) {
+  Sparse<Key> out;
   std::size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) out.push_back(a[i++]);
@@ -38,8 +44,9 @@ RadicalSum added(const RadicalSum& a, const RadicalSum& b) {
   return out;
 }
 
-RadicalSum negated(RadicalSum a) {
-  for (auto& [radicals, r] : a) r = -r;
+template <class Key>
+Sparse<Key> negated(Sparse<Key> a) {
+  for (auto& [key, r] : a) r = -r;
   return a;
 }
 
@@ -53,26 +60,6 @@ std::pair<ExpMonomial, Exact> canonical_monomial(const RadicalSum& a, const Prim
     if (const Exact f = e - Exact(k); f != 0) m.radicals.emplace_back(p, f);
   }
   return {std::move(m), carry};
-}
-
-// The exponents of two monomials added prime by prime.
-PrimeExponents added(const PrimeExponents& a, const PrimeExponents& b) {
-  PrimeExponents out;
-  std::size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) out.push_back(a[i++]);
-    else if (i == a.size() || b[j].first < a[i].first) out.push_back(b[j++]);
-    else {
-      if (Exact e = a[i].second + b[j].second; e != 0) out.emplace_back(a[i].first, std::move(e));
-      ++i, ++j;
-    }
-  }
-  return out;
-}
-
-PrimeExponents negated(PrimeExponents a) {
-  for (auto& [p, e] : a) e = -e;
-  return a;
 }
 
 PrimeExponents factored(const Exact& r) {
