@@ -77,7 +77,8 @@ class ExpSum {
 
   ExpSum() = default;               // 0
   explicit ExpSum(const Exact& c);  // c e^0
-  // c e^a prod_p p^{e_p} for any rational e_p, `powers` by increasing prime (integer parts go into the coefficient).
+  // c e^a prod_p p^{e_p} for any rational e_p, `powers` by increasing prime (integer parts go into the coefficient);
+  // `a` must be canonical (RadicalSum), as every caller here builds it.
   static ExpSum monomial(const Exact& c, const RadicalSum& a, const PrimeExponents& powers);
 
   const std::vector<Term>& terms() const { return terms_; }
