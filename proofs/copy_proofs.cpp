@@ -7,16 +7,6 @@ namespace {
 
 using copy::TransformerVariant;
 
-ProofResult from_outcome(std::string statement, const QueryOutcome& q) {
-  ProofResult r;
-  r.statement = std::move(statement);
-  r.status = q.status;
-  r.reason = q.reason;
-  r.smt2_path = q.smt2_path;
-  r.seconds = q.seconds;
-  return r;
-}
-
 // Exact ReLU for replays.
 Exact relu_exact(const Exact& x) { return x > 0 ? x : Exact(0); }
 

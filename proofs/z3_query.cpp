@@ -77,6 +77,16 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   return out;
 }
 
+ProofResult from_outcome(std::string statement, const QueryOutcome& q) {
+  ProofResult r;
+  r.statement = std::move(statement);
+  r.status = q.status;
+  r.reason = q.reason;
+  r.smt2_path = q.smt2_path;
+  r.seconds = q.seconds;
+  return r;
+}
+
 Exact model_value(const z3::model& model, const z3::expr& e) {
   const z3::expr v = model.eval(e, true);
   std::string text;

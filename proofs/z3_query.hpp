@@ -52,6 +52,9 @@ struct ProofResult {
 QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<z3::expr>& hypotheses,
                    const z3::expr& goal, const QueryOptions& options);
 
+// The result of a query that states `statement`, before any replay of its model.
+ProofResult from_outcome(std::string statement, const QueryOutcome& q);
+
 // Stops every query running in this process, from any thread: each returns unknown (Z3's reason "interrupted"). For a
 // caller that cancels a run (the Python package's Ctrl-C); a query that starts afterwards runs as usual.
 void interrupt_queries();

@@ -3,6 +3,7 @@
 // another n-gram, over every pair of windows of small domains; steps certified without a scan must take the exact
 // evaluator's decision; and a bound made too small must be caught by these comparisons.
 #include "checkers/copy/fast/copy_fast.hpp"
+#include "checkers/copy/fast/index_proofs.hpp"
 #include "checkers/copy/fast/interior_keys.hpp"
 #include "checkers/copy/fast/ngram_index.hpp"
 
@@ -11,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -246,4 +248,46 @@ TEST_CASE("fast path index: a bound made too small is caught by the comparison w
     caught += !same_run(e, weakened.copy_string(x).run);
   }
   CHECK(caught > 0);
+}
+
+TEST_CASE("fast path index: Z3 proves the bound B for every alphabet and every query's terms", "[fast][index][z3]") {
+  // The tables f_i and the window are symbolic, and so is D: the statement covers every configuration at n, where
+  // the enumeration above stops at D = 4. n = 1..6 covers every n the fast path runs.
+  for (int n = 1; n <= 6; ++n) {
+    INFO("n=" << n);
+    const proofs::ProofResult r = prove_ngram_bound(n, proofs::QueryOptions{}.named("fast.ngram_bound"));
+    INFO(r.reason << r.counterexample);
+    CHECK(r.status == proofs::QueryStatus::Proved);
+  }
+  // B lowered by one: a window one loss below the top (the smallest loss taken at its offset) beats it.
+  const proofs::ProofResult lowered = prove_ngram_bound(2, proofs::QueryOptions{}.named("fast.ngram_bound"), 1);
+  INFO(lowered.counterexample);
+  CHECK(lowered.status == proofs::QueryStatus::CounterModel);
+  CHECK(lowered.replayed);
+}
+
+TEST_CASE("fast path index: Z3 proves the decomposition of the keys over every window at D = 16, n = 4 and 5",
+          "[fast][index][z3]") {
+  // 16^5 and 16^6 windows, past the enumeration above: the tokens are symbolic. A decomposition with one term
+  // changed is refuted with a window that IntegerLayer1::at confirms.
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const int n : {4, 5}) {
+      INFO("variant " << variant_name(variant) << " n=" << n);
+      const CopyTransformer transformer(CopyTransformerConfig{16, n, 64, EmbeddingKind::OneHot, variant, {}});
+      const IntegerLayer1 layer1(transformer);
+      const auto keys = InteriorKeys::make(layer1, 16);
+      REQUIRE(keys);
+      const auto options = proofs::QueryOptions{}.named("fast.key_decomposition");
+      const proofs::ProofResult r = prove_key_decomposition(layer1, 16, keys->coordinates(), options);
+      INFO(r.reason << r.counterexample);
+      CHECK(r.status == proofs::QueryStatus::Proved);
+      auto altered = keys->coordinates();
+      auto term = std::find_if(altered.begin(), altered.end(), [](const auto& c) { return !c.terms.empty(); });
+      REQUIRE(term != altered.end());
+      term->terms.front().by_token[7] += 1;
+      const proofs::ProofResult wrong = prove_key_decomposition(layer1, 16, altered, options);
+      INFO(wrong.counterexample);
+      CHECK(wrong.status == proofs::QueryStatus::CounterModel);
+      CHECK(wrong.replayed);
+    }
 }

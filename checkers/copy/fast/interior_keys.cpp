@@ -94,12 +94,12 @@ void InteriorKeys::terms(const std::vector<std::pair<std::uint32_t, std::int32_t
   }
 }
 
-NgramBound InteriorKeys::highest_ngram(const QueryTerms& q, std::int64_t slack) const {
-  const std::size_t tokens = static_cast<std::size_t>(alphabet_);
+NgramBound ngram_bound(const QueryTerms& q, int alphabet, int n, std::int64_t slack) {
+  const std::size_t tokens = static_cast<std::size_t>(alphabet);
   NgramBound out;
   std::int64_t best = q.constant, smallest_loss = std::numeric_limits<std::int64_t>::max();
   std::uint64_t place = 1;
-  for (std::size_t i = 0; i <= static_cast<std::size_t>(n_); ++i) {
+  for (std::size_t i = 0; i <= static_cast<std::size_t>(n); ++i) {
     const std::int64_t* f = q.terms.data() + i * tokens;
     const std::size_t top = static_cast<std::size_t>(std::max_element(f, f + tokens) - f);
     best += f[top];

@@ -34,32 +34,43 @@ struct NgramBound {
   std::int64_t bound = 0;   // B
 };
 
+// g* and B from a query's terms over an alphabet of D tokens at n (`slack` is subtracted from B: 0 but in the tests
+// that show a wrong bound is caught). g*_i is the first token of largest f_i.
+NgramBound ngram_bound(const QueryTerms& q, int alphabet, int n, std::int64_t slack = 0);
+
 class InteriorKeys {
  public:
+  // One term of a key coordinate: its weighted units' sum at one offset, by token.
+  struct Term {
+    std::uint32_t offset;
+    std::vector<std::int64_t> by_token;  // k_{c,i}(a), a < D
+  };
+  // A key coordinate over interior windows: kappa_c + sum over its terms of k_{c,i}(x_{p-i}).
+  struct Coordinate {
+    std::int64_t constant = 0;  // kappa_c
+    std::vector<Term> terms;    // the offsets it reads
+  };
+
+
   // The decomposition of layer 1's keys over interior windows, or nullopt when some hidden unit reads two offsets or
   // the terms could pass 2^62 (the steps then scan every key).
   static std::optional<InteriorKeys> make(const IntegerLayer1& layer1, int alphabet);
 
   // The terms of a query (its non-zero entries) into `out`.
   void terms(const std::vector<std::pair<std::uint32_t, std::int32_t>>& query, QueryTerms& out) const;
-  // g* and B from the terms (`slack` is subtracted from B: 0 but in the tests that show a wrong bound is caught).
-  NgramBound highest_ngram(const QueryTerms& q, std::int64_t slack = 0) const;
+  // g* and B from the terms (ngram_bound).
+  NgramBound highest_ngram(const QueryTerms& q, std::int64_t slack = 0) const {
+    return ngram_bound(q, alphabet_, n_, slack);
+  }
   // The score z(x) of the interior window ending at p, from the terms.
   std::int64_t score(const QueryTerms& q, const copy::TokenString& sequence, std::size_t p) const;
 
   int alphabet() const { return alphabet_; }
   int n() const { return n_; }
   std::uint64_t ngrams() const { return ngrams_; }  // D^n, the number of n-gram codes
+  const std::vector<Coordinate>& coordinates() const { return coordinates_; }  // by key coordinate
 
  private:
-  struct Term {
-    std::uint32_t offset;
-    std::vector<std::int64_t> by_token;  // k_{c,i}(a), a < D
-  };
-  struct Coordinate {
-    std::int64_t constant = 0;  // kappa_c
-    std::vector<Term> terms;    // the offsets it reads
-  };
   int alphabet_ = 0, n_ = 0;
   std::uint64_t ngrams_ = 0;
   std::vector<Coordinate> coordinates_;  // by key coordinate
