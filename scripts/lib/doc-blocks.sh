@@ -7,3 +7,11 @@ replace_block() {
     $0 == end   { skipping = 0 }
     !skipping   { print }' "$doc" > "$doc.tmp" && mv "$doc.tmp" "$doc"
 }
+
+# latex_table NAME CERTIFICATE...: `tverify report --latex --wide` of the certificates, written to
+# docs/latex/NAME.tex through a temporary file beside it; docs/latex/claims.tex inputs every such table.
+latex_table() {
+  local name=$1; shift
+  local table="$root/docs/latex/$name.tex"
+  "$tverify" report --latex --wide "$@" > "$table.tmp" && mv "$table.tmp" "$table"
+}
