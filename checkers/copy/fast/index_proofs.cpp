@@ -40,7 +40,7 @@ std::optional<copy::TokenString> model_window(const z3::model& model, const std:
 }
 
 // values[x] for a token x in 0..values.size()-1, as an ite chain.
-z3::expr by_token(z3::context& ctx, const z3::expr& x, const std::vector<std::int64_t>& values) {
+z3::expr token_table(z3::context& ctx, const z3::expr& x, const std::vector<std::int64_t>& values) {
   z3::expr out = ctx.int_val(values.back());
   for (std::size_t a = values.size() - 1; a-- > 0;)
     out = z3::ite(x == static_cast<int>(a), ctx.int_val(values[a]), out);
@@ -48,8 +48,9 @@ z3::expr by_token(z3::context& ctx, const z3::expr& x, const std::vector<std::in
 }
 
 // Replays a model of the negated ngram bound through ngram_bound, as the steps compute it. Only the tokens the model
-// names matter (the window's, each maximiser g_i and each runner-up b_i): the tables restricted to them have the same
-// largest and second largest values, so the replay runs over that small alphabet however large the model's D is.
+// names matter (the window's, each first maximiser g_i and each runner-up b_i), coded in increasing order: the tables
+// restricted to them have the same largest and second largest values, and g_i stays the first maximiser (every
+// token below it scores less), so the replay runs over that small alphabet however large the model's D is.
 void replay_ngram_bound(const z3::model& model, const z3::expr& D, const z3::expr& C,
                         const std::vector<z3::func_decl>& f, const std::vector<z3::expr>& x,
                         const std::vector<z3::expr>& named, std::int64_t slack, ProofResult& r) {
@@ -70,12 +71,16 @@ void replay_ngram_bound(const z3::model& model, const z3::expr& D, const z3::exp
   };
   const int tokens = static_cast<int>(alphabet.size()), n = static_cast<int>(f.size()) - 1;
   const auto constant = small_value(model, C);
-  QueryTerms terms{constant.value_or(0), {}};
+  if (!constant) {
+    r.counterexample = "a model outside the replayed range (values up to 2^40)";
+    return;
+  }
+  QueryTerms terms{*constant, {}};
   for (int i = 0; i <= n; ++i)
     for (const std::int64_t a : alphabet) {
       const auto v = small_value(model, f[static_cast<std::size_t>(i)](D.ctx().int_val(a)));
-      if (!v || !constant || tokens < 2) {
-        r.counterexample = "a model outside the replayed range (values up to 2^40, two tokens or more)";
+      if (!v) {
+        r.counterexample = "a model outside the replayed range (values up to 2^40)";
         return;
       }
       terms.terms.push_back(*v);
@@ -83,14 +88,12 @@ void replay_ngram_bound(const z3::model& model, const z3::expr& D, const z3::exp
   const std::size_t p = static_cast<std::size_t>(n);
   copy::TokenString window(p + 1);
   for (std::size_t i = 0; i <= p; ++i) window[p - i] = code(*small_value(model, x[i]));
-  std::int64_t score = terms.constant;
-  for (std::size_t i = 0; i <= p; ++i)
-    score += terms.terms[i * alphabet.size() + static_cast<std::size_t>(window[p - i])];
+  const std::int64_t score = interior_score(terms, tokens, n, window, p);
   const NgramBound bound = ngram_bound(terms, tokens, n, slack);
   r.replayed = interior_ngram(window, p, n, tokens) != bound.ngram && score > bound.bound;
   r.counterexample = fmt::format(
-      "over the tokens {} (of D = {}), window {} scores {} against B = {} (f_i by offset: "
-      "{}; C = {})",
+      "over the tokens {} (of D = {}; the replay codes them 0, 1, ...), the window of codes {} scores {} against "
+      "B = {} (f_i by offset: {}; C = {})",
       fmt::join(alphabet, " "), model.eval(D, true).to_string(), copy::format_tokens(window), score, bound.bound,
       fmt::join(terms.terms, " "), terms.constant);
 }
@@ -117,11 +120,12 @@ ProofResult prove_ngram_bound(int n, const proofs::QueryOptions& options, std::i
   for (int i = 0; i <= n; ++i) {
     f.push_back(z3::function(numbered("f", i).c_str(), integer, integer));
     x.push_back(ctx.int_const(numbered("x", i).c_str()));
-    const z3::expr g = ctx.int_const(numbered("g", i).c_str());  // a maximiser of f_i: any, the code's first one too
+    const z3::expr g = ctx.int_const(numbered("g", i).c_str());  // the first maximiser of f_i, as ngram_bound takes it
     named.push_back(g);
     const z3::func_decl& fi = f.back();
     hypotheses.push_back(token(x.back()) && token(g));
     hypotheses.push_back(z3::forall(a, z3::implies(token(a), fi(a) <= fi(g))));
+    hypotheses.push_back(z3::forall(a, z3::implies(token(a) && a < g, fi(a) < fi(g))));
     score = score + fi(x.back());
     top = top + fi(g);
     if (i == 0) continue;                                        // the key's own token is not part of its n-gram
@@ -138,8 +142,8 @@ ProofResult prove_ngram_bound(int n, const proofs::QueryOptions& options, std::i
   const QueryOutcome q = proofs::prove(ctx, fmt::format("{}.n{}", options.name, n), hypotheses, goal, options);
   ProofResult r = from_outcome(
       fmt::format("for every D >= 2, every query's terms C, f_0..f_{} (integer tables over the tokens) and every "
-                  "interior window x whose n-gram is not g*: C + sum_i f_i(x_i) <= C + sum_i max f_i - "
-                  "min_(i=1..{}) (max f_i - max_(a != g*_i) f_i(a)){}",
+                  "interior window x whose n-gram is not g* (g*_i the first maximiser of f_i): C + sum_i f_i(x_i) <= "
+                  "C + sum_i max f_i - min_(i=1..{}) (max f_i - max_(a != g*_i) f_i(a)){}",
                   n, n, slack == 0 ? std::string() : fmt::format(" - {}", slack)),
       q);
   if (q.model) replay_ngram_bound(*q.model, D, C, f, x, named, slack, r);
@@ -151,6 +155,12 @@ ProofResult prove_key_decomposition(const IntegerLayer1& layer1, int alphabet,
                                     const proofs::QueryOptions& options) {
   const int n = layer1.n();
   const std::size_t tokens = static_cast<std::size_t>(alphabet);
+  if (alphabet < 2 || tokens > layer1.tokens() || coordinates.size() != layer1.key_dim())
+    throw std::invalid_argument("the key decomposition needs 2 <= alphabet <= layer 1's tokens and every key coordinate");
+  for (const auto& c : coordinates)
+    for (const auto& t : c.terms)
+      if (t.by_token.size() != tokens || t.offset > static_cast<std::uint32_t>(n))
+        throw std::invalid_argument("a term of the key decomposition is not a table over the alphabet at an offset");
   z3::context ctx;
   std::vector<z3::expr> x, hypotheses;
   for (int i = 0; i <= n; ++i) {
@@ -163,7 +173,7 @@ ProofResult prove_key_decomposition(const IntegerLayer1& layer1, int alphabet,
     for (std::size_t i = 0; i <= static_cast<std::size_t>(n); ++i) {
       std::vector<std::int64_t> column(tokens);
       for (std::size_t t = 0; t < tokens; ++t) column[t] = layer1.offset_column(i, t)[h];
-      pre = pre + by_token(ctx, x[i], column);
+      pre = pre + token_table(ctx, x[i], column);
     }
     units.push_back(z3::ite(pre > 0, pre, ctx.int_val(0)));
   }
@@ -171,7 +181,7 @@ ProofResult prove_key_decomposition(const IntegerLayer1& layer1, int alphabet,
   for (std::size_t c = 0; c < coordinates.size(); ++c) {
     z3::expr key = ctx.int_val(0), decomposed = ctx.int_val(coordinates[c].constant);
     for (const auto& [h, w] : layer1.key_weights(c)) key = key + ctx.int_val(w) * units[h];
-    for (const auto& t : coordinates[c].terms) decomposed = decomposed + by_token(ctx, x[t.offset], t.by_token);
+    for (const auto& t : coordinates[c].terms) decomposed = decomposed + token_table(ctx, x[t.offset], t.by_token);
     goal = goal && key == decomposed;
   }
   const QueryOutcome q =

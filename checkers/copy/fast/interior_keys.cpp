@@ -27,7 +27,7 @@ std::optional<InteriorKeys> InteriorKeys::make(const IntegerLayer1& layer1, int 
   const int n = layer1.n();
   BigInt ngrams = 1;
   for (int i = 0; i < n; ++i) ngrams *= alphabet;
-  if (alphabet < 2 || n < 1 || ngrams > BigInt(std::int64_t{1} << 40)) return std::nullopt;
+  if (alphabet < 2 || n < 1 || n > max_index_n || ngrams > BigInt(std::int64_t{1} << 40)) return std::nullopt;
   const std::size_t units = layer1.hidden_units(), tokens = static_cast<std::size_t>(alphabet);
   // Each unit as a constant (reads no offset) or a function of one offset's token; two offsets: not separable.
   std::vector<std::optional<std::uint32_t>> offset_of(units);
@@ -115,10 +115,11 @@ NgramBound ngram_bound(const QueryTerms& q, int alphabet, int n, std::int64_t sl
   return out;
 }
 
-std::int64_t InteriorKeys::score(const QueryTerms& q, const copy::TokenString& sequence, std::size_t p) const {
-  const std::size_t tokens = static_cast<std::size_t>(alphabet_);
+std::int64_t interior_score(const QueryTerms& q, int alphabet, int n, const copy::TokenString& sequence,
+                            std::size_t p) {
+  const std::size_t tokens = static_cast<std::size_t>(alphabet);
   std::int64_t z = q.constant;
-  for (std::size_t i = 0; i <= static_cast<std::size_t>(n_); ++i)
+  for (std::size_t i = 0; i <= static_cast<std::size_t>(n); ++i)
     z += q.terms[i * tokens + static_cast<std::size_t>(sequence[p - i])];
   return z;
 }

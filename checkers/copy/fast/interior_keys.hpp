@@ -34,9 +34,15 @@ struct NgramBound {
   std::int64_t bound = 0;   // B
 };
 
+// The largest n at which the index stage runs: the test suite proves the bound B with Z3 for every n up to it
+// (index_proofs.hpp).
+inline constexpr int max_index_n = 8;
+
 // g* and B from a query's terms over an alphabet of D tokens at n (`slack` is subtracted from B: 0 but in the tests
 // that show a wrong bound is caught). g*_i is the first token of largest f_i.
 NgramBound ngram_bound(const QueryTerms& q, int alphabet, int n, std::int64_t slack = 0);
+// The score C + sum_i f_i(x_{p-i}) of the interior window ending at p, from a query's terms.
+std::int64_t interior_score(const QueryTerms& q, int alphabet, int n, const copy::TokenString& sequence, std::size_t p);
 
 class InteriorKeys {
  public:
@@ -51,9 +57,8 @@ class InteriorKeys {
     std::vector<Term> terms;    // the offsets it reads
   };
 
-
-  // The decomposition of layer 1's keys over interior windows, or nullopt when some hidden unit reads two offsets or
-  // the terms could pass 2^62 (the steps then scan every key).
+  // The decomposition of layer 1's keys over interior windows, or nullopt when some hidden unit reads two offsets,
+  // the terms could pass 2^62, or n > max_index_n (the steps then scan every key).
   static std::optional<InteriorKeys> make(const IntegerLayer1& layer1, int alphabet);
 
   // The terms of a query (its non-zero entries) into `out`.
@@ -63,7 +68,9 @@ class InteriorKeys {
     return ngram_bound(q, alphabet_, n_, slack);
   }
   // The score z(x) of the interior window ending at p, from the terms.
-  std::int64_t score(const QueryTerms& q, const copy::TokenString& sequence, std::size_t p) const;
+  std::int64_t score(const QueryTerms& q, const copy::TokenString& sequence, std::size_t p) const {
+    return interior_score(q, alphabet_, n_, sequence, p);
+  }
 
   int alphabet() const { return alphabet_; }
   int n() const { return n_; }
