@@ -1,7 +1,8 @@
 // LaTeX for a paper: `report --latex` of every kind of certificate (each construction's check, a proof, a model
 // check, sweeps), one row per claim and one per certificate, and every sweep's figures (the cairolatex figure with
 // LaTeX labels, the vector PDF) go into a document that pdflatex compiles without an error and without an overfull
-// line. Needs pdflatex (texlive-latex-base and texlive-latex-recommended, installed by scripts/setup); about 10 s.
+// line; so do the claims tables the table scripts write, as docs/latex/claims.tex inputs them. Needs pdflatex
+// (texlive-latex-base and texlive-latex-recommended, installed by scripts/setup); about 10 s.
 #include "checkers/files.hpp"
 #include "cli_runner.hpp"
 
@@ -99,4 +100,35 @@ TEST_CASE("report --latex of every kind of certificate and every sweep figure co
   CHECK(log.find("\n! ") == std::string::npos);
   CHECK(log.find("Overfull \\hbox") == std::string::npos);
   CHECK(log.find("Output written on tables.pdf") != std::string::npos);
+}
+
+TEST_CASE("the claims tables the table scripts write to docs/latex compile with pdflatex, nothing overfull", "[latex]") {
+  // scripts/claims-table, tau-table, count3-table, cat-table and markov-table write `report --latex --wide` of their
+  // certificates to docs/latex/NAME.tex; docs/latex/claims.tex must input every one, and compile (twice, as its
+  // comment says) without an error or an overfull line. A few seconds.
+  const Folder folder;
+  const fs::path source = fs::path(TVERIFY_SOURCE_DIR) / "docs" / "latex";
+  const std::vector<std::string> tables{"copy-strings", "copy-gssm", "copy-transformer", "copy-proofs",
+                                        "copy-tau",     "count3",    "cat",              "markov"};
+  const std::string document = read_all(source / "claims.tex");
+  std::size_t inputs = 0;
+  for (const auto& entry : fs::directory_iterator(source)) {
+    fs::copy_file(entry.path(), folder.path / entry.path().filename());
+    inputs += entry.path().filename() != "claims.tex";
+  }
+  CHECK(inputs == tables.size());
+  for (const auto& table : tables) {
+    INFO(table);
+    CHECK(fs::exists(source / (table + ".tex")));
+    CHECK(document.find("\\input{" + table + "}") != std::string::npos);
+  }
+  REQUIRE(tverify::find_program("pdflatex"));
+  for (int run = 0; run < 2; ++run)
+    CHECK(tverify::run_program("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "claims.tex"},
+                               folder.path.string(), ""));
+  const std::string log = read_all(folder.path / "claims.log");
+  INFO(log.substr(log.size() > 3000 ? log.size() - 3000 : 0));
+  CHECK(log.find("\n! ") == std::string::npos);
+  CHECK(log.find("Overfull \\hbox") == std::string::npos);
+  CHECK(log.find("Output written on claims.pdf") != std::string::npos);
 }
