@@ -35,6 +35,21 @@ TokenString window_at(std::uint64_t i, int radix, int span) {
   return w;
 }
 
+// check(variant, n, layer1, keys) at the configurations the fast copy benchmarks run: D = 16, n = 4 and 5, both
+// variants, one-hot embedding.
+template <class Check>
+void for_each_benchmarked_layer1(Check check) {
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const int n : {4, 5}) {
+      INFO("variant " << variant_name(variant) << " n=" << n);
+      const CopyTransformer transformer(CopyTransformerConfig{16, n, 64, EmbeddingKind::OneHot, variant, {}});
+      const IntegerLayer1 layer1(transformer);
+      const auto keys = InteriorKeys::make(layer1, 16);
+      REQUIRE(keys);
+      check(variant, n, layer1, *keys);
+    }
+}
+
 std::uint64_t power(int base, int exponent) {
   std::uint64_t p = 1;
   for (int i = 0; i < exponent; ++i) p *= static_cast<std::uint64_t>(base);
@@ -94,36 +109,31 @@ TEST_CASE("fast path index: interior key scores and the bound B, against layer 1
 TEST_CASE("fast path index: the decomposition at the benchmarked configurations, on sampled windows", "[fast][index]") {
   // D = 16, n = 4 and 5 (too many windows to enumerate): 200 query windows (any tokens) against 200 interior key
   // windows, seeded; the decomposition's score must equal key . query from layer 1 on every pair.
-  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
-    for (const int n : {4, 5}) {
-      INFO("variant " << variant_name(variant) << " n=" << n);
-      const CopyTransformer transformer(CopyTransformerConfig{16, n, 64, EmbeddingKind::OneHot, variant, {}});
-      const IntegerLayer1 layer1(transformer);
-      const auto keys = InteriorKeys::make(layer1, 16);
-      REQUIRE(keys);
-      std::mt19937_64 rng(16 * n + (variant == TransformerVariant::Paper ? 0 : 1));
-      const std::size_t p = static_cast<std::size_t>(n);
-      std::vector<TokenString> key_windows;
-      std::vector<IntegerRow> key_rows;
-      for (int k = 0; k < 200; ++k) {
-        key_windows.push_back(random_string(rng, 16, n + 1));
-        key_rows.push_back(layer1.at(key_windows.back(), p));
-      }
-      QueryTerms terms;
-      for (int q = 0; q < 200; ++q) {
-        const IntegerRow query = layer1.at(random_string(rng, 18, n + 1), p);
-        std::vector<std::pair<std::uint32_t, std::int32_t>> entries;
-        for (std::size_t e = 0; e < query.query.size(); ++e)
-          if (query.query[e] != 0)
-            entries.emplace_back(static_cast<std::uint32_t>(e), static_cast<std::int32_t>(query.query[e]));
-        keys->terms(entries, terms);
-        for (std::size_t k = 0; k < key_rows.size(); ++k) {
-          std::int64_t z = 0;
-          for (std::size_t e = 0; e < query.query.size(); ++e) z += key_rows[k].key[e] * query.query[e];
-          REQUIRE(keys->score(terms, key_windows[k], p) == z);
+  for_each_benchmarked_layer1(
+      [](TransformerVariant variant, int n, const IntegerLayer1& layer1, const InteriorKeys& keys) {
+        std::mt19937_64 rng(16 * n + (variant == TransformerVariant::Paper ? 0 : 1));
+        const std::size_t p = static_cast<std::size_t>(n);
+        std::vector<TokenString> key_windows;
+        std::vector<IntegerRow> key_rows;
+        for (int k = 0; k < 200; ++k) {
+          key_windows.push_back(random_string(rng, 16, n + 1));
+          key_rows.push_back(layer1.at(key_windows.back(), p));
         }
-      }
-    }
+        QueryTerms terms;
+        for (int q = 0; q < 200; ++q) {
+          const IntegerRow query = layer1.at(random_string(rng, 18, n + 1), p);
+          std::vector<std::pair<std::uint32_t, std::int32_t>> entries;
+          for (std::size_t e = 0; e < query.query.size(); ++e)
+            if (query.query[e] != 0)
+              entries.emplace_back(static_cast<std::uint32_t>(e), static_cast<std::int32_t>(query.query[e]));
+          keys.terms(entries, terms);
+          for (std::size_t k = 0; k < key_rows.size(); ++k) {
+            std::int64_t z = 0;
+            for (std::size_t e = 0; e < query.query.size(); ++e) z += key_rows[k].key[e] * query.query[e];
+            REQUIRE(keys.score(terms, key_windows[k], p) == z);
+          }
+        }
+      });
 }
 
 TEST_CASE("fast path index: the n-gram index in its flat and hashed forms", "[fast][index]") {
@@ -272,24 +282,18 @@ TEST_CASE("fast path index: Z3 proves the decomposition of the keys over every w
           "[fast][index][z3]") {
   // 16^5 and 16^6 windows, past the enumeration above: the tokens are symbolic. A decomposition with one term
   // changed is refuted with a window that IntegerLayer1::at confirms (the hypotheses have models: not vacuous).
-  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
-    for (const int n : {4, 5}) {
-      INFO("variant " << variant_name(variant) << " n=" << n);
-      const CopyTransformer transformer(CopyTransformerConfig{16, n, 64, EmbeddingKind::OneHot, variant, {}});
-      const IntegerLayer1 layer1(transformer);
-      const auto keys = InteriorKeys::make(layer1, 16);
-      REQUIRE(keys);
-      const auto options = proofs::QueryOptions{}.named("fast.key_decomposition");
-      const proofs::ProofResult r = prove_key_decomposition(layer1, 16, keys->coordinates(), options);
-      INFO(r.reason << r.counterexample);
-      CHECK(r.status == proofs::QueryStatus::Proved);
-      auto altered = keys->coordinates();
-      auto term = std::find_if(altered.begin(), altered.end(), [](const auto& c) { return !c.terms.empty(); });
-      REQUIRE(term != altered.end());
-      term->terms.front().by_token[7] += 1;
-      const proofs::ProofResult wrong = prove_key_decomposition(layer1, 16, altered, options);
-      INFO(wrong.counterexample);
-      CHECK(wrong.status == proofs::QueryStatus::CounterModel);
-      CHECK(wrong.replayed);
-    }
+  for_each_benchmarked_layer1([](TransformerVariant, int, const IntegerLayer1& layer1, const InteriorKeys& keys) {
+    const auto options = proofs::QueryOptions{}.named("fast.key_decomposition");
+    const proofs::ProofResult r = prove_key_decomposition(layer1, 16, keys.coordinates(), options);
+    INFO(r.reason << r.counterexample);
+    CHECK(r.status == proofs::QueryStatus::Proved);
+    auto altered = keys.coordinates();
+    auto term = std::find_if(altered.begin(), altered.end(), [](const auto& c) { return !c.terms.empty(); });
+    REQUIRE(term != altered.end());
+    term->terms.front().by_token[7] += 1;
+    const proofs::ProofResult wrong = prove_key_decomposition(layer1, 16, altered, options);
+    INFO(wrong.counterexample);
+    CHECK(wrong.status == proofs::QueryStatus::CounterModel);
+    CHECK(wrong.replayed);
+  });
 }
