@@ -65,28 +65,10 @@ void Checkpoint::fill(const std::vector<Json>& keys, const std::function<Json(co
   std::vector<Json> pending;
   for (const Json& key : keys)
     if (!has(key)) pending.push_back(key);
-  Cluster* const cluster = active_cluster();
-  if (!cluster) {
-    for (const Json& key : pending) add(row_of(key));
-    return;
-  }
-  std::exception_ptr unwritten;  // rank 0 could not write the file: reported once every rank has stopped taking points
-  {
-    const auto dispenser = cluster->dispense(pending.size(), nullptr, [&](const std::string& row) {
-      if (unwritten) return;
-      try {
-        add(Json::parse(row));
-      } catch (...) {
-        unwritten = std::current_exception();
-      }
-    });
-    FinishedItem finished;
-    for (std::uint64_t i = dispenser->take({}); i < pending.size(); i = dispenser->take(std::move(finished))) {
-      const RankLocal alone;
-      finished = {0, row_of(pending[i]).dump()};
-    }
-  }
-  if (unwritten) std::rethrow_exception(unwritten);  // rank 0 only: its error ends the job (Cluster::fail)
+  // Under MPI an error writing the file is rank 0's alone, and ends the job (Cluster::fail).
+  distribute_items(
+      pending.size(), [&](std::uint64_t i) { return row_of(pending[i]).dump(); },
+      [&](std::uint64_t, const std::string& row) { add(Json::parse(row)); });
   share_rank0_rows();
 }
 

@@ -69,4 +69,15 @@ class RankLocal {
 // Whether this process writes files and prints results: it runs alone, or it is rank 0.
 bool writes_outputs();
 
+// Runs compute(i) once for every item i < items: in order when the process runs alone; under MPI the items go out
+// one at a time to whichever rank asks next, each computed within its rank (RankLocal). on_result(i, result) is called
+// with every result: alone, after each item; under MPI on rank 0 only, as results arrive (in any order), and an
+// exception it throws is rethrown there once every rank has stopped taking items.
+void distribute_items(std::uint64_t items, const std::function<std::string(std::uint64_t)>& compute,
+                      const std::function<void(std::uint64_t, std::string)>& on_result);
+
+// compute(i) for every item i < items, in item order, on every rank: distribute_items, and under MPI rank 0's
+// results sent to every rank. For a loop of independent points (a sweep's grid) that no rank should run alone.
+std::vector<std::string> map_items(std::uint64_t items, const std::function<std::string(std::uint64_t)>& compute);
+
 }  // namespace tverify

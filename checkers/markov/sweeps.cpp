@@ -1,5 +1,6 @@
 #include "checkers/markov/sweeps.hpp"
 
+#include "checkers/cluster.hpp"
 #include "checkers/sweep_output.hpp"
 #include "constructions/markov/hessian_closed_form.hpp"
 #include "core/definiteness.hpp"
@@ -31,6 +32,27 @@ int h_alpha_code(const MarkovChain& chain, const Point& point) {
   }
 }
 
+// The table row of the grid point p = i/g, q = j/g: its exact definiteness code, whether the certified gap encloses
+// the mutual information, and the cells.
+Json grid_row(int i, int j, int g, const Shapes& tied, const MarkovSetup& setup) {
+  const MarkovChain chain(Exact(i, g), Exact(j, g));
+  const Point pi = make_point(PointKind::Pi, chain, tied, setup.arbitrary).point;
+  const Point star = make_point(PointKind::Star, chain, tied, setup.arbitrary, setup.variant).point;
+  const int code = h_alpha_code(chain, pi);
+  const Real gap = loss_without_attention(chain, pi) - loss_without_attention(chain, star);
+  const Real mi = chain.mutual_information();
+  const bool agrees = !disjoint(gap, mi);
+  const std::vector<std::string> cells{fmt::format("{:.6f}", static_cast<double>(i) / g),
+                                       fmt::format("{:.6f}", static_cast<double>(j) / g),
+                                       fmt::format("{}/{}", i, g),
+                                       fmt::format("{}/{}", j, g),
+                                       std::to_string(code),
+                                       fmt::format("{:.9g}", gap.midpoint_double()),
+                                       fmt::format("{:.9g}", mi.midpoint_double()),
+                                       agrees ? "1" : "0"};
+  return {{"code", code}, {"agrees", agrees}, {"cells", cells}};
+}
+
 // A heat map over the (p, q) grid coloured by one column of the table.
 PlotSpec heat_map(const std::string& title, const std::string& column, const std::string& label) {
   PlotSpec plot{title, "$p$", "$q$"};
@@ -52,23 +74,18 @@ Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const Swe
   SweepTable table{{"p", "q", "p_exact", "q_exact", "h_alpha_definite", "gap_pi_minus_star", "mutual_information",
                     "gap_encloses_mi"},
                    {}};
+  // The points are independent: under MPI they are shared out among the ranks (map_items), in row-major order.
+  const auto side = static_cast<std::uint64_t>(g - 1);
+  const std::vector<std::string> points = map_items(side * side, [&](std::uint64_t k) {
+    return grid_row(static_cast<int>(k / side) + 1, static_cast<int>(k % side) + 1, g, tied, setup).dump();
+  });
   int positive = 0, mismatches = 0;
-  for (int i = 1; i < g; ++i)
-    for (int j = 1; j < g; ++j) {
-      const MarkovChain chain(Exact(i, g), Exact(j, g));
-      const Point pi = make_point(PointKind::Pi, chain, tied, setup.arbitrary).point;
-      const Point star = make_point(PointKind::Star, chain, tied, setup.arbitrary, setup.variant).point;
-      const int code = h_alpha_code(chain, pi);
-      const Real gap = loss_without_attention(chain, pi) - loss_without_attention(chain, star);
-      const Real mi = chain.mutual_information();
-      const bool agrees = !disjoint(gap, mi);
-      positive += code == 1;
-      mismatches += !agrees;
-      table.rows.push_back({fmt::format("{:.6f}", static_cast<double>(i) / g), fmt::format("{:.6f}", static_cast<double>(j) / g),
-                            fmt::format("{}/{}", i, g), fmt::format("{}/{}", j, g), std::to_string(code),
-                            fmt::format("{:.9g}", gap.midpoint_double()), fmt::format("{:.9g}", mi.midpoint_double()),
-                            agrees ? "1" : "0"});
-    }
+  for (const std::string& text : points) {
+    const Json point = Json::parse(text);
+    positive += point["code"].get<int>() == 1;
+    mismatches += !point["agrees"].get<bool>();
+    table.rows.push_back(point["cells"].get<std::vector<std::string>>());
+  }
   Json summary{{"construction", "markov"},
                {"vary", "pq"},
                {"grid", fmt::format("p, q = k/{} for k = 1..{}", g, g - 1)},

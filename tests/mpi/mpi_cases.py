@@ -1,5 +1,6 @@
 """Runs under mpirun against the same binary run alone (docs/cluster.md): certificates equal apart from timings and
-`ranks`, a killed rank fails the run without a certificate, a sweep killed under 3 ranks resumes under 2.
+`ranks`, a killed rank fails the run without a certificate, a sweep killed under 3 ranks resumes under 2, a sweep
+whose points are shared out among the ranks gives one process's tables.
 
 Usage: mpi_cases.py TVERIFY_BINARY SOURCE_DIR CASE, with CASE one of the names in CASES."""
 import json
@@ -159,6 +160,27 @@ def sweep_resume():
             assert left == right, f"{name}: the resumed sweep differs from one process"
 
 
+def sweep_points():
+    """A sweep whose points are shared out among the ranks (the Markov (p, q) grid): its tables and certificates are
+    one process's, apart from the command line and `ranks`."""
+    args = ["sweep", "markov", "--vary", "pq", "--resolution", "1/6"]
+    with tempfile.TemporaryDirectory() as folder:
+        outputs = {}
+        for ranks in (None, 2, 3):
+            out = os.path.join(folder, str(ranks))
+            done = run([*args, "--out", out], ranks)
+            assert done.returncode == 0, (ranks, done.stdout, done.stderr)
+            for name in ("markov-gap", "markov-h-alpha"):
+                with open(os.path.join(out, name + ".csv")) as f:
+                    table = f.read()
+                with open(os.path.join(out, name + ".json")) as f:
+                    certificate = {k: v for k, v in json.load(f).items() if k not in ("command", "ranks")}
+                outputs.setdefault(ranks, []).append((table, certificate))
+        assert len(outputs[None][0][0].splitlines()) == 1 + 25, "a row per grid point"
+        assert outputs[2] == outputs[None], "2 ranks differ from one process"
+        assert outputs[3] == outputs[None], "3 ranks differ from one process"
+
+
 def without_timings(certificate):
     """A sweep certificate's summary, request and probes, each point's seconds left out."""
     for row in certificate["summary"]["rows"]:
@@ -171,7 +193,8 @@ def without_timings(certificate):
     return {key: certificate[key] for key in ("construction", "variant", "params", "sweep", "summary", "probes")}
 
 
-CASES = {f.__name__: f for f in (check_copy, check_cat, check_count3, check_model, killed_rank, sweep_resume)}
+CASES = {f.__name__: f for f in (check_copy, check_cat, check_count3, check_model, killed_rank, sweep_resume,
+                                  sweep_points)}
 
 if __name__ == "__main__":
     CASES[CASE]()
