@@ -6,7 +6,6 @@
 #include "checkers/files.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <filesystem>
 
 namespace tverify {

@@ -1,6 +1,6 @@
 #include "checkers/cluster.hpp"
 
-#include <nlohmann/json.hpp>
+#include "checkers/verdict.hpp"
 
 #include <exception>
 #include <utility>
@@ -33,8 +33,8 @@ void distribute_items(std::uint64_t items, const std::function<std::string(std::
     const auto dispenser = cluster->dispense(items, nullptr, [&](const std::string& message) {
       if (failed) return;
       try {
-        const auto [index, result] = nlohmann::json::parse(message).get<std::pair<std::uint64_t, std::string>>();
-        on_result(index, result);
+        auto [index, result] = Json::parse(message).get<std::pair<std::uint64_t, std::string>>();
+        on_result(index, std::move(result));
       } catch (...) {
         failed = std::current_exception();
       }
@@ -42,7 +42,7 @@ void distribute_items(std::uint64_t items, const std::function<std::string(std::
     FinishedItem finished;
     for (std::uint64_t i = dispenser->take({}); i < items; i = dispenser->take(std::move(finished))) {
       const RankLocal alone;
-      finished = {0, nlohmann::json(std::pair{i, compute(i)}).dump()};
+      finished = {0, Json(std::pair{i, compute(i)}).dump()};
     }
   }
   if (failed) std::rethrow_exception(failed);
@@ -50,11 +50,11 @@ void distribute_items(std::uint64_t items, const std::function<std::string(std::
 
 std::vector<std::string> map_items(std::uint64_t items, const std::function<std::string(std::uint64_t)>& compute) {
   std::vector<std::string> results(items);
-  distribute_items(items, compute, [&](std::uint64_t i, std::string result) { results[i] = std::move(result); });
+  distribute_items(items, compute, [&](std::uint64_t i, std::string result) { results.at(i) = std::move(result); });
   Cluster* const cluster = active_cluster();
   if (!cluster) return results;
-  const std::string all = cluster->broadcast(cluster->rank() == 0 ? nlohmann::json(results).dump() : std::string());
-  return nlohmann::json::parse(all).get<std::vector<std::string>>();
+  const std::string all = cluster->broadcast(cluster->rank() == 0 ? Json(results).dump() : std::string());
+  return Json::parse(all).get<std::vector<std::string>>();
 }
 
 }  // namespace tverify

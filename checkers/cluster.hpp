@@ -77,7 +77,8 @@ void distribute_items(std::uint64_t items, const std::function<std::string(std::
                       const std::function<void(std::uint64_t, std::string)>& on_result);
 
 // compute(i) for every item i < items, in item order, on every rank: distribute_items, and under MPI rank 0's
-// results sent to every rank. For a loop of independent points (a sweep's grid) that no rank should run alone.
+// results sent to every rank (one broadcast: all results together, as a JSON array of strings, under 2 GiB). For a
+// loop of independent points, such as a sweep's grid, whose results every rank needs.
 std::vector<std::string> map_items(std::uint64_t items, const std::function<std::string(std::uint64_t)>& compute);
 
 }  // namespace tverify

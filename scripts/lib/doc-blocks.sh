@@ -9,9 +9,11 @@ replace_block() {
 }
 
 # latex_table NAME CERTIFICATE...: `tverify report --latex --wide` of the certificates, written to
-# docs/latex/NAME.tex through a temporary file beside it; docs/latex/claims.tex inputs every such table.
+# docs/latex/NAME.tex through a temporary file beside it (removed when report fails); docs/latex/claims.tex inputs
+# every such table. Reads the caller's $root (the repository) and $tverify (the binary).
 latex_table() {
   local name=$1; shift
   local table="$root/docs/latex/$name.tex"
-  "$tverify" report --latex --wide "$@" > "$table.tmp" && mv "$table.tmp" "$table"
+  "$tverify" report --latex --wide "$@" > "$table.tmp" || { rm -f "$table.tmp"; return 1; }
+  mv "$table.tmp" "$table"
 }
