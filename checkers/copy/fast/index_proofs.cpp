@@ -128,8 +128,9 @@ ProofResult prove_ngram_bound(int n, const proofs::QueryOptions& options, std::i
     hypotheses.push_back(z3::forall(a, z3::implies(token(a) && a < g, fi(a) < fi(g))));
     score = score + fi(x.back());
     top = top + fi(g);
-    if (i == 0) continue;                                        // the key's own token is not part of its n-gram
-    const z3::expr b = ctx.int_const(numbered("b", i).c_str());  // a maximiser of f_i over the other tokens
+    if (i == 0) continue;  // the key's own token is not part of its n-gram
+    // b_i: a maximiser of f_i over the other tokens, the runner-up
+    const z3::expr b = ctx.int_const(numbered("b", i).c_str());
     named.push_back(b);
     hypotheses.push_back(token(b) && b != g);
     hypotheses.push_back(z3::forall(a, z3::implies(token(a) && a != g, fi(a) <= fi(b))));
@@ -156,7 +157,8 @@ ProofResult prove_key_decomposition(const IntegerLayer1& layer1, int alphabet,
   const int n = layer1.n();
   const std::size_t tokens = static_cast<std::size_t>(alphabet);
   if (alphabet < 2 || tokens > layer1.tokens() || coordinates.size() != layer1.key_dim())
-    throw std::invalid_argument("the key decomposition needs 2 <= alphabet <= layer 1's tokens and every key coordinate");
+    throw std::invalid_argument(
+        "the key decomposition needs 2 <= alphabet <= layer 1's tokens, and a table for every key coordinate");
   for (const auto& c : coordinates)
     for (const auto& t : c.terms)
       if (t.by_token.size() != tokens || t.offset > static_cast<std::uint32_t>(n))
