@@ -7,15 +7,22 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace tverify {
 namespace {
 
+// A JSON value as a cell: a string as it is, anything else as JSON text.
+std::string value_text(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
 std::string params_text(const Json& params) {
   std::string out;
-  for (const auto& [k, v] : params.items())
-    out += (out.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  for (const auto& [k, v] : params.items()) out += (out.empty() ? "" : " ") + k + "=" + value_text(v);
   return out;
+}
+
+void add_unique(Cells& names, const std::string& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }
 
 std::string claim_name(const Json& c) {
@@ -58,7 +65,7 @@ Table per_certificate(const std::vector<Json>& certs) {
   Cells claims;
   for (const auto& cert : certs)
     for (const auto& c : cert["claims"])
-      if (std::find(claims.begin(), claims.end(), claim_name(c)) == claims.end()) claims.push_back(claim_name(c));
+      add_unique(claims, claim_name(c));
   Table t{"", {"construction", "variant", "parameters", "domain inputs"}, {}, 3};
   t.header.insert(t.header.end(), claims.begin(), claims.end());
   for (const auto& cert : certs) {
@@ -80,25 +87,75 @@ Table per_certificate(const std::vector<Json>& certs) {
 std::string claims_caption(const std::vector<Json>& certs) {
   Cells names;
   for (const auto& cert : certs)
-    if (std::find(names.begin(), names.end(), cert.value("construction", "")) == names.end())
-      names.push_back(cert.value("construction", ""));
+    add_unique(names, cert.value("construction", ""));
   return fmt::format("Claims checked by tverify ({}), {} certificate{}", fmt::join(names, ", "), certs.size(),
                      certs.size() == 1 ? "" : "s");
 }
 
+// Which sweep made a certificate: "sweep copy --vary tau", with " --fast" for a fast sweep.
+std::string sweep_kind(const Json& cert) {
+  const Json& sweep = cert["sweep"];
+  return fmt::format("sweep {} --vary {}{}", cert.value("construction", ""), sweep.value("vary", ""),
+                     sweep.value("fast", false) ? " --fast" : "");
+}
+
 // A sweep certificate: its caption names the sweep and its summary's numbers; one row per probe.
 Table sweep_table(const Json& cert) {
-  const Json& sweep = cert["sweep"];
   std::string summary;
   for (const auto& [key, value] : cert["summary"].items())
-    if (value.is_primitive())
-      summary += (summary.empty() ? "" : "; ") + key + ": " + (value.is_string() ? value.get<std::string>() : value.dump());
-  Table t{fmt::format("sweep {} --vary {}{} ({}; variant {}; {}): {}", cert.value("construction", ""),
-                      sweep.value("vary", ""), sweep.value("fast", false) ? " --fast" : "", sweep.value("output", ""),
+    if (value.is_primitive()) summary += (summary.empty() ? "" : "; ") + key + ": " + value_text(value);
+  Table t{fmt::format("{} ({}; variant {}; {}): {}", sweep_kind(cert), cert["sweep"].value("output", ""),
                       cert.value("variant", ""), params_text(cert["params"]), summary),
           cert["probes"]["columns"].get<Cells>(), {}, 1};
   for (const auto& row : cert["probes"]["rows"]) t.rows.push_back(row.get<Cells>());
   return t;
+}
+
+// Certificates of one kind of sweep, one row each: construction, variant and every parameter (the key columns), then
+// every other number of the summary. The probes stay in the certificates.
+Table sweep_summary_table(const std::vector<Json>& certs) {
+  Cells params, summary;
+  for (const auto& cert : certs)
+    for (const auto& [key, value] : cert["params"].items()) add_unique(params, key);
+  for (const auto& cert : certs)
+    for (const auto& [key, value] : cert["summary"].items())
+      if (value.is_primitive() && key != "construction" &&
+          std::find(params.begin(), params.end(), key) == params.end())
+        add_unique(summary, key);
+  Table t{fmt::format("{}, {} certificate{}", sweep_kind(certs.front()), certs.size(), certs.size() == 1 ? "" : "s"),
+          {"construction", "variant"}, {}, 2 + params.size()};
+  t.header.insert(t.header.end(), params.begin(), params.end());
+  t.header.insert(t.header.end(), summary.begin(), summary.end());
+  t.constant_columns_in_caption = true;
+  auto cell = [](const Json& object, const std::string& key) {
+    return object.contains(key) && object[key].is_primitive() ? value_text(object[key]) : "";
+  };
+  for (const auto& cert : certs) {
+    Cells row{cert.value("construction", ""), cert.value("variant", "")};
+    for (const auto& key : params) row.push_back(cell(cert["params"], key));
+    for (const auto& key : summary) row.push_back(cell(cert["summary"], key));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+// The sweep certificates' tables: one per certificate, its probes as rows (PerClaim), or one per kind of sweep, in
+// order of first appearance, its certificates as rows (PerCertificate).
+std::vector<Table> sweep_tables(const std::vector<Json>& sweeps, TableLayout layout) {
+  std::vector<Table> tables;
+  if (layout == TableLayout::PerClaim) {
+    for (const auto& cert : sweeps) tables.push_back(sweep_table(cert));
+    return tables;
+  }
+  Cells kinds;
+  for (const auto& cert : sweeps) add_unique(kinds, sweep_kind(cert));
+  for (const auto& kind : kinds) {
+    std::vector<Json> group;
+    std::copy_if(sweeps.begin(), sweeps.end(), std::back_inserter(group),
+                 [&](const Json& cert) { return sweep_kind(cert) == kind; });
+    tables.push_back(sweep_summary_table(group));
+  }
+  return tables;
 }
 
 // The tool versions and commits the certificates were made with, for the note under a LaTeX table.
@@ -109,7 +166,7 @@ std::string provenance_note(const std::vector<Json>& certs) {
     const std::string build = "tverify " + cert.value("version", "?") + ", commit " +
                               (commit.size() > 12 ? commit.substr(0, 12) : commit) +
                               (commit.find("-dirty") != std::string::npos ? " (with local changes)" : "");
-    if (std::find(builds.begin(), builds.end(), build) == builds.end()) builds.push_back(build);
+    add_unique(builds, build);
   }
   return fmt::format("Certificates made by {}; each re-runs with tverify recheck.", fmt::join(builds, "; "));
 }
@@ -119,7 +176,7 @@ void require_known_columns(const std::vector<Table>& tables, const std::vector<s
   Cells known;
   for (const auto& t : tables)
     for (const auto& h : t.header)
-      if (std::find(known.begin(), known.end(), h) == known.end()) known.push_back(h);
+      add_unique(known, h);
   for (const auto& name : names)
     if (std::find(known.begin(), known.end(), name) == known.end())
       throw UsageError(fmt::format("--columns: '{}' is not a column of these tables (columns: {})", name,
@@ -130,11 +187,9 @@ void require_known_columns(const std::vector<Table>& tables, const std::vector<s
 
 std::string certificates_table(const std::vector<Json>& certificates, TableFormat format, TableLayout layout,
                                const std::vector<std::string>& columns) {
-  std::vector<Json> claims;
-  std::vector<Table> tables;
-  for (const auto& cert : certificates)
-    if (cert.value("verb", "check") == "sweep") tables.push_back(sweep_table(cert));
-    else claims.push_back(cert);
+  std::vector<Json> claims, sweeps;
+  for (const auto& cert : certificates) (cert.value("verb", "check") == "sweep" ? sweeps : claims).push_back(cert);
+  std::vector<Table> tables = sweep_tables(sweeps, layout);
   if (!claims.empty()) {
     tables.insert(tables.begin(), layout == TableLayout::PerClaim ? per_claim(claims) : per_certificate(claims));
     tables.front().caption = claims_caption(claims);

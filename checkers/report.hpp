@@ -1,8 +1,10 @@
 // Tables of certificates for a write-up (checkers/table_render.hpp renders them). PerClaim: one row per claim result
 // (construction, parameters, domain size, counts, verdict, summary). PerCertificate ("--wide"): one row per
-// certificate, one column per claim (and reading). A sweep's certificate gets its own table after them, captioned
-// with the sweep and its summary, one row per probe. `columns`, when not empty, keeps only the named columns (a
-// table with none of them is left out); a name that is no column is a UsageError listing the columns.
+// certificate, one column per claim (and reading). Sweep certificates get tables of their own after them: with
+// PerClaim one per certificate, captioned with the sweep and its summary, one row per probe; with PerCertificate one
+// per kind of sweep (construction, --vary, --fast), one row per certificate: its parameters and its summary's
+// numbers. `columns`, when not empty, keeps only the named columns (a table with none of them is left out); a name
+// that is no column is a UsageError listing the columns.
 #pragma once
 
 #include "checkers/verdict.hpp"

@@ -126,20 +126,21 @@ std::vector<Table> split_columns(const Table& t) {
   return out;
 }
 
-// The table with each key column that holds one value in every row moved into the caption ("variant: paper"); at
-// least one key column stays.
-Table constant_keys_in_caption(Table t) {
+// The table with each key column that holds one value in every row moved into the caption ("variant: paper"), and
+// with constant_columns_in_caption every other such column too once there are two rows; at least one key column stays.
+Table constant_columns_in_caption(Table t) {
   std::string moved;
-  for (std::size_t c = 0; c < t.key_columns && t.key_columns > 1 && !t.rows.empty();) {
-    const bool constant = std::all_of(t.rows.begin(), t.rows.end(), [&](const Cells& r) { return r[c] == t.rows[0][c]; });
-    if (!constant) {
+  for (std::size_t c = 0; c < t.header.size() && !t.rows.empty();) {
+    const bool movable = c < t.key_columns ? t.key_columns > 1 : t.constant_columns_in_caption && t.rows.size() > 1;
+    if (!movable ||
+        !std::all_of(t.rows.begin(), t.rows.end(), [&](const Cells& r) { return r[c] == t.rows[0][c]; })) {
       ++c;
       continue;
     }
     moved += (moved.empty() ? "" : "; ") + t.header[c] + ": " + t.rows[0][c];
     t.header.erase(t.header.begin() + static_cast<long>(c));
     for (auto& r : t.rows) r.erase(r.begin() + static_cast<long>(c));
-    --t.key_columns;
+    if (c < t.key_columns) --t.key_columns;
   }
   if (!moved.empty()) t.caption += " (" + moved + ")";
   return t;
@@ -182,7 +183,7 @@ std::string markdown_table(const Table& t) {
 
 std::string latex_table(const Table& table, const std::string& note) {
   std::string out;
-  for (const auto& part : split_columns(constant_keys_in_caption(table)))
+  for (const auto& part : split_columns(constant_columns_in_caption(table)))
     out += (out.empty() ? "" : "\n") + latex_part(part, note);
   return out;
 }

@@ -17,6 +17,8 @@ struct Table {
   Cells header;
   std::vector<Cells> rows;
   std::size_t key_columns = 1;  // repeated in every part when the table is split
+  // LaTeX moves every column that holds one value in every row into the caption, not only key columns.
+  bool constant_columns_in_caption = false;
 };
 
 // The table with only the named columns (in the table's order); false when it has none of them.
@@ -30,7 +32,8 @@ std::string markdown_table(const Table& table);
 constexpr std::size_t max_latex_columns = 8;
 
 // One longtable per part of the table (key columns repeated), each captioned, `note` as the caption's footnote.
-// Columns that hold one value in every row (a single construction, variant or parameter set) move into the caption.
+// Key columns that hold one value in every row (a single construction, variant or parameter set) move into the caption
+// (every such column with constant_columns_in_caption, when the table has two rows or more).
 std::string latex_table(const Table& table, const std::string& note);
 
 }  // namespace tverify

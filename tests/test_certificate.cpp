@@ -135,6 +135,48 @@ TEST_CASE("report tables list one row per claim, in Markdown and LaTeX", "[repor
   CHECK(tex.find("|S|") == std::string::npos);  // no bare | < > _ reaches LaTeX
 }
 
+// A tau sweep's certificate, with what the report reads: its sweep, parameters, summary and probes.
+Json tau_sweep_certificate(int L, const std::string& smallest_verified) {
+  return Json{{"verb", "sweep"}, {"construction", "copy"}, {"variant", "corrected"}, {"version", "0.1.0"},
+              {"commit", "abc"}, {"params", {{"D", 2}, {"n", 2}, {"L", L}}},
+              {"sweep", {{"vary", "tau"}, {"fast", false}, {"output", "tau-L" + std::to_string(L)}}},
+              {"summary", {{"construction", "copy"}, {"resolution", "1/16"}, {"smallest_verified_tau", smallest_verified}}},
+              {"probes", {{"columns", {"tau", "verdict"}},
+                          {"rows", Json::array({Json::array({"1", "refuted"}),
+                                                Json::array({smallest_verified, "verified"})})}}}};
+}
+
+TEST_CASE("report --wide tabulates the certificates of one kind of sweep one row each", "[report]") {
+  const std::vector<Json> certs{tau_sweep_certificate(4, "21/16"), tau_sweep_certificate(5, "3/2")};
+  // One row per probe, one table per certificate.
+  const std::string probes = certificates_table(certs, TableFormat::Markdown);
+  CHECK(probes.find("| tau | verdict |\n|---|---|\n| 1 | refuted |\n| 21/16 | verified |") != std::string::npos);
+  CHECK(probes.find("| 3/2 | verified |") != std::string::npos);
+  // One table, one row per certificate: parameters, then the summary (its construction is the certificate's).
+  const std::string md = certificates_table(certs, TableFormat::Markdown, TableLayout::PerCertificate);
+  CHECK(md.find("sweep copy --vary tau, 2 certificates\n") == 0);
+  CHECK(md.find("| construction | variant | D | n | L | resolution | smallest_verified_tau |\n") != std::string::npos);
+  CHECK(md.find("| copy | corrected | 2 | 2 | 4 | 1/16 | 21/16 |\n| copy | corrected | 2 | 2 | 5 | 1/16 | 3/2 |") !=
+        std::string::npos);
+  CHECK(md.find("| 1 | refuted |") == std::string::npos);
+  // LaTeX: the columns with one value in every row, parameters or summary, are said once in the caption.
+  const std::string tex = certificates_table(certs, TableFormat::Latex, TableLayout::PerCertificate);
+  CHECK(tex.find("{sweep copy --vary tau, 2 certificates (construction: copy; variant: corrected; D: 2; n: 2; "
+                 "resolution: 1/16)}") != std::string::npos);
+  CHECK(tex.find("L & smallest\\_\\allowbreak{}verified\\_\\allowbreak{}tau \\tabularnewline\n"
+                 "\\midrule\n\\endfirsthead") != std::string::npos);
+  CHECK(tex.find("5 & 3/2 \\tabularnewline") != std::string::npos);
+  // Another kind of sweep gets its own table; a single certificate keeps every column.
+  Json other = tau_sweep_certificate(4, "21/16");
+  other["sweep"]["vary"] = "L";
+  const std::string two = certificates_table({certs[0], other, certs[1]}, TableFormat::Latex,
+                                             TableLayout::PerCertificate);
+  CHECK(two.find("{sweep copy --vary tau, 2 certificates (") != std::string::npos);
+  CHECK(two.find("{sweep copy --vary L, 1 certificate (construction: copy; variant: corrected; D: 2; n: 2)}") !=
+        std::string::npos);
+  CHECK(two.find("L & resolution & smallest") != std::string::npos);
+}
+
 TEST_CASE("LaTeX escapes every special character and splits a table wider than a page", "[report]") {
   CHECK(latex_escape("a_b & 50% #1 $x$ {y} \\z ^ ~ < > |") ==
         "a\\_\\allowbreak{}b \\& 50\\% \\#1 \\$x\\$ \\{y\\} $\\backslash$z \\^{} \\~{} $<$ $>$ $|$");

@@ -8,7 +8,7 @@ replace_block() {
     !skipping   { print }' "$doc" > "$doc.tmp" && mv "$doc.tmp" "$doc"
 }
 
-# latex_table NAME CERTIFICATE...: `tverify report --latex --wide` of the certificates, written to
+# latex_table NAME [REPORT OPTIONS] CERTIFICATE...: `tverify report --latex --wide` of the certificates, written to
 # docs/latex/NAME.tex through a temporary file beside it (removed when report fails); docs/latex/claims.tex inputs
 # every such table. Reads the caller's $root (the repository) and $tverify (the binary).
 latex_table() {
