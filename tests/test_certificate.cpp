@@ -47,6 +47,18 @@ fs::path temp_dir() {
 
 void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
+// A tau sweep's certificate, with what the report reads: its sweep, parameters, summary and probes.
+Json tau_sweep_certificate(int L, const std::string& smallest_verified) {
+  return Json{{"verb", "sweep"}, {"construction", "copy"}, {"variant", "corrected"}, {"version", "0.1.0"},
+              {"commit", "abc"}, {"params", {{"D", 2}, {"n", 2}, {"L", L}}},
+              {"sweep", {{"vary", "tau"}, {"fast", false}, {"output", "tau-L" + std::to_string(L)}}},
+              {"summary",
+               {{"construction", "copy"}, {"resolution", "1/16"}, {"smallest_verified_tau", smallest_verified}}},
+              {"probes", {{"columns", {"tau", "verdict"}},
+                          {"rows", Json::array({Json::array({"1", "refuted"}),
+                                                Json::array({smallest_verified, "verified"})})}}}};
+}
+
 }  // namespace
 
 TEST_CASE("certificate fields follow docs/certificate.md", "[certificate]") {
@@ -133,17 +145,6 @@ TEST_CASE("report tables list one row per claim, in Markdown and LaTeX", "[repor
   CHECK(tex.find("copy.\\allowbreak{}alg1") != std::string::npos);
   CHECK(tex.find("bound 1 - $|$S$|$/\\allowbreak{}D\\^{}L") != std::string::npos);
   CHECK(tex.find("|S|") == std::string::npos);  // no bare | < > _ reaches LaTeX
-}
-
-// A tau sweep's certificate, with what the report reads: its sweep, parameters, summary and probes.
-Json tau_sweep_certificate(int L, const std::string& smallest_verified) {
-  return Json{{"verb", "sweep"}, {"construction", "copy"}, {"variant", "corrected"}, {"version", "0.1.0"},
-              {"commit", "abc"}, {"params", {{"D", 2}, {"n", 2}, {"L", L}}},
-              {"sweep", {{"vary", "tau"}, {"fast", false}, {"output", "tau-L" + std::to_string(L)}}},
-              {"summary", {{"construction", "copy"}, {"resolution", "1/16"}, {"smallest_verified_tau", smallest_verified}}},
-              {"probes", {{"columns", {"tau", "verdict"}},
-                          {"rows", Json::array({Json::array({"1", "refuted"}),
-                                                Json::array({smallest_verified, "verified"})})}}}};
 }
 
 TEST_CASE("report --wide tabulates the certificates of one kind of sweep one row each", "[report]") {
