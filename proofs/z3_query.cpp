@@ -44,6 +44,9 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   z3::solver solver(ctx);
   z3::params params(ctx);
   params.set("timeout", options.timeout_ms);
+  // Z3 would otherwise catch SIGINT during check() and answer unknown, so Ctrl-C would end in a certificate; the
+  // caller decides instead (the CLI stops, the Python package calls interrupt_queries and raises KeyboardInterrupt).
+  params.set("ctrl_c", false);
   solver.set(params);
   for (const auto& h : hypotheses) solver.add(h);
   solver.add(!goal);

@@ -1,10 +1,12 @@
 """Every verb of the package against the CLI's: prove, eval, sweep, recheck, report and check_model give what the CLI
-gives for the same command; progress reaches a callable; Ctrl-C stops a check; exact values read as Fractions."""
+gives for the same command; progress reaches a callable; Ctrl-C stops a check and a proof (the CLI's too); exact values
+read as Fractions."""
 
 import json
 import math
 import os
 import signal
+import subprocess
 import threading
 import time
 from fractions import Fraction
@@ -12,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 import tverify
-from helpers import SOURCE_DIR, cli, reproducible
+from helpers import BINARY, SOURCE_DIR, cli, reproducible
 
 SORT_MODEL = os.path.join(SOURCE_DIR, "examples", "models", "sort.onnx")
 
@@ -132,6 +134,27 @@ def test_ctrl_c_stops_a_check():
     with pytest.raises(KeyboardInterrupt):
         tverify.check("copy", claims=["copy.err"], D=3, n=3, L=14, threads=2, force=True, progress=False)
     assert time.monotonic() - start < 10
+
+
+def test_ctrl_c_stops_a_proof():
+    # copy.scores at D = 2, n = 6, L = 16, text reading: Z3's check runs from about 0.3 s to 1.7 s here, then the model
+    # is replayed. SIGINT during the check must end in KeyboardInterrupt, not in a verdict `unknown`.
+    timer = threading.Timer(0.8, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        tverify.prove("copy", claims=["copy.scores"], D=2, n=6, L=16, reading="text", progress=False)
+    assert time.monotonic() - start < 60
+
+
+def test_ctrl_c_stops_the_cli_during_a_proof(tmp_path):
+    # The same proof from the CLI: SIGINT during Z3's check ends the process by the signal, with no certificate.
+    process = subprocess.Popen([BINARY, "prove", "copy", "--claim", "copy.scores", "--D", "2", "--n", "6", "--L", "16",
+                                "--reading", "text", "--json", "c.json"], cwd=tmp_path, stdout=subprocess.DEVNULL)
+    time.sleep(0.8)
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=60) == -signal.SIGINT
+    assert not (tmp_path / "c.json").exists()
 
 
 @pytest.mark.parametrize("text, value", [
