@@ -232,7 +232,9 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
     if (std::none_of(spec->options.begin(), spec->options.end(), [&](const ParamSpec& o) { return o.name == option; }))
       throw UsageError("--" + option + " is not an option of " + sweep_label(name(), *spec) + " (its options: " +
                        (own.empty() ? "none" : joined(own)) + ")");
-  if (request.out_dir.empty()) throw UsageError("--out must name a directory for the CSV, PNG and JSON");
+  if (request.out_dir.empty() || request.out_dir == "-")
+    throw UsageError("--out must name a directory (a sweep writes its certificate, table and figures there; '-', "
+                     "standard output, cannot hold them)");
   SweepRun sweep_run{*spec, request.vary,
                      SweepOutput{request.out_dir,
                                  sweep_certificate_header(request.command, name(), variant, params.to_json(),

@@ -145,7 +145,7 @@ struct SweepArgs {
       any_fast = any_fast || s.fast;
     }
     app->add_option("--vary", vary, "what varies" + kinds)->required();
-    app->add_option("--out", out_dir, "output directory for the CSV, PNG and JSON (created if missing)")->required();
+    app->add_option("--out", out_dir, "output directory for the certificate, table and figures (created if missing)")->required();
     if (any_fast) app->add_flag("--fast", fast, "the fast exact path (the sweeps marked 'with --fast')");
     for (const auto& s : c.sweeps())
       for (const auto& o : s.options) {
@@ -345,7 +345,7 @@ int run(int argc, char** argv) {
   auto* prove = app.add_subcommand("prove", "prove claims of a construction with Z3 (all inputs symbolically)");
   prove->require_subcommand(1);
   std::string smt2_dir, timeout_s = "60";
-  auto* sweep = app.add_subcommand("sweep", "sweep a parameter; write CSV, a PNG plot and JSON with the threshold");
+  auto* sweep = app.add_subcommand("sweep", "sweep a parameter; write its certificate (JSON), table (CSV) and figures (PNG, PDF, LaTeX)");
   sweep->require_subcommand(1);
   auto* eval = app.add_subcommand("eval", "evaluate a construction on one input");
   eval->require_subcommand(1);

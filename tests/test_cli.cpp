@@ -128,18 +128,30 @@ TEST_CASE("sweep tau and L write CSV, PNG and JSON with the threshold", "[cli][s
 TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabulates and a forgery fails",
           "[cli][sweep]") {
   const fs::path out = scratch() / "sweep-certificates";
-  // One small run of each kind of sweep: exhaustive probes (tau, L), a grid (markov), the fast path with timed rows.
+  // One small run of each kind of sweep: exhaustive probes (tau, L, bits, count3's values, a model's lengths), grids
+  // (markov's two maps), the fast path with timed rows (error rate, formats, fewest bits), CAT's family probes against
+  // L and against c, exact and fast.
   const std::vector<std::pair<std::string, std::string>> sweeps{
       {"sweep copy --vary tau --variant corrected --D 2 --n 2 --L 4", "tau-D2-n2-L4-onehot-corrected"},
       {"sweep copy --vary L --variant corrected --D 2 --n 2 --L-max 5", "length-D2-n2-onehot-corrected"},
+      {"sweep copy --vary bits --variant corrected --D 2 --n 1 --L-max 3", "bits-D2-n1-onehot-corrected"},
+      {"sweep count3 --vary values --n 2", "count3-values"},
+      {"sweep model --vary lengths --onnx " + std::string(TVERIFY_SOURCE_DIR) +
+           "/examples/models/sort.onnx --task sort --V 3 --lengths 1:3",
+       "model-lengths"},
       {"sweep markov --vary pq --resolution 1/4", "markov-gap"},
+      {"sweep markov --vary pq --resolution 1/4", "markov-h-alpha"},
       {"sweep copy --fast --D 16 --n 4 --vary L=8:32:x2 --samples 4", "copy-fast-L"},
-      {"sweep cat --vary L --variant key_delay_full", "cat-c-vs-length"}};
+      {"sweep copy --fast --D 16 --n 4 --vary L=8:16:x2 --formats float32,float16 --samples 2", "copy-fast-formats"},
+      {"sweep copy --fast --D 4 --n 2 --vary L=8:16:x2 --min-bits --samples 2", "copy-fast-min-bits"},
+      {"sweep cat --vary L --variant key_delay_full", "cat-c-vs-length"},
+      {"sweep cat --vary c --variant ar --N 1 --V 2 --L-max 8", "cat-length-vs-c"},
+      {"sweep cat --fast --vary c --variant ar --N 1 --V 3 --L-max 3000", "cat-length-vs-c"}};
   for (const auto& [command, output] : sweeps) {
     INFO(command);
     REQUIRE(run_cli(command + " --out " + out.string()).exit_code == 0);
     const fs::path cert = out / (output + ".json");
-    const auto j = nlohmann::json::parse(slurp(cert));
+    auto j = nlohmann::json::parse(slurp(cert));
     CHECK(j["tool"] == "tverify");
     CHECK(j["verb"] == "sweep");
     CHECK(j["command"].get<std::string>().find(command) != std::string::npos);
@@ -149,6 +161,14 @@ TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabu
     CHECK(recheck.exit_code == 0);
     CHECK(recheck.out.find("reproduced (" + std::to_string(j["probes"]["rows"].size()) + " probes)") !=
           std::string::npos);
+    // Made by another build: its version and commit, wherever the certificate names them, are not compared.
+    j["version"] = "0.0.1";
+    std::string other_build = j.dump(2);
+    const std::string commit = j["commit"].get<std::string>();
+    for (auto at = other_build.find(commit); at != std::string::npos; at = other_build.find(commit, at))
+      other_build.replace(at, commit.size(), "0000000");
+    std::ofstream(out / "other-build.json") << other_build;
+    CHECK(run_cli("recheck " + (out / "other-build.json").string()).exit_code == 0);
     const CliRun table = run_cli("report --markdown " + cert.string());
     CHECK(table.exit_code == 0);
     CHECK(table.out.find("| " + j["probes"]["columns"][0].get<std::string>() + " |") != std::string::npos);
@@ -187,6 +207,7 @@ TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabu
 TEST_CASE("bad sweep requests are refused before any file is written", "[cli][bad-input]") {
   const fs::path out = scratch() / "sweeps-bad";
   expect_usage_error("sweep copy --vary depth --out " + out.string(), "--vary must be one of tau, L, bits");
+  expect_usage_error("sweep copy --vary tau --out -", "--out must name a directory");
   expect_usage_error("sweep copy --vary tau --resolution 0 --out " + out.string(), "--resolution must be an exact number in [1/1048576, 1000]");
   expect_usage_error("sweep copy --vary L --threshold 2 --out " + out.string(), "--threshold must be an exact number in (0, 1]");
   expect_usage_error("sweep copy --vary L --D 2 --L-max 40 --out " + out.string(), "--max-inputs");

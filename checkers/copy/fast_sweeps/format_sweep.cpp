@@ -1,6 +1,5 @@
 #include "checkers/copy/fast_sweeps/format_sweep.hpp"
 
-#include "checkers/build_info.hpp"
 #include "checkers/checkpoint.hpp"
 #include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
@@ -140,8 +139,7 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
                {"first_L_with_a_failure", first_failure},
                {"unshifted_softmax", overflow},
                {"softmax", "max-shifted in every format; saturated = every non-top weight rounded to 0"},
-               {"emulation", "bfloat16 and float16: each operation in float, rounded to nearest-even in the format"},
-               {"commit", tool_commit()}};
+               {"emulation", "bfloat16 and float16: each operation in float, rounded to nearest-even in the format"}};
   PlotSpec plot{fmt::format("The copy transformer in floating point: repeat-free strings not copied, $D = {}$, "
                             "$n = {}$, {} weights",
                             base.alphabet, base.n, copy::to_string(base.variant)),

@@ -1,6 +1,5 @@
 #include "checkers/copy/fast_sweeps/length_sweep.hpp"
 
-#include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
 #include "checkers/checkpoint.hpp"
 #include "checkers/confidence.hpp"
@@ -232,8 +231,7 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                {"first_L_with_error_rate_at_or_above_threshold", crossing ? Json(*crossing) : Json(nullptr)},
                {"confidence", "Wilson 95% interval per point"},
                {"p_ngram", "sampled: the fraction of the same strings with a repeated window (text: n, formula: n+1)"},
-               {"rows", rows},
-               {"commit", tool_commit()}};
+               {"rows", rows}};
   PlotSpec plot{fmt::format("Certified copy error rate against the length: $D = {}$, $n = {}$, {} weights, {} "
                             "sampled strings per $L$",
                             base.alphabet, base.n, copy::to_string(base.variant), o.samples),

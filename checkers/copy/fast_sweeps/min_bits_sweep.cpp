@@ -1,6 +1,5 @@
 #include "checkers/copy/fast_sweeps/min_bits_sweep.hpp"
 
-#include "checkers/build_info.hpp"
 #include "checkers/checkpoint.hpp"
 #include "checkers/copy/fast/copy_fast.hpp"
 #include "checkers/copy/fast_sweeps/format_sweep.hpp"
@@ -136,8 +135,7 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
                               "per-level values in MPFR; steps with more than 64 score levels in MPFR itself"},
                {"exact_copies", "decided by the certified fast path; only strings it certifies as copied are probed"},
                {"bits_probed", fmt::format("{}..{}", kFewestBitsProbed, MpfrBitsCopy::kMaxBits)},
-               {"rows", rows},
-               {"commit", tool_commit()}};
+               {"rows", rows}};
   PlotSpec plot{fmt::format("Fewest MPFR bits that copy every sampled repeat-free string: $D = {}$, $n = {}$, {} "
                             "weights",
                             base.alphabet, base.n, copy::to_string(base.variant)),
