@@ -1,6 +1,7 @@
 #include "checkers/cat/sweeps.hpp"
 
 #include "checkers/checkpoint.hpp"
+#include "checkers/cluster.hpp"
 #include "checkers/sweep_output.hpp"
 #include "constructions/cat/tasks.hpp"
 #include "constructions/cat/temperature.hpp"
@@ -203,14 +204,38 @@ std::optional<Checkpoint> fast_checkpoint(const CatSweepOptions& request, const 
                                               std::move(grid), check, key);
 }
 
-// The entry for `key` from the checkpoint when it has one, else compute() (then recorded in the checkpoint).
-template <class Compute>
-Json finished_or_computed(std::optional<Checkpoint>& checkpoint, const Json& key, Compute compute) {
-  if (checkpoint)
-    if (const Json* done = checkpoint->find(key)) return *done;
-  Json entry = compute();
-  if (checkpoint) checkpoint->add(entry);
-  return entry;
+// The entries of `keys`, in their order: from the checkpoint where it has them, the others computed (and recorded in
+// the checkpoint). Alone, one after the other; under MPI the points go out to the ranks, each computed within its rank.
+std::vector<Json> entries_of(std::optional<Checkpoint>& checkpoint, const std::vector<Json>& keys,
+                             const std::function<Json(const Json& key)>& compute) {
+  std::vector<Json> entries;
+  if (checkpoint) {
+    checkpoint->fill(keys, compute);
+    for (const Json& key : keys) entries.push_back(*checkpoint->find(key));
+    return entries;
+  }
+  for (const auto& text : map_items(keys.size(), [&](std::uint64_t i) { return compute(keys[i]).dump(); }))
+    entries.push_back(Json::parse(text));
+  return entries;
+}
+
+// The c of the grid, `wave` points at a time (one per rank), up to the first whose every curve reaches the cap: the
+// rows after it would add nothing. Alone (wave 1) no point past it is computed; under MPI at most wave - 1 are.
+std::vector<Json> length_limit_entries(std::optional<Checkpoint>& checkpoint, bool fast,
+                                       const std::function<Json(const Json& key)>& compute) {
+  const std::vector<Json> keys = c_keys(fast);
+  const Cluster* const cluster = active_cluster();
+  const std::size_t wave = cluster ? static_cast<std::size_t>(cluster->ranks()) : 1;
+  std::vector<Json> entries;
+  for (std::size_t first = 0; first < keys.size(); first += wave) {
+    const std::vector<Json> slice(keys.begin() + static_cast<long>(first),
+                                  keys.begin() + static_cast<long>(std::min(keys.size(), first + wave)));
+    for (Json& entry : entries_of(checkpoint, slice, compute)) {
+      entries.push_back(std::move(entry));
+      if (entries.back()["all_at_cap"].get<bool>()) return entries;
+    }
+  }
+  return entries;
 }
 
 // One L of sweep_smallest_c: {"L", "cells" (the CSV row), "row" (the JSON row)}. What is verified is a bracket: the
@@ -281,12 +306,11 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
     table.columns.insert(table.columns.end(), {fmt::format("Lmax_{}", f + 1), fmt::format("exact_{}", f + 1),
                                                fmt::format("Lsufficient_{}", f + 1)});
   Json rows = Json::array();
-  for (const Exact& c : c_grid(request.fast)) {
-    const Json entry = finished_or_computed(checkpoint, exact_to_string(c),
-                                            [&] { return length_limit_entry(c, series, fails, cap, run); });
+  for (const Json& entry : length_limit_entries(checkpoint, request.fast, [&](const Json& c) {
+         return length_limit_entry(parse_exact(c.get<std::string>()), series, fails, cap, run);
+       })) {
     table.rows.push_back(entry["cells"].get<std::vector<std::string>>());
     rows.push_back(entry["row"]);
-    if (entry["all_at_cap"].get<bool>()) break;
   }
   PlotSpec plot;
   plot.title = fmt::format("CAT layer, {} variant, $V = {}$: largest length solved against the temperature",
@@ -346,12 +370,12 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
                    "monotone_on_probes"};
   Json rows = Json::array();
   std::vector<int> not_monotone;
-  for (int length = setup.n + 2; length <= setup.length; ++length) {
-    const Json entry =
-        finished_or_computed(checkpoint, length, [&] { return smallest_c_entry(setup, length, fails, run); });
+  for (const Json& entry : entries_of(checkpoint, lengths, [&](const Json& length) {
+         return smallest_c_entry(setup, length.get<int>(), fails, run);
+       })) {
     table.rows.push_back(entry["cells"].get<std::vector<std::string>>());
     rows.push_back(entry["row"]);
-    if (table.rows.back().back() != "true") not_monotone.push_back(length);
+    if (table.rows.back().back() != "true") not_monotone.push_back(entry["L"].get<int>());
   }
   PlotSpec plot;
   plot.title = fmt::format("CAT layer, {} variant, $V = {}$, $N = {}$: smallest temperature solving every instance "

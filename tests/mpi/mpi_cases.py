@@ -1,6 +1,6 @@
 """Runs under mpirun against the same binary run alone (docs/cluster.md): certificates equal apart from timings and
-`ranks`, a killed rank fails the run without a certificate, a sweep killed under 3 ranks resumes under 2, a sweep
-whose points are shared out among the ranks gives one process's tables.
+`ranks`, a killed rank fails the run without a certificate, a sweep killed under 3 ranks resumes under 2, the sweeps
+whose points are shared out among the ranks give one process's tables.
 
 Usage: mpi_cases.py TVERIFY_BINARY SOURCE_DIR CASE, with CASE one of the names in CASES."""
 import json
@@ -161,24 +161,30 @@ def sweep_resume():
 
 
 def sweep_points():
-    """A sweep whose points are shared out among the ranks (the Markov (p, q) grid): its tables and certificates are
-    one process's, apart from the command line and `ranks`."""
-    args = ["sweep", "markov", "--vary", "pq", "--resolution", "1/6"]
-    with tempfile.TemporaryDirectory() as folder:
-        outputs = {}
-        for ranks in (None, 2, 3):
-            out = os.path.join(folder, str(ranks))
-            done = run([*args, "--out", out], ranks)
-            assert done.returncode == 0, (ranks, done.stdout, done.stderr)
-            for name in ("markov-gap", "markov-h-alpha"):
-                with open(os.path.join(out, name + ".csv")) as f:
-                    table = f.read()
-                with open(os.path.join(out, name + ".json")) as f:
-                    certificate = {k: v for k, v in json.load(f).items() if k not in ("command", "ranks")}
-                outputs.setdefault(ranks, []).append((table, certificate))
-        assert len(outputs[None][0][0].splitlines()) == 1 + 25, "a row per grid point"
-        assert outputs[2] == outputs[None], "2 ranks differ from one process"
-        assert outputs[3] == outputs[None], "3 ranks differ from one process"
+    """Sweeps whose points are shared out among the ranks (the Markov (p, q) grid, CAT's temperatures and lengths,
+    exact and fast): their tables and certificates are one process's, apart from the command line and `ranks`."""
+    sweeps = [(["markov", "--vary", "pq", "--resolution", "1/6"], ["markov-gap", "markov-h-alpha"]),
+              (["cat", "--vary", "L", "--variant", "key_delay_full"], ["cat-c-vs-length"]),
+              (["cat", "--vary", "c", "--variant", "ar", "--N", "1", "--V", "2", "--L-max", "8"], ["cat-length-vs-c"]),
+              (["cat", "--fast", "--vary", "c", "--variant", "ar", "--N", "1", "--V", "3", "--L-max", "3000"],
+               ["cat-length-vs-c"])]
+    for args, names in sweeps:
+        with tempfile.TemporaryDirectory() as folder:
+            outputs = {}
+            for ranks in (None, 2, 3):
+                out = os.path.join(folder, str(ranks))
+                done = run(["sweep", *args, "--out", out], ranks)
+                assert done.returncode == 0, (args, ranks, done.stdout, done.stderr)
+                for name in names:
+                    with open(os.path.join(out, name + ".csv")) as f:
+                        table = f.read()
+                    with open(os.path.join(out, name + ".json")) as f:
+                        certificate = {k: v for k, v in json.load(f).items() if k not in ("command", "ranks")}
+                    outputs.setdefault(ranks, []).append((table, certificate))
+            if args[0] == "markov":
+                assert len(outputs[None][0][0].splitlines()) == 1 + 25, "a row per grid point"
+            assert outputs[2] == outputs[None], (args, "2 ranks differ from one process")
+            assert outputs[3] == outputs[None], (args, "3 ranks differ from one process")
 
 
 def without_timings(certificate):
