@@ -1,5 +1,5 @@
-// A progress line on stderr for long enumerations: count, rate and time left. Shown only when stderr is a terminal
-// and CI is not set; otherwise the object does nothing, so runs under CI print nothing on stderr.
+// A progress line on stderr for long enumerations: count, rate and time left. Shown when enabled (the CLI enables it
+// when stderr is a terminal and CI is not set, or with --progress); otherwise the object does nothing.
 #pragma once
 
 #include <atomic>

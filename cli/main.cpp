@@ -32,11 +32,14 @@ struct CommonRunArgs {
   std::string threads = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
   std::string max_inputs = "10000000";
   std::string max_counterexamples = "10";
-  bool force = false;
+  bool force = false, progress = false;
   std::string digits = std::to_string(default_enclosure_digits);
 
   void add_to(CLI::App* app) {
     app->add_option("--threads", threads, "worker threads (>= 1; default: the number of cores)");
+    app->add_flag("--progress", progress,
+                  "show the progress line even when stderr is no terminal or CI is set (under mpirun, whose ranks "
+                  "write to pipes: rank 0 shows every rank's count)");
     app->add_option("--max-inputs", max_inputs, "refuse runs above this many inputs unless --force (default 10^7)");
     app->add_flag("--force", force, "run even above --max-inputs");
     app->add_option("--max-counterexamples", max_counterexamples, "counterexamples kept per claim (default 10)");
@@ -57,7 +60,7 @@ struct CommonRunArgs {
     o.max_counterexamples =
         static_cast<std::size_t>(parse_integer_option("--max-counterexamples", max_counterexamples, 0, 100000));
     o.force = force;
-    o.progress = ProgressBar::wanted();
+    o.progress = progress || ProgressBar::wanted();
     return o;
   }
 };

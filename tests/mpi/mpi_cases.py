@@ -187,6 +187,21 @@ def sweep_points():
             assert outputs[3] == outputs[None], (args, "3 ranks differ from one process")
 
 
+def progress():
+    """--progress under mpirun: one progress line, rank 0's (the other ranks' stderr is /dev/null), counting the whole
+    domain ([3]^13, 1,594,323 strings); without it, nothing on stderr (CI is set)."""
+    args = ["check", "copy", "--claim", "copy.alg1", "--D", "3", "--n", "3", "--L", "13", "--threads", "1"]
+    shown = run([*args, "--progress"], 2)
+    assert shown.returncode == 1, (shown.stdout, shown.stderr)
+    lines = [line for line in shown.stderr.splitlines() if line.startswith("strings [")]  # text mode reads \r as \n
+    assert lines, shown.stderr
+    assert all("/1594323 " in line for line in lines), lines
+    counts = [int(line.split("] ")[1].split("/")[0]) for line in lines]
+    assert counts == sorted(counts), ("rank 0 draws, counting up", lines)
+    hidden = run(args, 2)
+    assert hidden.returncode == 1 and hidden.stderr == "", hidden.stderr
+
+
 def without_timings(certificate):
     """A sweep certificate's summary, request and probes, each point's seconds left out."""
     for row in certificate["summary"]["rows"]:
@@ -200,7 +215,7 @@ def without_timings(certificate):
 
 
 CASES = {f.__name__: f for f in (check_copy, check_cat, check_count3, check_model, killed_rank, sweep_resume,
-                                  sweep_points)}
+                                  sweep_points, progress)}
 
 if __name__ == "__main__":
     CASES[CASE]()
