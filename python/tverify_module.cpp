@@ -155,6 +155,16 @@ auto run_polled(F work, const Progress& progress) {
   return std::move(*result);
 }
 
+// The CLI's --threads, --max-inputs, --max-counterexamples and --force, as the package passes them (checked there).
+using RunLimits = std::tuple<unsigned, std::uint64_t, std::size_t, bool>;
+
+RunOptions run_options(const RunLimits& limits, RunMonitor* monitor = nullptr) {
+  RunOptions o;
+  std::tie(o.threads, o.max_inputs, o.max_counterexamples, o.force) = limits;
+  o.monitor = monitor;
+  return o;
+}
+
 struct ClaimsRequest {
   std::string construction, variant, command;
   std::map<std::string, std::string> params;  // as the CLI's options give them: name without dashes -> text
@@ -186,25 +196,19 @@ void bind_claims_verbs(py::module_& m) {
   m.def(
       "check",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
-         const std::vector<std::string>& claims, unsigned threads, std::uint64_t max_inputs,
-         std::size_t max_counterexamples, bool force, const std::string& command, const Progress& progress) {
-        ClaimsRequest r{construction, variant, command, params, claims, {}};
-        r.options.threads = threads;
-        r.options.max_inputs = max_inputs;
-        r.options.max_counterexamples = max_counterexamples;
-        r.options.force = force;
+         const std::vector<std::string>& claims, const RunLimits& limits, const std::string& command,
+         const Progress& progress) {
+        ClaimsRequest r{construction, variant, command, params, claims, run_options(limits)};
         return claims_verb(r, "check", progress, [](const Construction& c, const auto&... a) { return c.check(a...); });
       },
       "the certificate text of `tverify check` and its exit code", py::arg("construction"), py::arg("params"),
-      py::arg("variant"), py::arg("claims"), py::arg("threads"), py::arg("max_inputs"), py::arg("max_counterexamples"),
-      py::arg("force"), py::arg("command"), py::arg("progress"));
+      py::arg("variant"), py::arg("claims"), py::arg("limits"), py::arg("command"), py::arg("progress"));
   m.def(
       "prove",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
-         const std::vector<std::string>& claims, unsigned threads, unsigned timeout_s, const std::string& command,
-         const Progress& progress) {
-        ClaimsRequest r{construction, variant, command, params, claims, {}};
-        r.options.threads = threads;
+         const std::vector<std::string>& claims, const RunLimits& limits, unsigned timeout_s,
+         const std::string& command, const Progress& progress) {
+        ClaimsRequest r{construction, variant, command, params, claims, run_options(limits)};
         ProofOptions proof;
         proof.timeout_ms = timeout_s * 1000;
         return claims_verb(r, "prove", progress,
@@ -213,7 +217,7 @@ void bind_claims_verbs(py::module_& m) {
                                     const RunOptions& o) { return c.prove(p, v, ids, proof, o); });
       },
       "the certificate text of `tverify prove` and its exit code", py::arg("construction"), py::arg("params"),
-      py::arg("variant"), py::arg("claims"), py::arg("threads"), py::arg("timeout_s"), py::arg("command"),
+      py::arg("variant"), py::arg("claims"), py::arg("limits"), py::arg("timeout_s"), py::arg("command"),
       py::arg("progress"));
 }
 
@@ -288,32 +292,27 @@ void bind_other_verbs(py::module_& m) {
       "sweep",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
          const std::string& vary, bool fast, const std::string& out_dir,
-         const std::map<std::string, std::string>& options, unsigned threads, const std::string& command,
+         const std::map<std::string, std::string>& options, const RunLimits& limits, const std::string& command,
          const Progress& progress) {
         return run_polled(
             [&](RunMonitor& monitor) {
               const Construction& c = find_construction(construction);
               c.require_verb("sweep");
-              RunOptions run;
-              run.threads = threads;
-              run.monitor = &monitor;
               return c.sweep(ParamValues::parse(c.params_for("sweep"), params), c.variant_or_default(variant),
-                             SweepRequest{vary, fast, out_dir, options, command}, run)
+                             SweepRequest{vary, fast, out_dir, options, command}, run_options(limits, &monitor))
                   .dump(2);
             },
             progress);
       },
       "the JSON summary `tverify sweep` prints (its files are written to out_dir)", py::arg("construction"),
       py::arg("params"), py::arg("variant"), py::arg("vary"), py::arg("fast"), py::arg("out_dir"), py::arg("options"),
-      py::arg("threads"), py::arg("command"), py::arg("progress"));
+      py::arg("limits"), py::arg("command"), py::arg("progress"));
   m.def(
       "recheck",
-      [](const std::string& text, const std::string& what, unsigned threads, const Progress& progress) {
+      [](const std::string& text, const std::string& what, const RunLimits& limits, const Progress& progress) {
         return run_polled(
             [&](RunMonitor& monitor) {
-              RunOptions run;
-              run.threads = threads;
-              run.monitor = &monitor;
+              const RunOptions run = run_options(limits, &monitor);
               const RecheckResult r = recheck_certificate(certificate_from_text(text, what), what, run);
               std::vector<std::tuple<std::string, std::string, std::string>> differences;
               for (const auto& d : r.differences) differences.emplace_back(d.field, d.stored, d.now);
@@ -323,7 +322,7 @@ void bind_other_verbs(py::module_& m) {
       },
       "the differences (field, stored, now) of a fresh run of the certificate's command, the number of claim results, "
       "and the certificate's commit when it is not this build's",
-      py::arg("text"), py::arg("what"), py::arg("threads"), py::arg("progress"));
+      py::arg("text"), py::arg("what"), py::arg("limits"), py::arg("progress"));
   m.def(
       "report",
       [](const std::vector<std::pair<std::string, std::string>>& certificates, bool latex, bool wide,

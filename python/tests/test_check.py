@@ -47,6 +47,18 @@ def test_a_counterexample_is_a_python_list():
     assert refuted["verdict"] == "refuted"
     assert isinstance(refuted["counterexamples"][0]["input"], list)
     assert "| `copy.alg1 (text)` | refuted |" in cert._repr_markdown_()
+    assert "<td>copy.alg1 (text)</td><td>refuted</td>" in cert._repr_html_()
+
+
+def test_one_claim_as_a_str_and_the_run_limits_reach_the_command(tmp_path):
+    cert = tverify.check("copy", claims="copy.alg1", D=2, n=2, L=4, threads=1, max_counterexamples=2,
+                         max_inputs=100, force=True)
+    assert cert.json["command"] == ("tverify check copy --D 2 --n 2 --L 4 --claim copy.alg1 --threads 1 "
+                                    "--max-inputs 100 --max-counterexamples 2 --force")
+    assert len(cert.claims[0]["counterexamples"]) == 2
+    ran = cli(*cert.json["command"].split()[1:], "--json", "c.json", cwd=tmp_path)
+    assert reproducible(cert.to_json()) == reproducible((tmp_path / "c.json").read_text())
+    assert ran.returncode == cert.exit_code
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -70,9 +82,16 @@ def test_bad_input_is_the_cli_message_as_value_error(kwargs, message, tmp_path):
     assert ran.stderr == f"tverify: error: {error.value}\n"
 
 
-def test_wrong_types_and_names_raise_before_any_work():
-    with pytest.raises(ValueError, match="no construction|unknown construction"):
+def test_wrong_types_and_names_raise_before_any_work(tmp_path):
+    with pytest.raises(ValueError) as error:
         tverify.check("nope")
+    assert cli("check", "nope", cwd=tmp_path).stderr == f"tverify: error: {error.value}\n"  # the CLI's line
+    for huge in ({"threads": 2**40}, {"max_inputs": 2**70}, {"max_counterexamples": 10**6}):
+        with pytest.raises(ValueError, match=r"must be an integer in \[") as error:
+            tverify.check("copy", **huge)
+        assert "\n" not in str(error.value)
+    with pytest.raises(TypeError, match="claims must be"):
+        tverify.check("copy", claims=["copy.alg1", 3])
     with pytest.raises(ValueError, match="no parameter 'Q'"):
         tverify.check("copy", Q=2)
     with pytest.raises(TypeError):

@@ -126,6 +126,18 @@ def test_progress_reaches_a_callable():
     assert all(d <= t for d, t in seen)
 
 
+def test_a_sweep_takes_the_run_limits(tmp_path):
+    # copy --vary L up to L = 5 enumerates [2]^5 = 32 strings at its last point: above max_inputs = 16 unless forced.
+    with pytest.raises(ValueError, match="--max-inputs"):
+        tverify.sweep("copy", vary="L", out=tmp_path / "refused", D=2, n=2, L_max=5, max_inputs=16, progress=False)
+    summary = tverify.sweep("copy", vary="L", out=tmp_path / "forced", D=2, n=2, L_max=5, max_inputs=16, force=True,
+                            threads=1, progress=False)
+    assert summary["L_max"] == 5
+    certificate = json.loads((tmp_path / "forced" / "length-D2-n2-onehot-paper.json").read_text())
+    assert certificate["command"].endswith("--threads 1 --max-inputs 16 --force")
+    assert tverify.recheck(tmp_path / "forced" / "length-D2-n2-onehot-paper.json", max_inputs=16, force=True)
+
+
 def test_ctrl_c_stops_a_check():
     # copy.err over [3]^14 (4.8 million strings) runs for minutes; SIGINT after half a second must stop it.
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))

@@ -10,6 +10,7 @@ The verbs mirror the CLI's: check, prove, eval, sweep, recheck, report, and chec
 docs/python.md says what the package offers and what it does not yet.
 """
 
+import html
 import itertools
 import json
 import math
@@ -37,7 +38,7 @@ def _construction(name):
         if c["name"] == name:
             return c
     known = ", ".join(c["name"] for c in _tverify.constructions())
-    raise ValueError(f"unknown construction '{name}' (known: {known})")
+    raise ValueError(f"construction '{name}' does not exist (available: {known})")
 
 
 def _option_text(value):
@@ -72,10 +73,42 @@ def _params(construction, given, specs=None):
     return out, words
 
 
-def _count(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low} (got {value!r})")
+def _count(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high}] (got {value!r})")
     return value
+
+
+def _claim_ids(claims):
+    """A list of claim ids, each once: a single id may be given as a str."""
+    if claims is None:
+        return []
+    if isinstance(claims, str):
+        claims = [claims]
+    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, str) for c in claims):
+        raise TypeError(f"claims must be a claim id or a list of claim ids (got {claims!r})")
+    return list(dict.fromkeys(claims))
+
+
+_DEFAULT_MAX_INPUTS, _DEFAULT_MAX_COUNTEREXAMPLES = 10_000_000, 10
+
+
+def _run_limits(threads, max_inputs, max_counterexamples, force):
+    """The CLI's --threads, --max-inputs, --max-counterexamples and --force, checked against the CLI's ranges, as
+    (the values the binding takes, the words of the command a certificate records)."""
+    threads = _count("threads", (os.cpu_count() or 1) if threads is None else threads, 1, 256)
+    max_inputs = _count("max_inputs", max_inputs, 1, 10**18)
+    max_counterexamples = _count("max_counterexamples", max_counterexamples, 0, 100_000)
+    if not isinstance(force, bool):
+        raise TypeError(f"force is a flag: True or False (got {force!r})")
+    words = ["--threads", str(threads)]
+    if max_inputs != _DEFAULT_MAX_INPUTS:
+        words += ["--max-inputs", str(max_inputs)]
+    if max_counterexamples != _DEFAULT_MAX_COUNTEREXAMPLES:
+        words += ["--max-counterexamples", str(max_counterexamples)]
+    if force:
+        words.append("--force")
+    return (threads, max_inputs, max_counterexamples, force), words
 
 
 class Certificate:
@@ -104,13 +137,29 @@ class Certificate:
         verdicts = ", ".join(f"{k}: {v}" for k, v in self.verdicts.items())
         return f"<tverify certificate {self.json['construction']} ({self.json['variant']}): {verdicts}>"
 
+    def _rows(self):
+        return [[_claim_label(c), c["verdict"], str(c["checked"]), str(c["failed"]), str(c["unknown"]),
+                 c.get("summary", "")] for c in self.claims]
+
     def _repr_markdown_(self):
         rows = ["| claim | verdict | checked | failed | unknown | summary |", "|---|---|---|---|---|---|"]
-        for c in self.claims:
-            summary = c.get("summary", "").replace("|", "\\|")
-            rows.append(f"| `{_claim_label(c)}` | {c['verdict']} | {c['checked']} | {c['failed']} | "
-                        f"{c['unknown']} | {summary} |")
+        for claim, *cells in self._rows():
+            cells = [cell.replace("|", "\\|") for cell in cells]
+            rows.append(f"| `{claim}` | " + " | ".join(cells) + " |")
         return "\n".join(rows)
+
+    def _repr_html_(self):
+        return _html_table(f"{self.json['construction']} ({self.json['variant']})",
+                           ["claim", "verdict", "checked", "failed", "unknown", "summary"], self._rows())
+
+
+def _html_table(caption, header, rows):
+    """A table for Jupyter, every cell escaped."""
+    def cells(tag, row):
+        return "<tr>" + "".join(f"<{tag}>{html.escape(cell)}</{tag}>" for cell in row) + "</tr>"
+
+    return (f"<table><caption>{html.escape(caption)}</caption>" + cells("th", header) +
+            "".join(cells("td", row) for row in rows) + "</table>")
 
 
 def _claim_label(c):
@@ -151,55 +200,49 @@ def _polled(call, progress):
             bar.close()
 
 
-def _threads(threads):
-    return _count("threads", (os.cpu_count() or 1) if threads is None else threads, 1)
-
-
-def _claims_command(verb, construction, words, claims, variant, threads):
+def _claims_command(verb, construction, words, claims, variant, limit_words):
     command = ["tverify", verb, construction, *words]
     for claim in claims:
         command += ["--claim", claim]
     if variant is not None:
         command += ["--variant", variant]
-    return command + ["--threads", str(threads)]
+    return command + limit_words
 
 
-def check(construction, claims=None, variant=None, threads=None, max_inputs=10_000_000, max_counterexamples=10,
-          force=False, progress=None, **params):
+def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
+          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, **params):
     """Checks claims of a construction over every input of its domain, as `tverify check` does.
 
     Parameters are keyword arguments named as the CLI's options (D=2, n=2, L=4; point_file= for --point-file);
     values are int, str or Fraction, flags True/False. claims: a list of claim ids (default: every claim check
-    decides for this run). progress: None (a tqdm bar when tqdm is installed and CI is unset), False, True, or a
-    callable(done, total). Ctrl-C stops the check (KeyboardInterrupt). Raises ValueError with the CLI's one-line
-    message for bad input.
+    decides for this run; one id may be a str). threads, max_inputs, max_counterexamples, force: the CLI's
+    --threads, --max-inputs, --max-counterexamples, --force. progress: None (a tqdm bar when tqdm is installed and CI
+    is unset), False, True, or a callable(done, total). Ctrl-C stops the check (KeyboardInterrupt). Raises ValueError
+    with the CLI's one-line message for bad input.
     """
     spec = _construction(construction)
     given, words = _params(spec, params)
-    claims = list(dict.fromkeys(claims or []))
-    threads = _threads(threads)
-    max_inputs = _count("max_inputs", max_inputs, 1)
-    max_counterexamples = _count("max_counterexamples", max_counterexamples, 0)
-    command = shlex.join(_claims_command("check", construction, words, claims, variant, threads))
-    text, code = _polled(lambda report: _tverify.check(construction, given, variant or "", claims, threads, max_inputs,
-                                                       max_counterexamples, bool(force), command, report), progress)
+    claims = _claim_ids(claims)
+    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force)
+    command = shlex.join(_claims_command("check", construction, words, claims, variant, limit_words))
+    text, code = _polled(lambda report: _tverify.check(construction, given, variant or "", claims, limits, command,
+                                                       report), progress)
     return Certificate(text, code)
 
 
-def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, progress=None, **params):
+def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, max_inputs=_DEFAULT_MAX_INPUTS,
+          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, **params):
     """Proves claims with Z3 over all inputs symbolically, as `tverify prove` does; a Certificate as check's.
-    timeout_s: each query's Z3 timeout in seconds (1..86400)."""
+    timeout_s: each query's Z3 timeout in seconds (1..86400); the other options as check's."""
     spec = _construction(construction)
     given, words = _params(spec, params)
-    claims = list(dict.fromkeys(claims or []))
-    threads = _threads(threads)
-    timeout_s = _count("timeout_s", timeout_s, 1)
-    if timeout_s > 86400:
-        raise ValueError(f"timeout_s must be an integer in 1..86400 (got {timeout_s})")
-    command = _claims_command("prove", construction, words, claims, variant, threads)
+    claims = _claim_ids(claims)
+    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force)
+    timeout_s = _count("timeout_s", timeout_s, 1, 86400)
+    command = _claims_command("prove", construction, words, claims, variant, limit_words)
     if timeout_s != 60:
         command += ["--timeout-s", str(timeout_s)]
-    text, code = _polled(lambda report: _tverify.prove(construction, given, variant or "", claims, threads, timeout_s,
+    text, code = _polled(lambda report: _tverify.prove(construction, given, variant or "", claims, limits, timeout_s,
                                                        shlex.join(command), report), progress)
     return Certificate(text, code)
 
@@ -242,16 +285,15 @@ def eval(construction, input, variant=None, trace=False, bits=None, **params):  
     given, _ = _params(spec, params)
     if not isinstance(input, str):
         raise TypeError(f"input must be a str as the CLI's --input takes it (got {type(input).__name__})")
-    bits = 0 if bits is None else _count("bits", bits, 2)
-    if bits > 65536:
-        raise ValueError(f"bits must be an integer in 2..65536 (got {bits})")
+    bits = 0 if bits is None else _count("bits", bits, 2, 65536)
     return Evaluation(*_tverify.eval(construction, given, variant or "", input, bool(trace), bits))
 
 
-def sweep(construction, vary, out, variant=None, fast=False, threads=None, progress=None, **params):
-    """Runs a sweep as `tverify sweep NAME --vary V --out DIR` does: writes its CSV, plot and JSON to `out` and
-    returns the JSON summary it prints, as a dict. Keyword arguments are the construction's parameters and the
-    sweep's options, named as the CLI's."""
+def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
+          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, **params):
+    """Runs a sweep as `tverify sweep NAME --vary V --out DIR` does: writes its certificate, table and figures to
+    `out` and returns the JSON summary it prints, as a dict. Keyword arguments are the construction's parameters and
+    the sweep's options, named as the CLI's; threads, max_inputs, max_counterexamples and force as check's."""
     spec = _construction(construction)
     if not spec["sweeps"]:
         raise ValueError(f"{construction} has no sweeps")
@@ -259,15 +301,15 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, progr
     in_sweep = {k: v for k, v in params.items() if k in sweep_names or k.replace("_", "-") in sweep_names}
     given, words = _params(spec, {k: v for k, v in params.items() if k not in in_sweep})
     options, option_words = _params(spec, in_sweep, spec["sweep_options"])
-    threads = _threads(threads)
+    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force)
     command = ["tverify", "sweep", construction, *words, "--vary", str(vary), "--out", os.fspath(out), *option_words]
     if fast:
         command.append("--fast")
     if variant is not None:
         command += ["--variant", variant]
-    command = shlex.join(command + ["--threads", str(threads)])
+    command = shlex.join(command + limit_words)
     summary = _polled(lambda report: _tverify.sweep(construction, given, variant or "", str(vary), bool(fast),
-                                                    os.fspath(out), options, threads, command, report), progress)
+                                                    os.fspath(out), options, limits, command, report), progress)
     return json.loads(summary)
 
 
@@ -292,6 +334,12 @@ class Recheck:
         fields = "; ".join(f"{f}: stored {a}, now {b}" for f, a, b in self.differences)
         return f"<tverify recheck: {len(self.differences)} field(s) differ: {fields}>"
 
+    def _repr_html_(self):
+        if self.reproduced:
+            return html.escape(f"reproduced ({self.claim_results} claim results)")
+        return _html_table(f"{len(self.differences)} field(s) differ", ["field", "stored", "now"],
+                           [[str(x) for x in d] for d in self.differences])
+
 
 def _certificate_text(certificate):
     """(text, name) of a Certificate, a certificate path, or certificate JSON text."""
@@ -310,12 +358,14 @@ def _certificate_text(certificate):
     raise TypeError(f"a certificate is a Certificate, a path or JSON text (got {type(certificate).__name__})")
 
 
-def recheck(certificate, threads=None, progress=None):
+def recheck(certificate, threads=None, max_inputs=_DEFAULT_MAX_INPUTS, max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES,
+            force=False, progress=None):
     """Re-runs a certificate's command and compares every field it can reproduce, as `tverify recheck` does.
-    certificate: a Certificate, a path, or certificate JSON text. Returns a Recheck (true when reproduced)."""
+    certificate: a Certificate, a path, or certificate JSON text; the options as check's. Returns a Recheck (true
+    when reproduced)."""
     text, name = _certificate_text(certificate)
-    threads = _threads(threads)
-    return Recheck(*_polled(lambda report: _tverify.recheck(text, name, threads, report), progress))
+    limits, _ = _run_limits(threads, max_inputs, max_counterexamples, force)
+    return Recheck(*_polled(lambda report: _tverify.recheck(text, name, limits, report), progress))
 
 
 def report(certificates, format="markdown", wide=False, columns=None):  # noqa: A002 (the CLI's --markdown/--latex)
