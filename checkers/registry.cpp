@@ -5,6 +5,7 @@
 #include "checkers/count3/count3_construction.hpp"
 #include "checkers/markov/markov_construction.hpp"
 #include "checkers/model/model_construction.hpp"
+#include "checkers/suggest.hpp"
 
 namespace tverify {
 
@@ -21,11 +22,13 @@ const std::vector<std::unique_ptr<Construction>>& all_constructions() {
 
 const Construction& find_construction(const std::string& name) {
   std::string known;
+  std::vector<std::string> names;
   for (const auto& c : all_constructions()) {
     if (c->name() == name) return *c;
     known += (known.empty() ? "" : ", ") + c->name();
+    names.push_back(c->name());
   }
-  throw UsageError("construction '" + name + "' does not exist (available: " + known + ")");
+  throw UsageError("construction '" + name + "' does not exist (available: " + known + ")" + did_you_mean(name, names));
 }
 
 }  // namespace tverify

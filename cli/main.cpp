@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 
 namespace tverify::cli {
@@ -280,26 +281,30 @@ int run_report(const std::vector<std::string>& paths, TableFormat format, TableL
   return 0;
 }
 
-// An unknown option of `verb construction ...` (what CLI11 calls an extra argument): its name, and the closest known
-// option of that subcommand.
-std::string unknown_option_message(CLI::App& app, int argc, char** argv, const std::string& fallback) {
-  if (argc < 3) return fallback;
-  CLI::App* sub = nullptr;
-  try {
-    sub = app.get_subcommand(argv[1])->get_subcommand(argv[2]);
-  } catch (const CLI::OptionNotFound&) {
-    return fallback;
+// The first option on the command line that the (sub)command it follows does not have (`--vry` after `sweep copy`,
+// `--markdwn` after `report`, `--verison` alone), with the closest option that command has; nullopt when every option
+// is known.
+std::optional<std::string> unknown_option_message(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* command = &app;
+  std::string path = "tverify";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    std::vector<std::string> known;
+    for (const CLI::Option* o : command->get_options())
+      for (const auto& name : o->get_lnames()) known.push_back("--" + name);
+    if (arg.rfind("--", 0) == 0) {
+      const std::string word = arg.substr(0, arg.find('='));
+      if (std::find(known.begin(), known.end(), word) != known.end()) continue;
+      return fmt::format("{} is not an option of `{}`{} (see `{} --help`)", word, path, did_you_mean(word, known),
+                         path);
+    }
+    const auto subcommands = command->get_subcommands([&](const CLI::App* sub) { return sub->get_name() == arg; });
+    if (!subcommands.empty()) {
+      command = subcommands.front();
+      path += " " + arg;
+    }
   }
-  std::vector<std::string> known;
-  for (const CLI::Option* o : sub->get_options())
-    for (const auto& name : o->get_lnames()) known.push_back("--" + name);
-  for (int i = 3; i < argc; ++i) {
-    const std::string word = std::string(argv[i]).substr(0, std::string(argv[i]).find('='));
-    if (word.rfind("--", 0) != 0 || std::find(known.begin(), known.end(), word) != known.end()) continue;
-    return fmt::format("{} is not an option of `tverify {} {}`{} (see `tverify {} {} --help`)", word, argv[1], argv[2],
-                       did_you_mean(word, known), argv[1], argv[2]);
-  }
-  return fallback;
+  return std::nullopt;
 }
 
 // An option given an empty string (`--json ''`) is an error, not the option left out.
@@ -323,7 +328,11 @@ void reject_unknown_words(const CLI::App& app, const std::vector<std::string>& c
     verbs += (verbs.empty() ? "" : ", ") + sub->get_name();
     known = known || sub->get_name() == verb;
   }
-  if (!known) throw UsageError("'" + verb + "' is not a verb (verbs: " + verbs + ")");
+  if (!known) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+    throw UsageError("'" + verb + "' is not a verb (verbs: " + verbs + ")" + did_you_mean(verb, names));
+  }
   if (argc < 3) return;
   const std::string name = argv[2];
   const bool names_construction =
@@ -441,9 +450,8 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ExtrasError& e) {
-    throw UsageError(unknown_option_message(app, argc, argv, e.what()));
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::ParseError& e) {  // a misspelt option first: it explains a missing required one
+    if (const auto unknown = unknown_option_message(app, argc, argv)) throw UsageError(*unknown);
     const std::string what = e.what();
     if (what.find("disallowed flag override") != std::string::npos)  // CLI11 names the flag without its dashes
       throw UsageError("--" + what.substr(0, what.find(' ')) + " is a flag and takes no value (got '" + what + "')");

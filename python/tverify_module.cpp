@@ -165,6 +165,10 @@ RunOptions run_options(const RunLimits& limits, RunMonitor* monitor = nullptr) {
   return o;
 }
 
+void require_construction(const std::string& name) {
+  run_polled([&](RunMonitor&) { return find_construction(name).name(); }, std::nullopt);
+}
+
 struct ClaimsRequest {
   std::string construction, variant, command;
   std::map<std::string, std::string> params;  // as the CLI's options give them: name without dashes -> text
@@ -351,6 +355,8 @@ PYBIND11_MODULE(_tverify, m) {
   using namespace tverify::python;
   m.doc() = "tverify's C++ core (use the tverify package, not this module)";
   m.def("constructions", &constructions, "every construction as a dict: name, paper, params, variants, claims");
+  m.def("require_construction", &require_construction, "raises the CLI's ValueError when no construction has this name",
+        py::arg("name"));
   bind_claims_verbs(m);
   bind_other_verbs(m);
   bind_weights(m);

@@ -738,6 +738,18 @@ TEST_CASE("a misspelt option or claim id gets the closest one suggested", "[cli]
   expect_usage_error("check copy --frobnicate", "--frobnicate is not an option of `tverify check copy`");
   expect_usage_error("check copy --claim copy.thm23", "is not a claim of copy; did you mean copy.thm2_3?");
   expect_usage_error("sweep copy --vary L --out o --L-mx 5", "did you mean --L-max?");
+  // Verbs, constructions, the options of every command, and a misspelt option that is also a required one.
+  expect_usage_error("chek copy", "'chek' is not a verb (verbs: list, check, prove, sweep, eval, export, report, "
+                                  "recheck); did you mean check?");
+  expect_usage_error("check cpy", "construction 'cpy' does not exist (available: copy, count3, cat, markov, model); "
+                                  "did you mean copy?");
+  expect_usage_error("report --markdwn c.json", "--markdwn is not an option of `tverify report`; did you mean "
+                                                "--markdown? (see `tverify report --help`)");
+  expect_usage_error("recheck --thread 2 c.json", "--thread is not an option of `tverify recheck`; did you mean "
+                                                  "--threads?");
+  expect_usage_error("--verison", "--verison is not an option of `tverify`; did you mean --version?");
+  expect_usage_error("sweep copy --vry tau --out o", "--vry is not an option of `tverify sweep copy`; did you mean "
+                                                     "--vary?");
 }
 
 TEST_CASE("check names the claims it leaves to prove, with the command that decides them", "[cli]") {

@@ -28,7 +28,7 @@ struct Expected {
 // The options every construction's check or sweep shows besides its own.
 const std::vector<std::string> common_options{"-h",       "--help",  "--help-all",    "--claim", "--variant",
                                               "--json",   "--threads", "--max-inputs", "--force",
-                                              "--max-counterexamples", "--vary", "--out", "--digits"};
+                                              "--max-counterexamples", "--vary", "--out", "--digits", "--progress"};
 
 const std::vector<Expected>& expected() {
   static const std::vector<Expected> all{

@@ -37,8 +37,8 @@ def _construction(name):
     for c in _tverify.constructions():
         if c["name"] == name:
             return c
-    known = ", ".join(c["name"] for c in _tverify.constructions())
-    raise ValueError(f"construction '{name}' does not exist (available: {known})")
+    _tverify.require_construction(name)  # raises the CLI's message
+    raise AssertionError(f"the registry has no construction '{name}' yet finds it")
 
 
 def _option_text(value):
