@@ -5,6 +5,9 @@
 #include "checkers/files.hpp"
 #include "checkers/registry.hpp"
 
+#include <boost/tokenizer.hpp>
+
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -51,6 +54,73 @@ Json fresh_sweep_certificate(const Json& cert, const CertificateCommand& command
   return read_json_file(fresh.string(), "the fresh sweep output '" + fresh.filename().string() + "'");
 }
 
+// The words of a recorded command line, unquoted: the CLI and the Python package quote a word with ' or ".
+std::vector<std::string> command_words(const std::string& command) {
+  std::vector<std::string> words;
+  try {
+    const boost::escaped_list_separator<char> separator("\\", " ", "'\"");
+    for (const auto& word : boost::tokenizer<boost::escaped_list_separator<char>>(command, separator))
+      if (!word.empty()) words.push_back(word);
+  } catch (const boost::escaped_list_error&) {
+    return {};
+  }
+  return words;
+}
+
+// The parameters and the variant that the certificate's recorded command gives, against its stored ones: a stored
+// field edited by hand (params.L, variant) is named, not only its effects on the fresh run. A command that is not
+// `tverify VERB CONSTRUCTION ...` for this certificate is not compared.
+std::vector<CertificateDifference> command_differences(const Json& cert, const Construction& c) {
+  const std::string verb = cert.value("verb", "check");
+  const std::vector<std::string> words = command_words(cert.value("command", ""));
+  if (words.size() < 3 || words[0] != "tverify" || words[1] != verb || words[2] != c.name()) return {};
+  const std::vector<ParamSpec> specs = c.params_for(verb);
+  std::map<std::string, std::string> raw;
+  std::string variant;
+  for (std::size_t i = 3; i < words.size(); ++i) {
+    if (words[i].rfind("--", 0) != 0) continue;
+    std::string name = words[i].substr(2);
+    std::optional<std::string> value;
+    if (const auto equals = name.find('='); equals != std::string::npos) {
+      value = name.substr(equals + 1);
+      name.resize(equals);
+    }
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
+    const bool flag = spec != specs.end() && spec->kind == ParamSpec::Kind::Flag;
+    if (name != "variant" && spec == specs.end()) continue;
+    if (!value && !flag && i + 1 < words.size()) value = words[++i];
+    (name == "variant" ? variant : raw[name]) = flag ? "true" : value.value_or("");
+  }
+  std::vector<CertificateDifference> out;
+  const Json stored = cert["params"];
+  Json given;
+  try {
+    given = ParamValues::parse(specs, raw).to_json();
+  } catch (const UsageError& e) {
+    return {{"command", cert.value("command", ""), std::string("does not parse: ") + e.what()}};
+  }
+  auto text = [](const Json& params, const std::string& key) {
+    return !params.contains(key) ? std::string("absent")
+                                 : params[key].is_string() ? params[key].get<std::string>() : params[key].dump();
+  };
+  for (const auto& [key, value] : given.items())
+    if (!stored.contains(key) || stored[key] != value)
+      out.push_back({"params." + key, text(stored, key), text(given, key) + " in its command"});
+  for (const auto& [key, value] : stored.items())
+    if (!given.contains(key)) out.push_back({"params." + key, text(stored, key), "absent in its command"});
+  const std::string command_variant = c.variant_or_default(variant);
+  if (cert.value("variant", "") != command_variant)
+    out.push_back({"variant", cert.value("variant", ""), command_variant + " in its command"});
+  return out;
+}
+
+// The differences of a fresh run, after those between the stored fields and the command's.
+std::vector<CertificateDifference> all_differences(const Json& cert, const Construction& c, const Json& fresh) {
+  std::vector<CertificateDifference> out = command_differences(cert, c);
+  for (auto& d : compare_certificates(cert, fresh)) out.push_back(std::move(d));
+  return out;
+}
+
 bool records_requested_claims(const Json& cert) {
   return cert.contains("options") && cert["options"].contains("requested_claims");
 }
@@ -91,7 +161,8 @@ RecheckResult recheck_certificate(const Json& cert, const std::string& path, Run
       throw UsageError("recheck of a sweep's certificate runs in one process (not under mpirun with " +
                        std::to_string(cluster->ranks()) + " ranks): its sweep writes into a temporary folder of its own");
     const Json fresh = fresh_sweep_certificate(cert, command, options);
-    RecheckResult result{compare_certificates(cert, fresh), fresh["probes"]["rows"].size(), std::nullopt, "probes"};
+    RecheckResult result{all_differences(cert, command.construction, fresh), fresh["probes"]["rows"].size(),
+                         std::nullopt, "probes"};
     if (cert.value("commit", "") != tool_commit()) result.made_at_other_commit = cert.value("commit", "?");
     return result;
   }
@@ -109,7 +180,7 @@ RecheckResult recheck_certificate(const Json& cert, const std::string& path, Run
     fresh = c.check(params, variant, ids, options);
   }
   if (!records_requested_claims(cert)) fresh.options.erase("requested_claims");
-  RecheckResult result{compare_certificates(cert, certificate_json(fresh, cert.value("command", ""))),
+  RecheckResult result{all_differences(cert, c, certificate_json(fresh, cert.value("command", ""))),
                        fresh.claims.size(), std::nullopt};
   if (cert.value("commit", "") != tool_commit()) result.made_at_other_commit = cert.value("commit", "?");
   return result;

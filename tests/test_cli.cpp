@@ -197,6 +197,7 @@ TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabu
   CHECK(hidden.out.find("DIFFERS summary.seconds: stored 1, now absent") != std::string::npos);  // only rows' are timings
   const CliRun top = run_cli("recheck " + forge("f3.json", [](auto& j) { j["variant"] = "paper"; }));
   CHECK(top.exit_code == 1);
+  CHECK(top.out.find("DIFFERS variant: stored paper, now corrected in its command") != std::string::npos);
   CHECK(top.out.find("DIFFERS summary.config") != std::string::npos);  // the forged variant re-runs as paper
   expect_usage_error("recheck " + forge("f4.json", [](auto& j) { j["sweep"]["output"] = "../elsewhere"; }),
                      "\"sweep.output\" must be a file name");

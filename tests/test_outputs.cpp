@@ -261,6 +261,14 @@ TEST_CASE("recheck names every field that differs, top-level fields and deleted 
       {"deleted", "DIFFERS claims: copy.alg1 (text): stored absent, now refuted",
        [](Json& j) { j["claims"].erase(j["claims"].begin()); }},
       {"added-field", "DIFFERS extra: stored 1, now absent", [](Json& j) { j["extra"] = 1; }},
+      // The stored parameters and variant are the ones the recorded command gives (`check copy`: the defaults).
+      {"parameter", "DIFFERS params.L: stored 5, now 4 in its command", [](Json& j) { j["params"]["L"] = 5; }},
+      {"variant", "DIFFERS variant: stored corrected, now paper in its command",
+       [](Json& j) { j["variant"] = "corrected"; }},
+      {"command", "DIFFERS params.D: stored 2, now 3 in its command",
+       [](Json& j) { j["command"] = "tverify check copy --D 3"; }},
+      {"command-value", "DIFFERS command: stored tverify check copy --D x, now does not parse: --D must be an integer",
+       [](Json& j) { j["command"] = "tverify check copy --D x"; }},
   };
   for (const auto& e : edits) {
     INFO(e.name);
