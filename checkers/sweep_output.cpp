@@ -158,10 +158,10 @@ std::string heat_clauses(const SweepTable& t, const PlotSpec& p, const std::stri
 // Everything but the terminal: labels for `target`, the shaded range, the marks, the plot command.
 std::string figure(const SweepTable& t, const PlotSpec& p, const std::string& csv_file, LabelTarget target) {
   // The PNG and PDF carry their title, broken after its first colon; the LaTeX figure has none (the paper's caption
-  // says what it shows).
+  // says what it shows). The key goes below the plot, a line's height clear of the x label.
   std::string title = p.title;
   if (const auto colon = title.find(": "); colon != std::string::npos) title.replace(colon, 2, ":\n");
-  std::string s = fmt::format("reset\nset datafile separator ','\nset key below\nset grid\n{}\n"
+  std::string s = fmt::format("reset\nset datafile separator ','\nset key below height 1\nset grid\n{}\n"
                               "set xlabel {}\nset ylabel {}\n",
                               target == LabelTarget::Latex ? "unset title" : "set title " + gnuplot_label(title, target),
                               gnuplot_label(p.xlabel, target), gnuplot_label(p.ylabel, target));
