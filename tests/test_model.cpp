@@ -281,7 +281,8 @@ TEST_CASE("model: a certificate records the model's SHA-256 and recheck reproduc
                                                {"lengths", "1:3"}};
   CheckReport report = c.check(ParamValues::parse(c.params(), raw), "stored", {}, RunOptions{});
   report.options["requested_claims"] = Json::array();
-  const Json cert = certificate_json(report, "tverify check model ...");
+  const Json cert = certificate_json(report, "tverify check model --onnx " + raw.at("onnx") +
+                                                " --task reverse --V 2 --lengths 1:3 --variant stored");
   CHECK(cert["options"]["model"]["sha256"].get<std::string>().size() == 64);
   CHECK(recheck_certificate(cert, "m.json", RunOptions{}).differences.empty());
   Json forged = cert;
