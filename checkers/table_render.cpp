@@ -85,13 +85,16 @@ std::string latex_part(const Table& t, const std::string& note) {
   for (double share : shares)
     spec += fmt::format(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {:.4f}\\linewidth-2\\tabcolsep\\relax}}", share);
   const std::string caption = latex_escape(t.caption);
-  std::string out = "\\begingroup\\footnotesize\n\\begin{longtable}{" + spec + "}\n";
-  out += "\\caption[{" + caption + "}]{" + caption + "\\footnotemark}\\\\\n\\toprule\n" + latex_row(t.header) +
-         "\\midrule\n\\endfirsthead\n\\toprule\n" + latex_row(t.header) + "\\midrule\n\\endhead\n\\midrule\n" +
+  // LaTeX typesets a caption twice (it measures it first), and a \footnotemark there would step the footnote counter
+  // twice: the counter is stepped once before the table, and the mark and the text name its value.
+  std::string out = "\\begingroup\\footnotesize\n\\stepcounter{footnote}\n\\begin{longtable}{" + spec + "}\n";
+  out += "\\caption[{" + caption + "}]{" + caption + "\\footnotemark[\\value{footnote}]}\\\\\n\\toprule\n" +
+         latex_row(t.header) + "\\midrule\n\\endfirsthead\n\\toprule\n" + latex_row(t.header) +
+         "\\midrule\n\\endhead\n\\midrule\n" +
          fmt::format("\\multicolumn{{{}}}{{r}}{{continued on the next page}}\\\\\n", t.header.size()) +
          "\\endfoot\n\\bottomrule\n\\endlastfoot\n";
   for (const auto& r : t.rows) out += latex_row(r);
-  return out + "\\end{longtable}\n\\footnotetext{" + latex_escape(note) + "}\n\\endgroup\n";
+  return out + "\\end{longtable}\n\\footnotetext[\\value{footnote}]{" + latex_escape(note) + "}\n\\endgroup\n";
 }
 
 // The parts of a table too wide for one line of a page: the key columns, then as many of the next columns as fit

@@ -140,8 +140,10 @@ TEST_CASE("report tables list one row per claim, in Markdown and LaTeX", "[repor
   // One certificate: its construction, variant and parameters are the same in every row, so the caption says them.
   CHECK(tex.find("\\caption[{Claims checked by tverify (copy), 1 certificate (construction: copy; variant: paper; "
                  "parameters: D=2 n=2 L=5)}]") != std::string::npos);
-  CHECK(tex.find("\\footnotemark}") != std::string::npos);
-  CHECK(tex.find("\\footnotetext{Certificates made by tverify") != std::string::npos);
+  // The footnote counter is stepped once, before the table: a \footnotemark in the caption would step it twice.
+  CHECK(tex.find("\\begingroup\\footnotesize\n\\stepcounter{footnote}\n\\begin{longtable}") == 0);
+  CHECK(tex.find("\\footnotemark[\\value{footnote}]}") != std::string::npos);
+  CHECK(tex.find("\\footnotetext[\\value{footnote}]{Certificates made by tverify") != std::string::npos);
   CHECK(tex.find("copy.\\allowbreak{}alg1") != std::string::npos);
   CHECK(tex.find("bound 1 - $|$S$|$/\\allowbreak{}D\\^{}L") != std::string::npos);
   CHECK(tex.find("|S|") == std::string::npos);  // no bare | < > _ reaches LaTeX
@@ -189,8 +191,8 @@ TEST_CASE("LaTeX escapes every special character and splits a table wider than a
     wide.rows[0].push_back(std::to_string(c));
   }
   const std::string tex = latex_table(wide, "note");
-  CHECK(tex.find("{wide (part 1 of 2)\\footnotemark}") != std::string::npos);
-  CHECK(tex.find("{wide (part 2 of 2)\\footnotemark}") != std::string::npos);
+  CHECK(tex.find("{wide (part 1 of 2)\\footnotemark[\\value{footnote}]}") != std::string::npos);
+  CHECK(tex.find("{wide (part 2 of 2)\\footnotemark[\\value{footnote}]}") != std::string::npos);
   CHECK(tex.find("key & c8 & c9 & c10 \\tabularnewline") != std::string::npos);  // the key column repeated in part 2
   CHECK(keep_columns(wide, {"c10", "key"}));
   CHECK(wide.header == Cells{"key", "c10"});
