@@ -61,7 +61,17 @@ TEST_CASE("report --latex of every kind of certificate and every sweep figure co
       {"sweep", "count3", "--vary", "values", "--n", "2", "--out", "sweeps"},
       {"sweep", "cat", "--vary", "L", "--variant", "key_delay_full", "--out", "sweeps"},
       {"sweep", "model", "--vary", "lengths", "--onnx", std::string(TVERIFY_SOURCE_DIR) + "/examples/models/sort.onnx",
-       "--task", "sort", "--V", "3", "--lengths", "1:3", "--out", "sweeps"}};
+       "--task", "sort", "--V", "3", "--lengths", "1:3", "--out", "sweeps"},
+      {"sweep", "copy", "--vary", "bits", "--variant", "corrected", "--D", "2", "--n", "1", "--L-max", "3", "--out",
+       "sweeps"},
+      {"sweep", "cat", "--vary", "c", "--variant", "ar", "--N", "1", "--V", "2", "--L-max", "8", "--out", "sweeps"},
+      {"sweep", "copy", "--fast", "--D", "16", "--n", "4", "--vary", "L=8:16:x2", "--formats", "float32,float16",
+       "--samples", "2", "--out", "sweeps"},
+      {"sweep", "copy", "--fast", "--D", "4", "--n", "2", "--vary", "L=8:16:x2", "--min-bits", "--samples", "2",
+       "--out", "sweeps"},
+      // the fast --vary c writes the same names as the exact one: a folder of its own
+      {"sweep", "cat", "--fast", "--vary", "c", "--variant", "ar", "--N", "1", "--V", "3", "--L-max", "3000", "--out",
+       "sweeps-fast"}};
   for (const auto& args : runs) tverify_output(dir, args);
   const std::vector<std::string> checks{"copy.json", "copy-corrected.json", "copy-proofs.json", "count3.json",
                                         "cat.json",  "markov.json",         "model.json"};
@@ -81,19 +91,23 @@ TEST_CASE("report --latex of every kind of certificate and every sweep figure co
   // The figures as a paper includes them: the cairolatex figure (its graphics found through \\graphicspath) and the
   // PDF, each in a figure environment.
   std::string document = "\\documentclass{article}\n\\usepackage{booktabs,longtable,array,graphicx,color}\n"
-                         "\\graphicspath{{sweeps/}}\n\\begin{document}\n\\input{claims.tex}\n\\input{wide.tex}\n";
+                         "\\begin{document}\n\\input{claims.tex}\n\\input{wide.tex}\n";
   for (const auto& one : every) document += "\\input{" + fs::path(one).stem().string() + ".table.tex}\n";
   std::size_t figures = 0;
-  for (const auto& entry : fs::directory_iterator(dir / "sweeps")) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() < 10 || name.substr(name.size() - 10) != "-latex.tex") continue;
-    const std::string stem = name.substr(0, name.size() - 10);
-    document += "\\begin{figure}\\centering\\input{sweeps/" + name + "}\\caption{" + stem +
-                " (cairolatex)}\\end{figure}\n\\begin{figure}\\centering\\includegraphics[width=\\linewidth]{" +
-                stem + ".pdf}\\caption{" + stem + " (PDF)}\\end{figure}\n\\clearpage\n";
-    ++figures;
-  }
-  CHECK(figures == 8);  // tau, fast L, markov (two), L, count3, cat, model
+  for (const std::string folder : {"sweeps", "sweeps-fast"})
+    for (const auto& entry : fs::directory_iterator(dir / folder)) {
+      const std::string name = entry.path().filename().string();
+      if (name.size() < 10 || name.substr(name.size() - 10) != "-latex.tex") continue;
+      const std::string stem = name.substr(0, name.size() - 10);
+      document += "\\graphicspath{{" + folder + "/}}\n\\begin{figure}\\centering\\input{" + folder + "/" + name +
+                  "}\\caption{" + stem +
+                  " (cairolatex)}\\end{figure}\n\\begin{figure}\\centering\\includegraphics[width=\\linewidth]{" +
+                  stem + ".pdf}\\caption{" + stem + " (PDF)}\\end{figure}\n\\clearpage\n";
+      ++figures;
+    }
+  // Every sweep of the README's tour: tau, L, bits, count3's values, CAT's c (exact and fast) and L, markov (two),
+  // the fast copy's L, formats and fewest bits, the model's lengths.
+  CHECK(figures == 13);
   std::ofstream(dir / "tables.tex") << document << "\\end{document}\n";
   REQUIRE(tverify::find_program("pdflatex"));
   CHECK(tverify::run_program("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "tables.tex"}, dir.string(),
