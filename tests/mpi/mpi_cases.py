@@ -1,6 +1,7 @@
 """Runs under mpirun against the same binary run alone (docs/cluster.md): certificates equal apart from timings and
-`ranks`, a killed rank fails the run without a certificate, a sweep killed under 3 ranks resumes under 2, the sweeps
-whose points are shared out among the ranks give one process's tables.
+`ranks`, a killed rank fails the run without a certificate, so does a rank's own error (one line naming the rank), a
+sweep killed under 3 ranks resumes under 2, the sweeps whose points are shared out among the ranks give one process's
+tables, --max-inputs counts the whole domain, and --progress shows rank 0's line.
 
 Usage: mpi_cases.py TVERIFY_BINARY SOURCE_DIR CASE, with CASE one of the names in CASES."""
 import json
@@ -202,6 +203,29 @@ def progress():
     assert hidden.returncode == 1 and hidden.stderr == "", hidden.stderr
 
 
+def rank_error():
+    """An error of one rank alone (rank 1's --onnx is missing): exit 2, one line naming the rank, no certificate."""
+    model = os.path.join(SOURCE, "examples", "models", "sort.onnx")
+    args = ["check", "model", "--task", "sort", "--V", "3", "--lengths", "1:3"]
+    with tempfile.TemporaryDirectory() as folder:
+        certificate, missing = os.path.join(folder, "c.json"), os.path.join(folder, "missing.onnx")
+        command = [*MPIRUN, "-np", "1", BINARY, *args, "--onnx", model, "--json", certificate, ":",
+                   "-np", "1", BINARY, *args, "--onnx", missing, "--json", certificate]
+        done = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=600)
+        assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+        assert done.stderr == f"rank 1: tverify: error: --onnx '{missing}' cannot be read: No such file or directory\n", \
+            done.stderr
+        assert not os.path.exists(certificate)
+
+
+def max_inputs():
+    """--max-inputs counts the whole domain under MPI, and the refusal is one line, printed once."""
+    done = run(["check", "copy", "--D", "3", "--n", "3", "--L", "16", "--max-inputs", "1000"], 2)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr == ("tverify: error: the domain [D]^L has 43046721 inputs, above --max-inputs 1000; raise "
+                           "--max-inputs or pass --force\n"), done.stderr
+
+
 def without_timings(certificate):
     """A sweep certificate's summary, request and probes, each point's seconds left out."""
     for row in certificate["summary"]["rows"]:
@@ -215,7 +239,7 @@ def without_timings(certificate):
 
 
 CASES = {f.__name__: f for f in (check_copy, check_cat, check_count3, check_model, killed_rank, sweep_resume,
-                                  sweep_points, progress)}
+                                  sweep_points, progress, rank_error, max_inputs)}
 
 if __name__ == "__main__":
     CASES[CASE]()
