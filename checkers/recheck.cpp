@@ -2,10 +2,9 @@
 
 #include "checkers/build_info.hpp"
 #include "checkers/cluster.hpp"
+#include "checkers/command_line.hpp"
 #include "checkers/files.hpp"
 #include "checkers/registry.hpp"
-
-#include <boost/tokenizer.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -54,25 +53,14 @@ Json fresh_sweep_certificate(const Json& cert, const CertificateCommand& command
   return read_json_file(fresh.string(), "the fresh sweep output '" + fresh.filename().string() + "'");
 }
 
-// The words of a recorded command line, unquoted: the CLI and the Python package quote a word with ' or ".
-std::vector<std::string> command_words(const std::string& command) {
-  std::vector<std::string> words;
-  try {
-    const boost::escaped_list_separator<char> separator("\\", " ", "'\"");
-    for (const auto& word : boost::tokenizer<boost::escaped_list_separator<char>>(command, separator))
-      if (!word.empty()) words.push_back(word);
-  } catch (const boost::escaped_list_error&) {
-    return {};
-  }
-  return words;
-}
-
 // The parameters and the variant that the certificate's recorded command gives, against its stored ones: a stored
 // field edited by hand (params.L, variant) is named, not only its effects on the fresh run. A command that is not
 // `tverify VERB CONSTRUCTION ...` for this certificate is not compared.
 std::vector<CertificateDifference> command_differences(const Json& cert, const Construction& c) {
   const std::string verb = cert.value("verb", "check");
-  const std::vector<std::string> words = command_words(cert.value("command", ""));
+  const auto parsed = shell_words(cert.value("command", ""));
+  if (!parsed) return {};
+  const std::vector<std::string>& words = *parsed;
   if (words.size() < 3 || words[0] != "tverify" || words[1] != verb || words[2] != c.name()) return {};
   const std::vector<ParamSpec> specs = c.params_for(verb);
   std::map<std::string, std::string> raw;
@@ -94,8 +82,10 @@ std::vector<CertificateDifference> command_differences(const Json& cert, const C
   std::vector<CertificateDifference> out;
   const Json stored = cert["params"];
   Json given;
+  std::string command_variant;
   try {
     given = ParamValues::parse(specs, raw).to_json();
+    command_variant = c.variant_or_default(variant);
   } catch (const UsageError& e) {
     return {{"command", cert.value("command", ""), std::string("does not parse: ") + e.what()}};
   }
@@ -108,7 +98,6 @@ std::vector<CertificateDifference> command_differences(const Json& cert, const C
       out.push_back({"params." + key, text(stored, key), text(given, key) + " in its command"});
   for (const auto& [key, value] : stored.items())
     if (!given.contains(key)) out.push_back({"params." + key, text(stored, key), "absent in its command"});
-  const std::string command_variant = c.variant_or_default(variant);
   if (cert.value("variant", "") != command_variant)
     out.push_back({"variant", cert.value("variant", ""), command_variant + " in its command"});
   return out;

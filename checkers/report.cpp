@@ -112,19 +112,18 @@ Table sweep_table(const Json& cert) {
 }
 
 // Certificates of one kind of sweep, one row each: construction, variant and every parameter (the key columns), then
-// every other number of the summary. The probes stay in the certificates.
+// every other number of the summary (an entry named as a key column is that column). The probes stay in the
+// certificates.
 Table sweep_summary_table(const std::vector<Json>& certs) {
-  Cells params, summary;
+  Cells keys{"construction", "variant"}, summary;
   for (const auto& cert : certs)
-    for (const auto& [key, value] : cert["params"].items()) add_unique(params, key);
+    for (const auto& [key, value] : cert["params"].items()) add_unique(keys, key);
   for (const auto& cert : certs)
     for (const auto& [key, value] : cert["summary"].items())
-      if (value.is_primitive() && key != "construction" &&
-          std::find(params.begin(), params.end(), key) == params.end())
-        add_unique(summary, key);
+      if (value.is_primitive() && std::find(keys.begin(), keys.end(), key) == keys.end()) add_unique(summary, key);
+  const Cells params(keys.begin() + 2, keys.end());
   Table t{fmt::format("{}, {} certificate{}", sweep_kind(certs.front()), certs.size(), certs.size() == 1 ? "" : "s"),
-          {"construction", "variant"}, {}, 2 + params.size()};
-  t.header.insert(t.header.end(), params.begin(), params.end());
+          keys, {}, keys.size()};
   t.header.insert(t.header.end(), summary.begin(), summary.end());
   t.constant_columns_in_caption = true;
   auto cell = [](const Json& object, const std::string& key) {

@@ -4,6 +4,7 @@
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
 #include "checkers/cluster.hpp"
+#include "checkers/command_line.hpp"
 #include "checkers/files.hpp"
 #include "checkers/recheck.hpp"
 #include "checkers/registry.hpp"
@@ -30,7 +31,7 @@ namespace tverify::cli {
 namespace {
 
 struct CommonRunArgs {
-  std::string threads = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  std::string threads = std::to_string(std::clamp(std::thread::hardware_concurrency(), 1u, 256u));  // --threads' range
   std::string max_inputs = "10000000";
   std::string max_counterexamples = "10";
   bool force = false, progress = false;
@@ -68,11 +69,7 @@ struct CommonRunArgs {
 
 std::string quoted_command(int argc, char** argv) {
   std::string out = "tverify";
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    const bool plain = a.find_first_of(" \t'\"$\\") == std::string::npos && !a.empty();
-    out += " " + (plain ? a : "'" + a + "'");
-  }
+  for (int i = 1; i < argc; ++i) out += " " + shell_quoted(argv[i]);
   return out;
 }
 
@@ -289,6 +286,7 @@ std::optional<std::string> unknown_option_message(const CLI::App& app, int argc,
   std::string path = "tverify";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--") break;  // the words after it are no options
     std::vector<std::string> known;
     for (const CLI::Option* o : command->get_options())
       for (const auto& name : o->get_lnames()) known.push_back("--" + name);

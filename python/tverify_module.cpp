@@ -211,18 +211,21 @@ void bind_claims_verbs(py::module_& m) {
       "prove",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
          const std::vector<std::string>& claims, const RunLimits& limits, unsigned timeout_s,
-         const std::string& command, const Progress& progress) {
+         const std::string& smt2_dir, const std::string& command, const Progress& progress) {
         ClaimsRequest r{construction, variant, command, params, claims, run_options(limits)};
         ProofOptions proof;
         proof.timeout_ms = timeout_s * 1000;
+        proof.smt2_dir = smt2_dir;
         return claims_verb(r, "prove", progress,
                            [&proof](const Construction& c, const ParamValues& p, const std::string& v,
-                                    const std::vector<std::string>& ids,
-                                    const RunOptions& o) { return c.prove(p, v, ids, proof, o); });
+                                    const std::vector<std::string>& ids, const RunOptions& o) {
+                             if (!proof.smt2_dir.empty()) ensure_writable_dir(proof.smt2_dir, "smt2");
+                             return c.prove(p, v, ids, proof, o);
+                           });
       },
       "the certificate text of `tverify prove` and its exit code", py::arg("construction"), py::arg("params"),
-      py::arg("variant"), py::arg("claims"), py::arg("limits"), py::arg("timeout_s"), py::arg("command"),
-      py::arg("progress"));
+      py::arg("variant"), py::arg("claims"), py::arg("limits"), py::arg("timeout_s"), py::arg("smt2_dir"),
+      py::arg("command"), py::arg("progress"));
 }
 
 // One tensor's entries: (rational part, coefficient, radicand) as exact texts, a + b sqrt(r); a symbolic entry as

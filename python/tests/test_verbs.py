@@ -5,6 +5,7 @@ read as Fractions."""
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -138,6 +139,18 @@ def test_a_sweep_takes_the_run_limits(tmp_path):
     assert tverify.recheck(tmp_path / "forced" / "length-D2-n2-onehot-paper.json", max_inputs=16, force=True)
 
 
+def test_recheck_reads_back_a_command_with_quotes_and_a_newline_in_a_path(tmp_path):
+    folder = tmp_path / "it's \"quoted\" back\\slash\nnew line"
+    folder.mkdir()
+    model = folder / "sort.onnx"
+    shutil.copy(os.path.join(SOURCE_DIR, "examples", "models", "sort.onnx"), model)
+    ran = cli("check", "model", "--onnx", str(model), "--task", "sort", "--V", "2", "--lengths", "1:2", "--json",
+              "c.json", cwd=tmp_path)
+    assert ran.returncode in (0, 1), ran.stderr
+    assert cli("recheck", "c.json", cwd=tmp_path).returncode == 0
+    assert tverify.recheck(tverify.check_model(model, task="sort", V=2, lengths="1:2", threads=1, progress=False))
+
+
 def test_ctrl_c_stops_a_check():
     # copy.err over [3]^14 (4.8 million strings) runs for minutes; SIGINT after half a second must stop it.
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
@@ -148,23 +161,36 @@ def test_ctrl_c_stops_a_check():
     assert time.monotonic() - start < 10
 
 
-def test_ctrl_c_stops_a_proof():
-    # copy.scores at D = 2, n = 6, L = 16, text reading: Z3's check runs from about 0.3 s to 1.7 s here, then the model
-    # is replayed. SIGINT during the check must end in KeyboardInterrupt, not in a verdict `unknown`.
-    timer = threading.Timer(0.8, lambda: os.kill(os.getpid(), signal.SIGINT))
+def _when_a_query_starts(folder, act):
+    """act() 0.2 s after the first SMT-LIB2 dump appears in `folder`: prove writes each query there just before Z3
+    checks it, and the checks below take over a second."""
+    def watch():
+        for _ in range(1200):
+            if any(folder.glob("*.smt2")):
+                time.sleep(0.2)
+                act()
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def test_ctrl_c_stops_a_proof(tmp_path):
+    # copy.scores at D = 2, n = 6, L = 16, text reading: one Z3 query of about 1.5 s. SIGINT during it must end in
+    # KeyboardInterrupt, not in a verdict `unknown` (Z3 left to its own handling of Ctrl-C answers unknown).
+    _when_a_query_starts(tmp_path, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.monotonic()
-    timer.start()
     with pytest.raises(KeyboardInterrupt):
-        tverify.prove("copy", claims=["copy.scores"], D=2, n=6, L=16, reading="text", progress=False)
+        tverify.prove("copy", claims=["copy.scores"], D=2, n=6, L=16, reading="text", smt2=tmp_path, progress=False)
     assert time.monotonic() - start < 60
 
 
 def test_ctrl_c_stops_the_cli_during_a_proof(tmp_path):
     # The same proof from the CLI: SIGINT during Z3's check ends the process by the signal, with no certificate.
     process = subprocess.Popen([BINARY, "prove", "copy", "--claim", "copy.scores", "--D", "2", "--n", "6", "--L", "16",
-                                "--reading", "text", "--json", "c.json"], cwd=tmp_path, stdout=subprocess.DEVNULL)
-    time.sleep(0.8)
-    process.send_signal(signal.SIGINT)
+                                "--reading", "text", "--smt2", "queries", "--json", "c.json"], cwd=tmp_path,
+                               stdout=subprocess.DEVNULL)
+    _when_a_query_starts(tmp_path / "queries", lambda: process.send_signal(signal.SIGINT))
     assert process.wait(timeout=60) == -signal.SIGINT
     assert not (tmp_path / "c.json").exists()
 

@@ -96,7 +96,7 @@ _DEFAULT_MAX_INPUTS, _DEFAULT_MAX_COUNTEREXAMPLES = 10_000_000, 10
 def _run_limits(threads, max_inputs, max_counterexamples, force):
     """The CLI's --threads, --max-inputs, --max-counterexamples and --force, checked against the CLI's ranges, as
     (the values the binding takes, the words of the command a certificate records)."""
-    threads = _count("threads", (os.cpu_count() or 1) if threads is None else threads, 1, 256)
+    threads = _count("threads", min(os.cpu_count() or 1, 256) if threads is None else threads, 1, 256)
     max_inputs = _count("max_inputs", max_inputs, 1, 10**18)
     max_counterexamples = _count("max_counterexamples", max_counterexamples, 0, 100_000)
     if not isinstance(force, bool):
@@ -230,10 +230,12 @@ def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEF
     return Certificate(text, code)
 
 
-def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, max_inputs=_DEFAULT_MAX_INPUTS,
-          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, **params):
+def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, smt2=None,
+          max_inputs=_DEFAULT_MAX_INPUTS, max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None,
+          **params):
     """Proves claims with Z3 over all inputs symbolically, as `tverify prove` does; a Certificate as check's.
-    timeout_s: each query's Z3 timeout in seconds (1..86400); the other options as check's."""
+    timeout_s: each query's Z3 timeout in seconds (1..86400); smt2: a folder to dump every query into as SMT-LIB2
+    (the CLI's --smt2), written before Z3 runs it; the other options as check's."""
     spec = _construction(construction)
     given, words = _params(spec, params)
     claims = _claim_ids(claims)
@@ -242,8 +244,11 @@ def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, m
     command = _claims_command("prove", construction, words, claims, variant, limit_words)
     if timeout_s != 60:
         command += ["--timeout-s", str(timeout_s)]
+    if smt2 is not None:
+        command += ["--smt2", os.fspath(smt2)]
     text, code = _polled(lambda report: _tverify.prove(construction, given, variant or "", claims, limits, timeout_s,
-                                                       shlex.join(command), report), progress)
+                                                       "" if smt2 is None else os.fspath(smt2), shlex.join(command),
+                                                       report), progress)
     return Certificate(text, code)
 
 
