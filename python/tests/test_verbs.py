@@ -206,6 +206,32 @@ def test_exact_values_read_as_fractions(text, value):
     assert tverify.exact(text) == value
 
 
+def test_a_certificates_exact_values_as_fractions():
+    cert = tverify.check("copy", claims=["copy.err"], variant="corrected", D=2, n=2, L=5, threads=1, progress=False)
+    text, formula = cert.exact_claims  # copy.err under the text and the formula reading
+    raw_text, raw_formula = cert.claims
+    assert text["details"]["err"] == Fraction(raw_text["details"]["err"])  # "3/8" in the certificate
+    assert text["details"]["p_ngram"] == Fraction(raw_text["details"]["p_ngram"])
+    assert isinstance(text["details"]["err"], Fraction) and raw_text["details"]["err"] == "3/8"
+    assert formula["counterexamples"][0]["got"] == Fraction(raw_formula["counterexamples"][0]["got"])
+    assert formula["counterexamples"][0]["expected"] == "err < 1/4"  # a formula stays text
+    assert text["details"]["settings"]["tau"] == "4 ln(128)"
+    markov = tverify.check("markov", claims=["markov.lemma1"], threads=1, progress=False)
+    enclosures = [v for v in _leaves(markov.exact_claims) if isinstance(v, tuple)]
+    assert enclosures and all(lo <= hi for lo, hi in enclosures)
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
 def test_exact_refuses_what_is_not_an_exact_number():
     for bad in ("0.5.1", "a/b", True, None, "[1, x]"):
         with pytest.raises(ValueError):

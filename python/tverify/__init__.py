@@ -133,6 +133,13 @@ class Certificate:
         """{claim id (and reading): verdict}."""
         return {_claim_label(c): c["verdict"] for c in self.claims}
 
+    @property
+    def exact_claims(self):
+        """The claims with their exact values read: every text in `details` and in a counterexample's `expected` and
+        `got` that is an exact number ("5/8") is a Fraction, an enclosure ("[lo, hi]") a pair of Fractions; other
+        texts (statements, summaries, formulas such as "4 ln(128)") stay as they are."""
+        return [_with_exact_values(c) for c in self.claims]
+
     def __repr__(self):
         verdicts = ", ".join(f"{k}: {v}" for k, v in self.verdicts.items())
         return f"<tverify certificate {self.json['construction']} ({self.json['variant']}): {verdicts}>"
@@ -160,6 +167,23 @@ def _html_table(caption, header, rows):
 
     return (f"<table><caption>{html.escape(caption)}</caption>" + cells("th", header) +
             "".join(cells("td", row) for row in rows) + "</table>")
+
+
+_TEXT_FIELDS = ("id", "reading", "verdict", "statement", "summary", "detail", "finding")
+
+
+def _with_exact_values(value, key=None):
+    """`value` with its exact numbers and enclosures as Fractions (Certificate.exact_claims)."""
+    if isinstance(value, dict):
+        return {k: _with_exact_values(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_with_exact_values(v) for v in value]
+    if isinstance(value, str) and key not in _TEXT_FIELDS:
+        try:
+            return exact(value)
+        except ValueError:
+            return value
+    return value
 
 
 def _claim_label(c):
