@@ -204,19 +204,26 @@ TEST_CASE("model: a -inf mask weighs exactly 0; exact ties fail, decided exactly
 
 namespace {
 
-// logits = f(E[x]) for one token x, E's rows given; written to `dir`, its path returned.
+// logits = f(E[x]) for one token x, E's rows given; written to `dir`, its path returned. With integer rows, E is an
+// int64 table and the logits f(E[x]) cast to float.
 std::string elementwise_model(const std::filesystem::path& dir, const std::string& op,
-                              const std::vector<std::vector<Exact>>& rows) {
+                              const std::vector<std::vector<Exact>>& rows, bool integer_rows = false) {
   model::OnnxWriter w("elementwise_" + op);
   const std::string tokens = w.token_input("tokens");
   std::vector<Exact> values;
   for (const auto& row : rows) values.insert(values.end(), row.begin(), row.end());
   const auto classes = static_cast<std::int64_t>(rows.front().size());
-  const std::string embedding = w.rationals("E", {static_cast<std::int64_t>(rows.size()), classes}, values);
+  const std::vector<std::int64_t> shape{static_cast<std::int64_t>(rows.size()), classes};
+  std::vector<std::int64_t> whole;
+  for (const Exact& v : values) whole.push_back(numerator(v).convert_to<std::int64_t>());
+  const std::string embedding = integer_rows ? w.integers("E", shape, whole) : w.rationals("E", shape, values);
   const std::string x = w.node("Gather", {embedding, tokens}, {{"axis", std::int64_t{0}}});
-  w.node(op, {x}, {}, "logits");
+  if (integer_rows)
+    w.node("Cast", {w.node(op, {x}, {})}, {{"to", std::int64_t{1}}}, "logits");
+  else
+    w.node(op, {x}, {}, "logits");
   w.output("logits", classes);
-  const auto path = dir / (op + ".onnx");
+  const auto path = dir / (op + (integer_rows ? "-integers" : "") + ".onnx");
   write_file_atomically(path, w.serialized());
   return path.string();
 }
@@ -251,6 +258,31 @@ TEST_CASE("model: exact exp-log arithmetic decides ties and near-ties of Exp; a 
   CHECK(tanh_claim.passed == 2);
   CHECK(tanh_claim.details["decided_at_bits"]["256"] == 1);
   CHECK(tanh_claim.details["unknown_inputs"][0]["input"] == Json({0}));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: Abs is exact, on rationals and on integers", "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-abs-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string pairs = (dir / "pairs.jsonl").string();
+  std::ofstream(pairs) << "{\"input\": [0], \"output\": [0]}\n{\"input\": [1], \"output\": [1]}\n"
+                          "{\"input\": [2], \"output\": [0]}\n";
+  // |(-3, 2, 0)| = (3, 2, 0): class 0, where the row itself has class 1; |(1, -5/2, 2)| = (1, 5/2, 2): class 1;
+  // |(-1, 1, 0)| = (1, 1, 0): an exact tie of classes 0 and 1, a failure.
+  const std::vector<std::vector<Exact>> rows{{-3, 2, 0}, {1, Exact(-5, 2), 2}, {-1, 1, 0}};
+  const ClaimResult rational =
+      task_claim(check_model({{"onnx", elementwise_model(dir, "Abs", rows)}, {"expected", pairs}}));
+  CHECK(rational.verdict == Verdict::Refuted);
+  CHECK(rational.passed == 2);
+  REQUIRE(rational.counterexamples.size() == 1);
+  CHECK(rational.counterexamples[0].input == Json({2}));
+  CHECK(rational.counterexamples[0].got == Json({"tie 0,1"}));
+  // The same with whole numbers in an int64 table: (-3, 2, 0), (1, -3, 2), (-1, 1, 0) give classes 0, 1 and a tie.
+  const std::vector<std::vector<Exact>> whole{{-3, 2, 0}, {1, -3, 2}, {-1, 1, 0}};
+  const ClaimResult integer =
+      task_claim(check_model({{"onnx", elementwise_model(dir, "Abs", whole, true)}, {"expected", pairs}}));
+  CHECK(integer.passed == 2);
+  CHECK(integer.failed == 1);
   std::filesystem::remove_all(dir);
 }
 

@@ -55,6 +55,13 @@ Tensor<T> relu_of(const Tensor<T>& a) {
                     [](std::int64_t x) { return std::max<std::int64_t>(x, 0); });
 }
 
+// |x| = max(x, -x), exact; an integer's overflows at INT64_MIN.
+template <class T>
+Tensor<T> abs_of(const Tensor<T>& a) {
+  return ops::unary(a, [](const Extended<T>& x) { return maximum(x, -x); },
+                    [](std::int64_t x) { return ops::no_overflow(x == INT64_MIN, x, "Abs") < 0 ? -x : x; });
+}
+
 template <class T>
 Tensor<T> power_of(const Tensor<T>& base, const Tensor<T>& exponent) {
   if (!base.is_real()) throw ModelError("Pow of an integer base");
@@ -117,6 +124,7 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
     return ops::unary(x(), [](const Extended<T>& v) { return -v; },
                       [](std::int64_t v) { return -ops::no_overflow(v == INT64_MIN, v, "Neg"); });
   if (op == "Relu") return relu_of(x());
+  if (op == "Abs") return abs_of(x());
   if (op == "Max" || op == "Min") return ops::extremum(in, op == "Max");
   if (op == "Where") return ops::where(x(), y(), ops::input(in, 2, node));
   if (op == "MatMul") return ops::matmul(x(), y());

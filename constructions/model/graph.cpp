@@ -10,7 +10,7 @@ namespace {
 // Every op of the evaluator, rational ones first. Kept in one place: the reader refuses any other op, docs/model.md
 // lists these.
 constexpr std::array rational_ops{
-    "Add", "And", "Cast", "Concat", "Constant", "ConstantOfShape", "CumSum", "Div", "Dropout", "Equal", "Expand",
+    "Abs", "Add", "And", "Cast", "Concat", "Constant", "ConstantOfShape", "CumSum", "Div", "Dropout", "Equal", "Expand",
     "Gather", "Gemm", "Greater", "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "MatMul", "Max", "Min", "Mul",
     "Neg", "Not", "Or", "Range", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum", "Relu", "Reshape", "Shape",
     "Slice", "Split", "Squeeze", "Sub", "Transpose", "Trilu", "Unsqueeze", "Where", "Pow"};

@@ -68,8 +68,8 @@ std::vector<std::size_t> parameter_inputs(const std::string& op) {
 }
 
 const std::array elementwise_ops{"Add", "Sub", "Mul", "Div", "Pow", "Equal", "Less", "Greater", "LessOrEqual",
-                                 "GreaterOrEqual", "And", "Or", "Not", "Neg", "Relu", "Max", "Min", "Where", "Exp",
-                                 "Log", "Sqrt", "Erf", "Tanh", "Sigmoid", "Cast", "Identity"};
+                                 "GreaterOrEqual", "And", "Or", "Not", "Neg", "Abs", "Relu", "Max", "Min", "Where",
+                                 "Exp", "Log", "Sqrt", "Erf", "Tanh", "Sigmoid", "Cast", "Identity"};
 
 class Analysis {
  public:
