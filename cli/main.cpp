@@ -146,7 +146,8 @@ struct SweepArgs {
       any_fast = any_fast || s.fast;
     }
     app->add_option("--vary", vary, "what varies" + kinds)->required();
-    app->add_option("--out", out_dir, "output directory for the certificate, table and figures (created if missing)")->required();
+    app->add_option("--out", out_dir, "output directory for the certificate, table and figures (created if missing)")
+        ->required();
     if (any_fast) app->add_flag("--fast", fast, "the fast exact path (the sweeps marked 'with --fast')");
     for (const auto& s : c.sweeps())
       for (const auto& o : s.options) {
@@ -328,7 +329,8 @@ void reject_unknown_words(const CLI::App& app, const std::vector<std::string>& c
   }
   if (!known) {
     std::vector<std::string> names;
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      names.push_back(sub->get_name());
     throw UsageError("'" + verb + "' is not a verb (verbs: " + verbs + ")" + did_you_mean(verb, names));
   }
   if (argc < 3) return;
@@ -355,7 +357,8 @@ int run(int argc, char** argv) {
   auto* prove = app.add_subcommand("prove", "prove claims of a construction with Z3 (all inputs symbolically)");
   prove->require_subcommand(1);
   std::string smt2_dir, timeout_s = "60";
-  auto* sweep = app.add_subcommand("sweep", "sweep a parameter; write its certificate (JSON), table (CSV) and figures (PNG, PDF, LaTeX)");
+  auto* sweep = app.add_subcommand(
+      "sweep", "sweep a parameter; write its certificate (JSON), table (CSV) and figures (PNG, PDF, LaTeX)");
   sweep->require_subcommand(1);
   auto* eval = app.add_subcommand("eval", "evaluate a construction on one input");
   eval->require_subcommand(1);

@@ -213,8 +213,8 @@ def rank_error():
                    "-np", "1", BINARY, *args, "--onnx", missing, "--json", certificate]
         done = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=600)
         assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-        assert done.stderr == f"rank 1: tverify: error: --onnx '{missing}' cannot be read: No such file or directory\n", \
-            done.stderr
+        line = f"rank 1: tverify: error: --onnx '{missing}' cannot be read: No such file or directory\n"
+        assert done.stderr == line, done.stderr
         assert not os.path.exists(certificate)
 
 
