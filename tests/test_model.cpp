@@ -1,5 +1,6 @@
 // The model checker (checkers/model, constructions/model): ONNX models from tests/models (written by
-// tests/models/make_fixtures.py with python3-onnx) checked against tasks whose answers are derived by hand below.
+// tests/models/make_fixtures.py with python3-onnx, and one PyTorch layer by make_attention_fixture.py) checked against
+// tasks whose answers are derived by hand below, or against PyTorch's own outputs.
 #include "checkers/files.hpp"
 #include "checkers/model/tasks.hpp"
 #include "constructions/model/onnx_writer.hpp"
@@ -10,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <iterator>
 
 #include <unistd.h>
 
@@ -283,6 +285,30 @@ TEST_CASE("model: Abs is exact, on rationals and on integers", "[model]") {
       task_claim(check_model({{"onnx", elementwise_model(dir, "Abs", whole, true)}, {"expected", pairs}}));
   CHECK(integer.passed == 2);
   CHECK(integer.failed == 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: a PyTorch attention layer exported at opset 17 gives PyTorch's argmax at every position", "[model]") {
+  // tests/models/make_attention_fixture.py: nn.MultiheadAttention with a symmetric ALiBi bias (Abs) under a causal
+  // -inf mask, LayerNormalization, a GELU MLP; the expected file is PyTorch's float32 argmax on all 340 sequences.
+  const ClaimResult agree = task_claim(
+      check_model({{"onnx", fixture("attention_alibi.onnx")}, {"expected", fixture("attention_alibi.jsonl")}}));
+  CHECK(agree.verdict == Verdict::Verified);
+  CHECK(agree.passed == 340);
+  // One expected token changed: that sequence, and only it, is refuted.
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-mha-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ifstream original(fixture("attention_alibi.jsonl"));
+  std::string first, rest((std::istreambuf_iterator<char>(std::getline(original, first))), {});
+  Json changed = Json::parse(first);
+  changed["output"][0] = (changed["output"][0].get<int>() + 1) % 4;
+  std::ofstream(dir / "changed.jsonl") << changed.dump() << "\n" << rest;
+  const ClaimResult broken = task_claim(
+      check_model({{"onnx", fixture("attention_alibi.onnx")}, {"expected", (dir / "changed.jsonl").string()}}));
+  CHECK(broken.verdict == Verdict::Refuted);
+  CHECK(broken.failed == 1);
+  REQUIRE(broken.counterexamples.size() == 1);
+  CHECK(broken.counterexamples[0].input == changed["input"]);
   std::filesystem::remove_all(dir);
 }
 
