@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <fstream>
 #include <iterator>
 
@@ -230,14 +231,21 @@ std::string elementwise_model(const std::filesystem::path& dir, const std::strin
   return path.string();
 }
 
+// An --expected file in `dir` for the one-token inputs [0], [1], [2] of elementwise_model: their expected classes.
+std::string one_token_pairs(const std::filesystem::path& dir, const std::array<int, 3>& classes) {
+  const std::string pairs = (dir / "pairs.jsonl").string();
+  std::ofstream out(pairs);
+  for (int token = 0; token < 3; ++token)
+    out << "{\"input\": [" << token << "], \"output\": [" << classes[static_cast<std::size_t>(token)] << "]}\n";
+  return pairs;
+}
+
 }  // namespace
 
 TEST_CASE("model: exact exp-log arithmetic decides ties and near-ties of Exp; a tie of Tanh stays unknown", "[model]") {
   const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-ties-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const std::string pairs = (dir / "pairs.jsonl").string();
-  std::ofstream(pairs) << "{\"input\": [0], \"output\": [1]}\n{\"input\": [1], \"output\": [1]}\n"
-                          "{\"input\": [2], \"output\": [0]}\n";
+  const std::string pairs = one_token_pairs(dir, {1, 1, 0});
   const Exact one(1), tiny(1, BigInt(1) << 80);
   // Rows: (1, 1, 0) an exact tie of e^1 and e^1; (1, 1 + 2^-80, 0) class 1 by e^{2^-80} - 1 ~ 8e-25 of e, past the
   // double rung; (1, 0, 0) class 0.
@@ -266,9 +274,7 @@ TEST_CASE("model: exact exp-log arithmetic decides ties and near-ties of Exp; a 
 TEST_CASE("model: Abs is exact, on rationals and on integers", "[model]") {
   const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-abs-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const std::string pairs = (dir / "pairs.jsonl").string();
-  std::ofstream(pairs) << "{\"input\": [0], \"output\": [0]}\n{\"input\": [1], \"output\": [1]}\n"
-                          "{\"input\": [2], \"output\": [0]}\n";
+  const std::string pairs = one_token_pairs(dir, {0, 1, 0});
   // |(-3, 2, 0)| = (3, 2, 0): class 0, where the row itself has class 1; |(1, -5/2, 2)| = (1, 5/2, 2): class 1;
   // |(-1, 1, 0)| = (1, 1, 0): an exact tie of classes 0 and 1, a failure.
   const std::vector<std::vector<Exact>> rows{{-3, 2, 0}, {1, Exact(-5, 2), 2}, {-1, 1, 0}};
