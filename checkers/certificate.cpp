@@ -228,6 +228,8 @@ Json validated_certificate(const Json& j, const std::string& what) {
   return j;
 }
 
+std::string json_text(const Json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
 Json load_certificate(const std::string& path) {
   const std::string what = "certificate '" + path + "'";
   return validated_certificate(read_json_file(path, what), what);
@@ -261,7 +263,7 @@ Json without_timing_columns(Json j) {
 
 std::string short_text(const Json& j) {
   if (j.is_null()) return "absent";
-  std::string text = j.is_string() ? j.get<std::string>() : j.dump();
+  std::string text = json_text(j);
   return text.size() > 60 ? text.substr(0, 57) + "..." : text;
 }
 

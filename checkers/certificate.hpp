@@ -35,6 +35,9 @@ void write_json_atomically(const std::string& path, const Json& json);
 Json load_certificate(const std::string& path);
 Json validated_certificate(const Json& certificate, const std::string& what);
 
+// A JSON value as text: a string as it is, anything else as its JSON.
+std::string json_text(const Json& value);
+
 // One field that differs between a stored certificate and a fresh run of its command: its path ("domain.inputs",
 // "claims: copy.alg1.failed"), and both values as short text ("absent" for a missing field or claim).
 struct CertificateDifference {

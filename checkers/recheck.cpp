@@ -16,7 +16,7 @@ namespace {
 
 std::map<std::string, std::string> params_from_certificate(const Json& params) {
   std::map<std::string, std::string> raw;
-  for (const auto& [k, v] : params.items()) raw[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  for (const auto& [k, v] : params.items()) raw[k] = json_text(v);
   return raw;
 }
 
@@ -90,8 +90,7 @@ std::vector<CertificateDifference> command_differences(const Json& cert, const C
     return {{"command", cert.value("command", ""), std::string("does not parse: ") + e.what()}};
   }
   auto text = [](const Json& params, const std::string& key) {
-    return !params.contains(key) ? std::string("absent")
-                                 : params[key].is_string() ? params[key].get<std::string>() : params[key].dump();
+    return params.contains(key) ? json_text(params[key]) : std::string("absent");
   };
   for (const auto& [key, value] : given.items())
     if (!stored.contains(key) || stored[key] != value)

@@ -1,5 +1,6 @@
 #include "checkers/report.hpp"
 
+#include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/table_render.hpp"
 
@@ -12,12 +13,9 @@
 namespace tverify {
 namespace {
 
-// A JSON value as a cell: a string as it is, anything else as JSON text.
-std::string value_text(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
 std::string params_text(const Json& params) {
   std::string out;
-  for (const auto& [k, v] : params.items()) out += (out.empty() ? "" : " ") + k + "=" + value_text(v);
+  for (const auto& [k, v] : params.items()) out += (out.empty() ? "" : " ") + k + "=" + json_text(v);
   return out;
 }
 
@@ -103,7 +101,7 @@ std::string sweep_kind(const Json& cert) {
 Table sweep_table(const Json& cert) {
   std::string summary;
   for (const auto& [key, value] : cert["summary"].items())
-    if (value.is_primitive()) summary += (summary.empty() ? "" : "; ") + key + ": " + value_text(value);
+    if (value.is_primitive()) summary += (summary.empty() ? "" : "; ") + key + ": " + json_text(value);
   Table t{fmt::format("{} ({}; variant {}; {}): {}", sweep_kind(cert), cert["sweep"].value("output", ""),
                       cert.value("variant", ""), params_text(cert["params"]), summary),
           cert["probes"]["columns"].get<Cells>(), {}, 1};
@@ -127,7 +125,7 @@ Table sweep_summary_table(const std::vector<Json>& certs) {
   t.header.insert(t.header.end(), summary.begin(), summary.end());
   t.constant_columns_in_caption = true;
   auto cell = [](const Json& object, const std::string& key) {
-    return object.contains(key) && object[key].is_primitive() ? value_text(object[key]) : "";
+    return object.contains(key) && object[key].is_primitive() ? json_text(object[key]) : "";
   };
   for (const auto& cert : certs) {
     Cells row{cert.value("construction", ""), cert.value("variant", "")};
