@@ -10,6 +10,7 @@
 #include "core/interval.hpp"
 #include "core/tri.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -21,8 +22,14 @@ class QuadraticSurd {
   QuadraticSurd(long i) : a_(i) {}          // NOLINT: integers and rationals convert implicitly
   QuadraticSurd(int i) : a_(i) {}           // NOLINT
   QuadraticSurd(const Exact& a) : a_(a) {}  // NOLINT
+  // A square radicand k^2 gives the rational a + b k: a surd's radicand is never a square.
   QuadraticSurd(const Exact& a, const Exact& b, unsigned long radicand) : a_(a), b_(b), r_(b == 0 ? 0 : radicand) {
     if (b != 0 && radicand == 0) throw std::domain_error("quadratic surd with radicand 0");
+    if (const auto root = square_root(r_)) {
+      a_ += b_ * Exact(*root);
+      b_ = 0;
+      r_ = 0;
+    }
   }
 
   const Exact& rational_part() const { return a_; }
@@ -79,11 +86,11 @@ class QuadraticSurd {
     normalize();
     return *this;
   }
-  // (a + b s) / (c + e s) = (a + b s)(c - e s) / (c^2 - e^2 r); the denominator is nonzero when r is not a square.
+  // (a + b s) / (c + e s) = (a + b s)(c - e s) / (c^2 - e^2 r); the denominator is nonzero, r not being a square.
   QuadraticSurd& operator/=(const QuadraticSurd& o) {
     const unsigned long r = common_radicand(o);
     const Exact norm = o.a_ * o.a_ - o.b_ * o.b_ * Exact(BigInt(r));
-    if (norm == 0) throw std::domain_error("quadratic surd division by zero (or by a surd of a square radicand)");
+    if (norm == 0) throw std::domain_error("quadratic surd division by zero");
     *this *= QuadraticSurd(o.a_ / norm, -o.b_ / norm, r);
     return *this;
   }
@@ -127,6 +134,12 @@ class QuadraticSurd {
   }
   void normalize() {
     if (b_ == 0) r_ = 0;
+  }
+  // k when r = k^2 > 0, else nullopt.
+  static std::optional<BigInt> square_root(unsigned long r) {
+    if (r == 0) return std::nullopt;
+    const BigInt k = boost::multiprecision::sqrt(BigInt(r));
+    return k * k == BigInt(r) ? std::optional<BigInt>(k) : std::nullopt;
   }
 
   Exact a_{0}, b_{0};

@@ -256,10 +256,47 @@ TEST_CASE("fast path: the documented sweep configuration D = 16, n = 4, both var
   }
 }
 
-TEST_CASE("fast path: the c2 embedding is refused with the reason; kernels agree with plain loops", "[fast]") {
-  const CopyTransformer c2(CopyTransformerConfig{3, 2, 6, EmbeddingKind::C2, TransformerVariant::Corrected, {}});
-  REQUIRE(IntegerLayer1::unsupported_reason(c2).has_value());
-  CHECK(FastCopy::refusal(c2) == "fast path: " + *IntegerLayer1::unsupported_reason(c2));
+TEST_CASE("fast path: the Lemma C.2 embedding where its codes are rational, same decisions as the exact evaluator",
+          "[fast][differential]") {
+  // The codes are +-1/sqrt(r), rational where r is a square: r = ceil(log2 D) = 1 at D = 2 and 4 at D = 9..16
+  // (corrected), r = ceil(log2 D) + 2 = 4 at D = 3, 4 (paper). Unlike one-hot entries they are negative and
+  // fractional, and several are non-zero per token. Random strings (repeats included): copies and failures.
+  struct Config {
+    int D, n, L;
+    TransformerVariant variant;
+  };
+  const auto paper = TransformerVariant::Paper, corrected = TransformerVariant::Corrected;
+  const std::vector<Config> configs{{2, 2, 8, corrected},  {2, 3, 12, corrected}, {3, 2, 9, paper},
+                                    {4, 2, 12, paper},     {4, 3, 12, paper},     {9, 2, 12, corrected},
+                                    {16, 2, 16, corrected}, {16, 3, 20, corrected}};
+  std::uint64_t copied = 0, failed = 0;
+  for (const auto& c : configs) {
+    const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, c.L, EmbeddingKind::C2, c.variant, {}});
+    REQUIRE_FALSE(FastCopy::refusal(exact));
+    const FastCopy fast(exact);
+    std::mt19937_64 rng(2000 * c.D + 10 * c.n + c.L);
+    for (int s = 0; s < 300; ++s) {
+      const TokenString x = random_string(rng, c.D, c.L);
+      INFO("variant " << to_string(c.variant) << " D=" << c.D << " n=" << c.n << " x=" << format_tokens(x));
+      const FastCopyRun f = fast.copy_string(x);
+      expect_same_run(exact.copy_string(x), f.run);
+      CHECK(f.stats.by_exact == 0);
+      (f.run.copied ? copied : failed) += 1;
+    }
+  }
+  CHECK(copied > 0);
+  CHECK(failed > 0);
+}
+
+TEST_CASE("fast path: irrational Lemma C.2 codes are refused with the reason; kernels agree with plain loops",
+          "[fast]") {
+  for (const auto& [D, variant] : {std::pair{3, TransformerVariant::Corrected}, std::pair{16, TransformerVariant::Paper}}) {
+    const CopyTransformer c2(CopyTransformerConfig{D, 2, 6, EmbeddingKind::C2, variant, {}});
+    const auto why = IntegerLayer1::unsupported_reason(c2);
+    REQUIRE(why.has_value());
+    CHECK_THAT(*why, Catch::Contains(D == 3 ? "+-1/sqrt(2)" : "+-1/sqrt(6)"));
+    CHECK(FastCopy::refusal(c2) == "fast path: " + *why);
+  }
   std::vector<std::int32_t> scores{5, -2, 7, 7, 1};
   const std::vector<std::int32_t> column{1, 2, -3, 0, 4};
   add_scaled_column(scores.data(), column.data(), 3, scores.size());

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <tuple>
+#include <utility>
 
 using namespace tverify;
 using namespace tverify::copy;
@@ -63,47 +65,57 @@ TEST_CASE("fast path index: interior key scores and the bound B, against layer 1
   // For every query window of n + 1 tokens (alphabet, <BOS> and <COPY> anywhere) and every interior key window
   // (alphabet tokens only): the decomposition's score equals key . query from IntegerLayer1 (the integers the steps
   // compare), and B is exactly the largest such score over the key windows whose n-gram is not g*.
+  // One-hot in both variants, and the Lemma C.2 codes where they are rational (r a square: D = 2 corrected, D = 3, 4
+  // paper), whose entries are negative and several per token.
   struct Config {
     int D, n;
+    EmbeddingKind embedding;
+    TransformerVariant variant;
   };
+  std::vector<Config> configs;
   for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
-    for (const auto& c : std::vector<Config>{{2, 1}, {2, 2}, {3, 2}, {4, 2}, {2, 3}, {3, 3}}) {
-      INFO("variant " << variant_name(variant) << " D=" << c.D << " n=" << c.n);
-      const CopyTransformer transformer(
-          CopyTransformerConfig{c.D, c.n, 2 * c.n + 2, EmbeddingKind::OneHot, variant, {}});
-      const IntegerLayer1 layer1(transformer);
-      const auto keys = InteriorKeys::make(layer1, c.D);
-      REQUIRE(keys);
-      const std::size_t p = static_cast<std::size_t>(c.n);
-      std::vector<IntegerRow> key_rows;
-      std::vector<TokenString> key_windows;
-      for (std::uint64_t k = 0; k < power(c.D, c.n + 1); ++k) {
-        key_windows.push_back(window_at(k, c.D, c.n + 1));
-        key_rows.push_back(layer1.at(key_windows.back(), p));
-      }
-      QueryTerms terms;
-      std::size_t pairs = 0;
-      for (std::uint64_t q = 0; q < power(c.D + 2, c.n + 1); ++q) {
-        const IntegerRow query = layer1.at(window_at(q, c.D + 2, c.n + 1), p);
-        std::vector<std::pair<std::uint32_t, std::int32_t>> entries;
-        for (std::size_t e = 0; e < query.query.size(); ++e)
-          if (query.query[e] != 0)
-            entries.emplace_back(static_cast<std::uint32_t>(e), static_cast<std::int32_t>(query.query[e]));
-        keys->terms(entries, terms);
-        const NgramBound highest = keys->highest_ngram(terms);
-        std::int64_t largest_other = std::numeric_limits<std::int64_t>::min();
-        for (std::size_t k = 0; k < key_rows.size(); ++k) {
-          std::int64_t z = 0;
-          for (std::size_t e = 0; e < query.query.size(); ++e) z += key_rows[k].key[e] * query.query[e];
-          INFO("query window " << q << ", key window " << format_tokens(key_windows[k]));
-          REQUIRE(keys->score(terms, key_windows[k], p) == z);
-          if (interior_ngram(key_windows[k], p, c.n, c.D) != highest.ngram) largest_other = std::max(largest_other, z);
-          ++pairs;
-        }
-        CHECK(highest.bound == largest_other);
-      }
-      CHECK(pairs == power(c.D + 2, c.n + 1) * power(c.D, c.n + 1));
+    for (const auto& [D, n] : std::vector<std::pair<int, int>>{{2, 1}, {2, 2}, {3, 2}, {4, 2}, {2, 3}, {3, 3}})
+      configs.push_back({D, n, EmbeddingKind::OneHot, variant});
+  for (const auto& [D, n, variant] : std::vector<std::tuple<int, int, TransformerVariant>>{
+           {2, 2, TransformerVariant::Corrected}, {2, 3, TransformerVariant::Corrected},
+           {3, 2, TransformerVariant::Paper}, {4, 2, TransformerVariant::Paper}})
+    configs.push_back({D, n, EmbeddingKind::C2, variant});
+  for (const auto& c : configs) {
+    INFO("variant " << variant_name(c.variant) << " " << to_string(c.embedding) << " D=" << c.D << " n=" << c.n);
+    const CopyTransformer transformer(CopyTransformerConfig{c.D, c.n, 2 * c.n + 2, c.embedding, c.variant, {}});
+    const IntegerLayer1 layer1(transformer);
+    const auto keys = InteriorKeys::make(layer1, c.D);
+    REQUIRE(keys);
+    const std::size_t p = static_cast<std::size_t>(c.n);
+    std::vector<IntegerRow> key_rows;
+    std::vector<TokenString> key_windows;
+    for (std::uint64_t k = 0; k < power(c.D, c.n + 1); ++k) {
+      key_windows.push_back(window_at(k, c.D, c.n + 1));
+      key_rows.push_back(layer1.at(key_windows.back(), p));
     }
+    QueryTerms terms;
+    std::size_t pairs = 0;
+    for (std::uint64_t q = 0; q < power(c.D + 2, c.n + 1); ++q) {
+      const IntegerRow query = layer1.at(window_at(q, c.D + 2, c.n + 1), p);
+      std::vector<std::pair<std::uint32_t, std::int32_t>> entries;
+      for (std::size_t e = 0; e < query.query.size(); ++e)
+        if (query.query[e] != 0)
+          entries.emplace_back(static_cast<std::uint32_t>(e), static_cast<std::int32_t>(query.query[e]));
+      keys->terms(entries, terms);
+      const NgramBound highest = keys->highest_ngram(terms);
+      std::int64_t largest_other = std::numeric_limits<std::int64_t>::min();
+      for (std::size_t k = 0; k < key_rows.size(); ++k) {
+        std::int64_t z = 0;
+        for (std::size_t e = 0; e < query.query.size(); ++e) z += key_rows[k].key[e] * query.query[e];
+        INFO("query window " << q << ", key window " << format_tokens(key_windows[k]));
+        REQUIRE(keys->score(terms, key_windows[k], p) == z);
+        if (interior_ngram(key_windows[k], p, c.n, c.D) != highest.ngram) largest_other = std::max(largest_other, z);
+        ++pairs;
+      }
+      CHECK(highest.bound == largest_other);
+    }
+    CHECK(pairs == power(c.D + 2, c.n + 1) * power(c.D, c.n + 1));
+  }
 }
 
 TEST_CASE("fast path index: the decomposition at the benchmarked configurations, on sampled windows", "[fast][index]") {
@@ -195,6 +207,32 @@ TEST_CASE("fast path index: steps decided with and without the index are the exa
       }
   CHECK(by_index > 1000);
   CHECK(scanned > 100);
+}
+
+TEST_CASE("fast path index: the Lemma C.2 embedding at D = 16 (codes +-1/2), with and without the index",
+          "[fast][index][differential]") {
+  // The corrected codes are +-1/sqrt(4) at D = 16: interior keys decompose as with one-hot (InteriorKeys::make checks
+  // it on these weights). Random strings (repeated bigrams, so scanned steps too) and repeat-free ones, at n = 2 past
+  // the score memo: the runs with the index, without it and of the exact evaluator agree step for step.
+  const CopyTransformer exact(CopyTransformerConfig{16, 2, 40, EmbeddingKind::C2, TransformerVariant::Corrected, {}});
+  const FastCopy indexed(exact), scanning(exact, {.key_index = false});
+  std::mt19937_64 rng(1602);
+  std::uint64_t by_index = 0, scanned = 0, copied = 0;
+  for (int s = 0; s < 60; ++s) {
+    const TokenString x = s % 3 == 0 ? repeat_free_string(16, 2, 40, static_cast<std::uint64_t>(s))
+                                     : random_string(rng, 16, 40);
+    INFO("x=" << format_tokens(x));
+    // the same threads in both (steps decided past a failure, in its block, are counted too)
+    const unsigned threads = 1 + s % 2;
+    const FastCopyRun with = indexed.copy_string(x, threads), without = scanning.copy_string(x, threads);
+    expect_same_run(exact.copy_string(x), with.run);
+    expect_same_run(without.run, with.run);
+    CHECK(with.stats.by_bound == without.stats.by_bound);
+    by_index += with.stats.by_index, scanned += with.stats.steps - with.stats.by_index, copied += with.run.copied;
+  }
+  CHECK(by_index > 500);
+  CHECK(scanned > 0);
+  CHECK(copied >= 20);
 }
 
 TEST_CASE("fast path index: long strings on threads, repeat-free and with repeats", "[fast][index][differential]") {

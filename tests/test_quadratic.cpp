@@ -39,3 +39,16 @@ TEST_CASE("to_interval encloses the exact value", "[quadratic]") {
   CHECK(i.lower() > tverify::parse_exact("2.41421356237309504"));
   CHECK(i.upper() < tverify::parse_exact("2.41421356237309505"));
 }
+
+TEST_CASE("a square radicand gives a rational: (1/4) sqrt 4 = 1/2, and 1 + 2 sqrt 9 = 7", "[quadratic]") {
+  const QuadraticSurd half(Exact(0), Exact(1, 4), 4);
+  CHECK(half.is_rational());
+  CHECK(half.to_exact() == Exact(1, 2));
+  CHECK(half.radicand() == 0);
+  CHECK(QuadraticSurd(Exact(1), Exact(2), 9).to_exact() == Exact(7));
+  CHECK(QuadraticSurd(Exact(0), Exact(-1), 1).to_exact() == Exact(-1));
+  // so it divides and mixes with any radicand, as a rational does
+  CHECK(QuadraticSurd(1) / half == QuadraticSurd(2));
+  CHECK((half + sqrt_of(2)).radicand() == 2);
+  CHECK_FALSE(sqrt_of(8).is_rational());  // 8 is no square (2 sqrt 2 stays irrational)
+}

@@ -5,7 +5,8 @@
 // - Lemma C.2: d = ceil(log2 D) + 2; <BOS> = e_1, <COPY> = e_2, token k = [0, 0, Psi'(k)] with Psi'(k) the sign
 //   pattern of k's binary digits (bit b of k set: -, clear: +). As printed the entries are +-1/sqrt(d)
 //   (variant paper); then ||Psi(k)|| = sqrt(d'/d) < 1, against the lemma's first property. Variant corrected uses
-//   +-1/sqrt(d') (d' = d - 2), which makes every row a unit vector (docs/errata.md E5). Entries are exact in Q(sqrt r).
+//   +-1/sqrt(d') (d' = d - 2), which makes every row a unit vector (docs/errata.md E5). Entries are exact in Q(sqrt r),
+//   rational when r is a square (QuadraticSurd then holds them as rationals).
 #pragma once
 
 #include "constructions/copy/strings.hpp"

@@ -1,5 +1,7 @@
 #include "checkers/copy/fast/integer_layer1.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -17,11 +19,12 @@ BigInt lcm_of_denominators(const Matrix<copy::Surd>& m, BigInt acc = 1) {
   return acc;
 }
 
-bool all_rational(const Matrix<copy::Surd>& m) {
+// The radicand of an irrational entry of m, or nullopt when every entry is rational.
+std::optional<unsigned long> irrational_radicand(const Matrix<copy::Surd>& m) {
   for (std::size_t i = 0; i < m.rows(); ++i)
     for (std::size_t j = 0; j < m.cols(); ++j)
-      if (!m(i, j).is_rational()) return false;
-  return true;
+      if (!m(i, j).is_rational()) return m(i, j).radicand();
+  return std::nullopt;
 }
 
 // A scaled weight as an integer, or nullopt when it exceeds 2^40 in absolute value.
@@ -35,9 +38,12 @@ std::optional<std::int64_t> to_int64(const Exact& x) {
 }  // namespace
 
 std::optional<std::string> IntegerLayer1::unsupported_reason(const copy::CopyTransformer& t) {
-  if (!all_rational(t.embedding())) return "the embedding has irrational entries (Lemma C.2 codes lie in Q(sqrt r))";
+  // The Lemma C.2 codes are +-1/sqrt(r): rational exactly when r is a square (QuadraticSurd makes them rational).
+  if (const auto r = irrational_radicand(t.embedding()))
+    return fmt::format("the embedding has irrational entries (the Lemma C.2 codes are +-1/sqrt({}) here; the fast "
+                       "path computes in integers)", *r);
   const auto& mlp = t.layer1_mlp();
-  if (!all_rational(mlp.inner) || !all_rational(mlp.outer)) return "the layer-1 MLP has irrational weights";
+  if (irrational_radicand(mlp.inner) || irrational_radicand(mlp.outer)) return "the layer-1 MLP has irrational weights";
   for (const auto& b : mlp.inner_bias)
     if (!b.is_rational()) return "the layer-1 MLP has an irrational bias";
   if (!mlp.outer_bias.empty()) return "the layer-1 MLP has an outer bias (not built by the construction)";

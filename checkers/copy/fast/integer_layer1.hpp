@@ -1,12 +1,14 @@
 // Layer 1 of the copy transformer (Repeat After Me, Lemma C.4) in exact integer arithmetic, for the fast path.
-// With a rational embedding (one-hot) every quantity of layer 1 is rational with bounded denominators:
+// With a rational embedding (one-hot; Lemma C.2's codes +-1/sqrt(r) where r is a square) every quantity of layer 1
+// is rational with bounded denominators:
 //   heads (Lemma C.1: W_k = W_q = 0, so h_t at position p is the plain average of the last min(t, p + 1) embeddings)
 //   scaled by M = lcm(1..n+1) and the embedding's denominator P are integers; the MLP's inner weights and biases
 //   scaled by their common denominator, and its outer weights by theirs, keep everything integral (ReLU commutes with
 //   a positive scale). So the outputs scaled by Y = M P W_in W_out are exact integers, computed from the literal
 //   weights of CopyTransformer (the same matrices, never re-derived).
 // A score z_j = T^key_j . T^query_p is then the integer key_j . query_p over Y^2, and T^value_j . Psi(x) the integer
-// value_dot_psi_j[x] over Y P. Irrational embeddings (Lemma C.2) are not supported (unsupported_reason says why).
+// value_dot_psi_j[x] over Y P. Irrational embeddings (Lemma C.2 elsewhere) are not supported (unsupported_reason says
+// why).
 #pragma once
 
 #include "constructions/copy/transformer.hpp"
