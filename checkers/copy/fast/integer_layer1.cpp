@@ -145,6 +145,11 @@ void IntegerLayer1::build_token_tables() {
   outer_by_unit_.assign(inner_.size(), {});
   for (std::size_t o = 0; o < outer_.size(); ++o)
     for (const auto& [h, w] : outer_[o].entries) outer_by_unit_[h].emplace_back(static_cast<std::uint32_t>(o), w);
+  bias_.clear();
+  for (const auto& unit : inner_) bias_.push_back(unit.bias);
+  bias_output_.assign(outer_.size(), 0);
+  for (std::size_t o = 0; o < outer_.size(); ++o)
+    for (const auto& [h, w] : outer_[o].entries) bias_output_[o] += w * std::max<std::int64_t>(bias_[h], 0);
 }
 
 // How large each output coordinate of layer 1 (scaled) can be over every window, following each weight's sign through
@@ -227,43 +232,62 @@ Refusal IntegerLayer1::magnitude_refusal() const {
   return std::nullopt;
 }
 
-void IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
-  // The MLP's inner product distributed over the window (exact in integers): W u = sum_t (M / count_t) sum over the
-  // last count_t tokens of W_t Psi(token), with W_t the columns of head t; head_token_ holds every W_t Psi(token).
-  // With a full window (p >= n) the same sum regrouped by offset: W u = sum_i offset_token_[i][x_{p-i}] (exact), of
-  // which only the non-zero entries are added (offset_sparse_).
+// A full window (p >= n): W u regrouped by offset, W u = sum_i offset_token_[i][x_{p-i}] (exact), of which only the
+// non-zero entries are added (offset_sparse_). A unit they do not move keeps its bias, so its part of the outputs is
+// bias_output_'s; only the moved units are evaluated, and the outputs are bias_output_ plus, per moved unit h,
+// outer(., h) (relu(pre_h) - relu(bias_h)). Every partial sum is at most twice the triangle inequality's output
+// bound (|relu(pre) - relu(bias)| <= |pre - bias|), which magnitude_refusal keeps below 2^62.
+void IntegerLayer1::full_window_outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
   std::vector<std::int64_t>& hidden = row.hidden;
-  hidden.assign(inner_.size(), 0);
-  for (std::size_t h = 0; h < inner_.size(); ++h) hidden[h] = inner_[h].bias;
-  if (p >= static_cast<std::size_t>(n_)) {
-    for (std::size_t i = 0; i <= static_cast<std::size_t>(n_); ++i)
-      for (const auto& [h, w] : offset_sparse_[i][static_cast<std::size_t>(sequence[p - i])]) hidden[h] += w;
-  } else {
-    for (int t = 1; t <= n_ + 1; ++t) {
-      const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(t), p + 1);
-      const std::int64_t weight = window_scale_ / static_cast<std::int64_t>(count);
-      for (std::size_t j = p + 1 - count; j <= p; ++j) {
-        const auto& column = head_token_[static_cast<std::size_t>(t - 1)][static_cast<std::size_t>(sequence[j])];
-        for (std::size_t h = 0; h < hidden.size(); ++h) hidden[h] += weight * column[h];
-      }
+  hidden.assign(bias_.begin(), bias_.end());
+  row.is_moved.assign(bias_.size(), 0);
+  row.moved.clear();
+  for (std::size_t i = 0; i <= static_cast<std::size_t>(n_); ++i)
+    for (const auto& [h, w] : offset_sparse_[i][static_cast<std::size_t>(sequence[p - i])]) {
+      hidden[h] += w;
+      if (!row.is_moved[h]) row.is_moved[h] = 1, row.moved.push_back(h);
+    }
+  row.output.assign(bias_output_.begin(), bias_output_.end());
+  for (const std::uint32_t h : row.moved)
+    if (const std::int64_t change = std::max<std::int64_t>(hidden[h], 0) - std::max<std::int64_t>(bias_[h], 0))
+      for (const auto& [o, w] : outer_by_unit_[h]) row.output[o] += w * change;
+}
+
+// A window of p + 1 <= n tokens: W u = sum_t (M / count_t) sum over the last count_t tokens of W_t Psi(token), with
+// W_t the columns of head t (head_token_ holds every W_t Psi(token)); then the ReLU (it commutes with the positive
+// scale), and the outputs gather only the units it leaves positive.
+void IntegerLayer1::short_window_outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
+  std::vector<std::int64_t>& hidden = row.hidden;
+  hidden.assign(bias_.begin(), bias_.end());
+  for (int t = 1; t <= n_ + 1; ++t) {
+    const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(t), p + 1);
+    const std::int64_t weight = window_scale_ / static_cast<std::int64_t>(count);
+    for (std::size_t j = p + 1 - count; j <= p; ++j) {
+      const auto& column = head_token_[static_cast<std::size_t>(t - 1)][static_cast<std::size_t>(sequence[j])];
+      for (std::size_t h = 0; h < hidden.size(); ++h) hidden[h] += weight * column[h];
     }
   }
-  // ReLU (it commutes with the positive scale); the outputs gather only the units it leaves positive.
-  std::vector<std::int64_t>& output = row.output;
-  output.assign(outer_.size(), 0);
+  row.output.assign(outer_.size(), 0);
   for (std::size_t h = 0; h < hidden.size(); ++h)
     if (hidden[h] > 0)
-      for (const auto& [o, w] : outer_by_unit_[h]) output[o] += w * hidden[h];
-  row.key.assign(output.begin() + static_cast<std::ptrdiff_t>(dim_),
-                 output.begin() + static_cast<std::ptrdiff_t>(dim_ + key_dim_));
-  row.query.assign(output.begin() + static_cast<std::ptrdiff_t>(dim_ + key_dim_),
-                   output.begin() + static_cast<std::ptrdiff_t>(dim_ + 2 * key_dim_));
+      for (const auto& [o, w] : outer_by_unit_[h]) row.output[o] += w * hidden[h];
+}
+
+void IntegerLayer1::outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
+  if (p >= static_cast<std::size_t>(n_)) full_window_outputs(sequence, p, row);
+  else short_window_outputs(sequence, p, row);
   row.value_dot_psi.assign(psi_.size(), 0);
   for (std::size_t c = 0; c < dim_; ++c) {
-    const std::int64_t value = output[c];
+    const std::int64_t value = row.output[c];
     if (value == 0) continue;
     for (std::size_t x = 0; x < psi_.size(); ++x) row.value_dot_psi[x] += value * psi_[x][c];
   }
+}
+
+void IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
+  outputs(sequence, p, row);
+  row.key.assign(key_in(row), key_in(row) + key_dim_);
+  row.query.assign(query_in(row), query_in(row) + key_dim_);
 }
 
 IntegerRow IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p) const {

@@ -24,6 +24,8 @@ namespace tverify::fast {
 struct IntegerRow {
   std::vector<std::int64_t> key, query, value_dot_psi;
   std::vector<std::int64_t> hidden, output;  // scratch: the MLP's pre-activations and outputs
+  std::vector<std::uint32_t> moved;          // scratch of a full window: the units its tokens move
+  std::vector<std::uint8_t> is_moved;        // by unit
 };
 
 class IntegerLayer1 {
@@ -38,6 +40,11 @@ class IntegerLayer1 {
   // Layer 1 at position p (0-based) of the sequence: reads the last n + 1 tokens only.
   IntegerRow at(const copy::TokenString& sequence, std::size_t p) const;
   void at(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const;  // reuses row's buffers
+  // The same without copying the key and the query out of row.output ([T^value | T^key | T^query]): they are read
+  // where key_in and query_in point.
+  void outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const;
+  const std::int64_t* key_in(const IntegerRow& row) const { return row.output.data() + dim_; }
+  const std::int64_t* query_in(const IntegerRow& row) const { return row.output.data() + dim_ + key_dim_; }
 
   const Exact& score_scale() const { return score_scale_; }  // z = integer score / score_scale
   const Exact& value_scale() const { return value_scale_; }  // T^value . Psi(x) = integer / value_scale
@@ -71,6 +78,9 @@ class IntegerLayer1 {
   void build_token_tables();
   Refusal magnitude_refusal() const;
   Refusal scaling_refusal() const { return weight_refusal_ ? weight_refusal_ : magnitude_refusal(); }
+  // The outputs at a full window (p >= n) and at a shorter one, into row.output.
+  void full_window_outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const;
+  void short_window_outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const;
   std::vector<BigInt> output_magnitudes() const;  // per output coordinate, over every window
   BigInt score_bound(const std::vector<BigInt>& magnitude) const;  // score_bound from output_magnitudes()
 
@@ -91,6 +101,9 @@ class IntegerLayer1 {
   // The same without its zeros ([i][token]: (unit, weight)): a token moves few units at each offset
   std::vector<std::vector<std::vector<std::pair<std::uint32_t, std::int64_t>>>> offset_sparse_;
   std::vector<std::vector<std::pair<std::uint32_t, std::int64_t>>> outer_by_unit_;  // outer_ transposed: (output, w)
+  // A full window's units that its tokens leave at their bias, and their part of the outputs:
+  std::vector<std::int64_t> bias_;         // by unit
+  std::vector<std::int64_t> bias_output_;  // sum over units h of outer(o, h) relu(bias_h), by output o
   Exact score_scale_, value_scale_;
   Refusal weight_refusal_;
 };

@@ -10,14 +10,16 @@ using copy::TokenString;
 
 void compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence, std::size_t p, IntegerRow& scratch,
                         std::int32_t* key, std::vector<QueryEntry>& query, std::int64_t* values) {
-  layer1.at(sequence, p, scratch);
+  layer1.outputs(sequence, p, scratch);
   // each entry of a key or query fits 32 bits (IntegerLayer1::refusal)
-  std::transform(scratch.key.begin(), scratch.key.end(), key,
+  const std::size_t key_dim = layer1.key_dim();
+  std::transform(layer1.key_in(scratch), layer1.key_in(scratch) + key_dim, key,
                  [](std::int64_t k) { return static_cast<std::int32_t>(k); });
+  const std::int64_t* q = layer1.query_in(scratch);
   query.clear();
-  for (std::size_t c = 0; c < scratch.query.size(); ++c)
-    if (scratch.query[c] != 0)
-      query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(scratch.query[c]));
+  query.reserve(static_cast<std::size_t>(std::count_if(q, q + key_dim, [](std::int64_t v) { return v != 0; })));
+  for (std::size_t c = 0; c < key_dim; ++c)
+    if (q[c] != 0) query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(q[c]));
   const std::size_t tokens = scratch.value_dot_psi.size();
   std::copy(scratch.value_dot_psi.begin(), scratch.value_dot_psi.end(), values);
   std::fill(values + tokens, values + row_stride(tokens), 0);
