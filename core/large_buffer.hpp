@@ -19,13 +19,14 @@ struct FreeDeleter {
 template <class T>
 using LargeBuffer = std::unique_ptr<T[], FreeDeleter>;
 
-// A buffer of `count` T (trivial types only), its storage aligned to huge pages from 1 MiB up.
+// A buffer of `count` T (trivial types only), its storage aligned to huge pages from 1 MiB up. With huge_pages false
+// (a buffer written sparsely) the storage is plain: a page is touched only where something is written.
 template <class T>
-LargeBuffer<T> large_buffer(std::size_t count) {
+LargeBuffer<T> large_buffer(std::size_t count, bool huge_pages = true) {
   static_assert(std::is_trivial_v<T>);
   constexpr std::size_t huge_page = std::size_t{2} << 20;
   const std::size_t bytes = count * sizeof(T);
-  if (bytes < (std::size_t{1} << 20)) {
+  if (!huge_pages || bytes < (std::size_t{1} << 20)) {
     void* p = std::malloc(bytes == 0 ? 1 : bytes);
     if (!p) throw std::bad_alloc();
     return LargeBuffer<T>(static_cast<T*>(p));

@@ -142,7 +142,10 @@ bool FastCopy::decide_by_index(const Table& table, std::size_t p, Scratch& scrat
   std::int64_t* sum = scratch.top_sum.data();
   auto visit = [&](std::size_t j) {
     std::int64_t z = 0;
-    for (const auto& [c, w] : query) z += std::int64_t{w} * table.key_rows[j][c];
+    if (const std::int32_t* key = table.key_rows[j])
+      for (const auto& [c, w] : query) z += std::int64_t{w} * key[c];
+    else
+      z = interior_->score(scratch.query_terms, table.sequence, j);  // an interior key (not stored): exactly key . query
     if (z > top) {
       runner_up = std::max(runner_up, top);
       top = z, top_keys = 1;

@@ -43,10 +43,13 @@ struct FastCopy::Table {
   LargeBuffer<std::int32_t> keys;
   std::size_t keys_size = 0;
   std::vector<std::size_t> filled;  // column c holds positions 0..filled[c] - 1
-  std::vector<const std::int32_t*> key_rows;  // layer 1's key at each built position (into the cache or owned_keys)
+  // layer 1's key at each built position (into the cache or owned_keys); nullptr at an interior window when the
+  // table holds layer 1 itself and keys decompose (InteriorKeys): key_at() computes its coordinates instead
+  std::vector<const std::int32_t*> key_rows;
   std::vector<const std::vector<QueryEntry>*> queries;  // into the cache's rows or owned_queries
-  // Without a cache, the table holds layer 1 itself: the keys (length x key_dim, row-major; a row is written before
-  // it is read) and the queries by position; the value rows go straight into `values`.
+  // Without a cache, the table holds layer 1 itself: the keys of the windows that are not interior when keys
+  // decompose, else all (length x key_dim, row-major; a row is written before it is read; untouched pages stay
+  // unmapped) and the queries by position; the value rows go straight into `values`.
   LargeBuffer<std::int32_t> owned_keys;
   std::size_t owned_keys_size = 0;
   std::vector<std::vector<QueryEntry>> owned_queries;
@@ -127,7 +130,7 @@ struct FastCopy::Table {
     // reused string after string
     if (!cache_ && owned_queries.size() < length) owned_queries.resize(length);
     if (!cache_ && key_dim * length > owned_keys_size) {
-      owned_keys = large_buffer<std::int32_t>(key_dim * length);
+      owned_keys = large_buffer<std::int32_t>(key_dim * length, !fast_.interior_);
       owned_keys_size = key_dim * length;
     }
   }
@@ -189,12 +192,17 @@ struct FastCopy::Table {
       if (const std::int64_t keys = window_count[levels.windows[i]])
         add_row(sum, cache_->values.data() + levels.windows[i] * stride, stride, keys);
   }
+  // Key coordinate c at built position j (32 bits: IntegerLayer1::refusal bounds every key).
+  std::int32_t key_at(std::size_t j, std::size_t c) const {
+    if (key_rows[j]) return key_rows[j][c];
+    return static_cast<std::int32_t>(fast_.interior_->key(c, sequence, j));
+  }
   // Fills the key columns query p uses up to position p (built), or with every = true all columns up to `built`
   // (before threads read the table concurrently).
   void fill_columns(std::size_t p, bool every = false) {
     auto fill = [&](std::size_t c) {
       std::int32_t* column = keys.get() + c * length;
-      for (std::size_t j = filled[c]; j < built; ++j) column[j] = key_rows[j][c];
+      for (std::size_t j = filled[c]; j < built; ++j) column[j] = key_at(j, c);
       filled[c] = built;
     };
     if (every)
@@ -227,11 +235,14 @@ struct FastCopy::Table {
   }
   // Layer 1 at position p into the table's own storage (each position its own slots: workers may fill them at once).
   void compute_owned(std::size_t p, IntegerRow& scratch) {
-    compute_window_row(fast_.layer1_, sequence, p, scratch, owned_keys.get() + p * key_dim, owned_queries[p],
-                       values.get() + p * stride);
+    compute_window_row(fast_.layer1_, sequence, p, scratch, owned_key(p), owned_queries[p], values.get() + p * stride);
   }
-  void record_owned(std::size_t p) {
-    record(p, owned_keys.get() + p * key_dim, owned_queries[p], values.get() + p * stride);
+  void record_owned(std::size_t p) { record(p, owned_key(p), owned_queries[p], values.get() + p * stride); }
+  // Where the table keeps position p's key, or nullptr when it does not (an interior window whose key decomposes).
+  std::int32_t* owned_key(std::size_t p) {
+    const auto& keys = fast_.interior_;
+    if (keys && interior_window(sequence, p, keys->n(), keys->alphabet())) return nullptr;
+    return owned_keys.get() + p * key_dim;
   }
   // Records position p's layer-1 row: its key, query and values (`v`, perhaps already in place in `values`), the
   // running value ranges and the index.

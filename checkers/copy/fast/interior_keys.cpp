@@ -94,6 +94,13 @@ void InteriorKeys::terms(const std::vector<std::pair<std::uint32_t, std::int32_t
   }
 }
 
+std::int64_t InteriorKeys::key(std::size_t c, const copy::TokenString& sequence, std::size_t p) const {
+  const Coordinate& coordinate = coordinates_[c];
+  std::int64_t k = coordinate.constant;
+  for (const Term& t : coordinate.terms) k += t.by_token[static_cast<std::size_t>(sequence[p - t.offset])];
+  return k;
+}
+
 NgramBound ngram_bound(const QueryTerms& q, int alphabet, int n, std::int64_t slack) {
   const std::size_t tokens = static_cast<std::size_t>(alphabet);
   NgramBound out;

@@ -71,6 +71,8 @@ class InteriorKeys {
   std::int64_t score(const QueryTerms& q, const copy::TokenString& sequence, std::size_t p) const {
     return interior_score(q, alphabet_, n_, sequence, p);
   }
+  // Key coordinate c of the interior window ending at p: kappa_c + sum over its terms of k_{c,i}(x_{p-i}).
+  std::int64_t key(std::size_t c, const copy::TokenString& sequence, std::size_t p) const;
 
   int alphabet() const { return alphabet_; }
   int n() const { return n_; }

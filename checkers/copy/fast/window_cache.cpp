@@ -13,8 +13,9 @@ void compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence
   layer1.outputs(sequence, p, scratch);
   // each entry of a key or query fits 32 bits (IntegerLayer1::refusal)
   const std::size_t key_dim = layer1.key_dim();
-  std::transform(layer1.key_in(scratch), layer1.key_in(scratch) + key_dim, key,
-                 [](std::int64_t k) { return static_cast<std::int32_t>(k); });
+  if (key)
+    std::transform(layer1.key_in(scratch), layer1.key_in(scratch) + key_dim, key,
+                   [](std::int64_t k) { return static_cast<std::int32_t>(k); });
   const std::int64_t* q = layer1.query_in(scratch);
   query.clear();
   query.reserve(static_cast<std::size_t>(std::count_if(q, q + key_dim, [](std::int64_t v) { return v != 0; })));

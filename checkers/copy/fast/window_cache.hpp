@@ -30,7 +30,8 @@ struct WindowRow {
 };
 WindowRow compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
                              IntegerRow& scratch);
-// The same into caller's storage: `key` (key_dim entries), `query` (its buffer reused) and `values` (a padded row).
+// The same into caller's storage: `key` (key_dim entries; nullptr: not stored), `query` (its buffer reused) and
+// `values` (a padded row).
 void compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
                         IntegerRow& scratch, std::int32_t* key, std::vector<QueryEntry>& query, std::int64_t* values);
 
