@@ -235,6 +235,36 @@ TEST_CASE("fast path index: the Lemma C.2 embedding at D = 16 (codes +-1/2), wit
   CHECK(copied >= 20);
 }
 
+TEST_CASE("fast path index: without a window memo interior keys are not stored; scans fill columns from the terms",
+          "[fast][index][differential]") {
+  // D = 16, n = 4 has too many windows for a memo, so the table computes layer 1 itself and keeps the keys of the
+  // windows next to <BOS> and <COPY> only. The printed weights send most steps to the scan (their halved positional
+  // entries), a repeated 4-gram some corrected ones; on 1 thread the scan fills the columns it reads, on 2 every
+  // column at once. Runs with the index, without it (every key stored) and of the exact evaluator must agree.
+  std::uint64_t by_index = 0, scanned = 0;
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected}) {
+    const CopyTransformer exact(CopyTransformerConfig{16, 4, 40, EmbeddingKind::OneHot, variant, {}});
+    const FastCopy indexed(exact), scanning(exact, {.key_index = false});
+    std::mt19937_64 rng(1604);
+    for (int s = 0; s < 12; ++s) {
+      TokenString x = random_string(rng, 16, 40);
+      if (s % 2 == 0) std::copy(x.begin() + 3, x.begin() + 7, x.begin() + 20);  // a 4-gram repeated
+      INFO("variant " << variant_name(variant) << " x=" << format_tokens(x));
+      const CopyRun e = exact.copy_string(x);
+      for (const unsigned threads : {1u, 2u}) {
+        const FastCopyRun with = indexed.copy_string(x, threads), without = scanning.copy_string(x, threads);
+        expect_same_run(e, with.run);
+        expect_same_run(without.run, with.run);
+        CHECK(with.stats.by_bound == without.stats.by_bound);
+        CHECK(with.stats.by_levels == without.stats.by_levels);
+        by_index += with.stats.by_index, scanned += with.stats.steps - with.stats.by_index;
+      }
+    }
+  }
+  CHECK(by_index > 100);
+  CHECK(scanned > 100);
+}
+
 TEST_CASE("fast path index: long strings on threads, repeat-free and with repeats", "[fast][index][differential]") {
   // D = 16, n = 2 at L = 96: repeat-free strings are copied with every step certified by the index; random strings
   // repeat bigrams, so steps fall back to the scan, on a shared table whose key columns the first such step fills.
