@@ -55,13 +55,16 @@ struct FastCopyRun {
   FastStats stats;
 };
 
-// A memo of doubles by integer score gap: a flat table for small gaps, a hash map beyond.
+// A memo of doubles by integer score gap: a flat table for small gaps (grown to the largest gap met, so a thread that
+// meets few gaps touches little memory), a hash map beyond.
 class GapCache {
  public:
   template <class Compute>
   double get(std::int64_t gap, Compute compute) {
     if (gap >= 0 && gap < flat_size) {
-      auto& slot = flat_[static_cast<std::size_t>(gap)];
+      const auto at = static_cast<std::size_t>(gap);
+      if (at >= flat_.size()) flat_.resize(at + 1);
+      auto& slot = flat_[at];
       if (!slot) slot = compute();
       return *slot;
     }
@@ -71,7 +74,7 @@ class GapCache {
 
  private:
   static constexpr std::int32_t flat_size = 4096;
-  std::vector<std::optional<double>> flat_ = std::vector<std::optional<double>>(flat_size);
+  std::vector<std::optional<double>> flat_;
   std::unordered_map<std::int64_t, double> large_;
 };
 
