@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tverify::fast {
@@ -26,6 +27,7 @@ struct IntegerRow {
   std::vector<std::int64_t> hidden, output;  // scratch: the MLP's pre-activations and outputs
   std::vector<std::uint32_t> moved;          // scratch of a full window: the units its tokens move
   std::vector<std::uint8_t> is_moved;        // by unit
+  std::vector<std::pair<std::uint32_t, std::int32_t>> query_entries;  // scratch: the query's (coordinate, entry)
 };
 
 class IntegerLayer1 {

@@ -16,11 +16,16 @@ void compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence
   if (key)
     std::transform(layer1.key_in(scratch), layer1.key_in(scratch) + key_dim, key,
                    [](std::int64_t k) { return static_cast<std::int32_t>(k); });
+  // the non-zero entries, gathered without a branch per coordinate, then copied in one allocation at most
   const std::int64_t* q = layer1.query_in(scratch);
-  query.clear();
-  query.reserve(static_cast<std::size_t>(std::count_if(q, q + key_dim, [](std::int64_t v) { return v != 0; })));
-  for (std::size_t c = 0; c < key_dim; ++c)
-    if (q[c] != 0) query.emplace_back(static_cast<std::uint32_t>(c), static_cast<std::int32_t>(q[c]));
+  std::vector<QueryEntry>& entries = scratch.query_entries;
+  entries.resize(key_dim);
+  std::size_t nonzero = 0;
+  for (std::size_t c = 0; c < key_dim; ++c) {
+    entries[nonzero] = {static_cast<std::uint32_t>(c), static_cast<std::int32_t>(q[c])};
+    nonzero += q[c] != 0;
+  }
+  query.assign(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(nonzero));
   const std::size_t tokens = scratch.value_dot_psi.size();
   std::copy(scratch.value_dot_psi.begin(), scratch.value_dot_psi.end(), values);
   std::fill(values + tokens, values + row_stride(tokens), 0);
