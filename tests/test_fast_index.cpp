@@ -97,7 +97,7 @@ TEST_CASE("fast path index: interior key scores and the bound B, against layer 1
     std::size_t pairs = 0;
     for (std::uint64_t q = 0; q < power(c.D + 2, c.n + 1); ++q) {
       const IntegerRow query = layer1.at(window_at(q, c.D + 2, c.n + 1), p);
-      std::vector<std::pair<std::uint32_t, std::int32_t>> entries;
+      std::vector<QueryEntry> entries;
       for (std::size_t e = 0; e < query.query.size(); ++e)
         if (query.query[e] != 0)
           entries.emplace_back(static_cast<std::uint32_t>(e), static_cast<std::int32_t>(query.query[e]));
@@ -134,7 +134,7 @@ TEST_CASE("fast path index: the decomposition at the benchmarked configurations,
         QueryTerms terms;
         for (int q = 0; q < 200; ++q) {
           const IntegerRow query = layer1.at(random_string(rng, 18, n + 1), p);
-          std::vector<std::pair<std::uint32_t, std::int32_t>> entries;
+          std::vector<QueryEntry> entries;
           for (std::size_t e = 0; e < query.query.size(); ++e)
             if (query.query[e] != 0)
               entries.emplace_back(static_cast<std::uint32_t>(e), static_cast<std::int32_t>(query.query[e]));

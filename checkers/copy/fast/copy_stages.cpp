@@ -41,7 +41,7 @@ TopLevel score_keys(const Table& table, std::size_t p, std::vector<std::int32_t>
   const std::size_t count = p + 1;
   scores.resize(count);  // grows geometrically (assign would reallocate at every step: one more key each time)
   std::fill_n(scores.data(), count, 0);
-  for (const auto& [c, w] : *table.queries[p]) add_scaled_column(scores.data(), table.key_column(c), w, count);
+  for (const auto& [c, w] : table.queries[p]) add_scaled_column(scores.data(), table.key_column(c), w, count);
   return top_level(scores.data(), count);
 }
 
@@ -134,7 +134,7 @@ bool FastCopy::decide_by_bound(const Table& table, std::size_t p, const TopLevel
 // larger of B and E's next score. The walk stops at the 65th key of g* up to p (a string with many repeats is
 // scanned), so whether a step is decided here depends on the string alone, not on the threads.
 bool FastCopy::decide_by_index(const Table& table, std::size_t p, Scratch& scratch, Token& winner) const {
-  const auto& query = *table.queries[p];
+  const QueryView query = table.queries[p];
   interior_->terms(query, scratch.query_terms);
   const NgramBound highest = interior_->highest_ngram(scratch.query_terms, options_.bound_slack);
   std::int64_t top = std::numeric_limits<std::int64_t>::min(), runner_up = highest.bound;

@@ -46,13 +46,16 @@ struct FastCopy::Table {
   // layer 1's key at each built position (into the cache or owned_keys); nullptr at an interior window when the
   // table holds layer 1 itself and keys decompose (InteriorKeys): key_at() computes its coordinates instead
   std::vector<const std::int32_t*> key_rows;
-  std::vector<const std::vector<QueryEntry>*> queries;  // into the cache's rows or owned_queries
+  std::vector<QueryView> queries;  // by position: into the cache's rows or query_store
   // Without a cache, the table holds layer 1 itself: the keys of the windows that are not interior when keys
   // decompose, else all (length x key_dim, row-major; a row is written before it is read; untouched pages stay
-  // unmapped) and the queries by position; the value rows go straight into `values`.
+  // unmapped), and the queries' entries packed in query_store: the positions computed in order by one thread follow
+  // each other, from key_dim x (the first of them) on, which a position's at most key_dim entries keep apart from the
+  // next run. The value rows go straight into `values`.
   LargeBuffer<std::int32_t> owned_keys;
   std::size_t owned_keys_size = 0;
-  std::vector<std::vector<QueryEntry>> owned_queries;
+  LargeBuffer<QueryEntry> query_store;
+  std::size_t query_store_size = 0;
   // length x stride: value . Psi per position (padded rows), written by record() before it is read
   LargeBuffer<std::int64_t> values;
   std::size_t values_size = 0;
@@ -126,9 +129,11 @@ struct FastCopy::Table {
       if (cache_) windows.resize(length);
     }
     for (auto& f : filled) f = std::min(f, common);
-    // queries point into owned_queries: it grows only when the table starts over (common = 0), and its buffers are
-    // reused string after string
-    if (!cache_ && owned_queries.size() < length) owned_queries.resize(length);
+    // queries point into query_store: it grows only when the table starts over (common = 0)
+    if (!cache_ && key_dim * length > query_store_size) {
+      query_store = large_buffer<QueryEntry>(key_dim * length);
+      query_store_size = key_dim * length;
+    }
     if (!cache_ && key_dim * length > owned_keys_size) {
       owned_keys = large_buffer<std::int32_t>(key_dim * length, !fast_.interior_);
       owned_keys_size = key_dim * length;
@@ -143,8 +148,8 @@ struct FastCopy::Table {
       const std::size_t first = built, count = length - built;
       run_workers(threads, [&](unsigned w) {
         IntegerRow scratch;
-        for (std::size_t p = first + count * w / threads; p < first + count * (w + 1) / threads; ++p)
-          compute_owned(p, scratch);
+        const std::size_t begin = first + count * w / threads;
+        for (std::size_t p = begin; p < first + count * (w + 1) / threads; ++p) compute_owned(p, scratch, p == begin);
       });
       for (; built < length; ++built) record_owned(built);
     }
@@ -208,7 +213,7 @@ struct FastCopy::Table {
     if (every)
       for (std::size_t c = 0; c < key_dim; ++c) fill(c);
     else
-      for (const auto& entry : *queries[p]) fill(entry.first);
+      for (const QueryEntry& entry : queries[p]) fill(entry.coordinate);
   }
 
  private:
@@ -229,15 +234,22 @@ struct FastCopy::Table {
           slot ? *slot : cache_->store(windows[p], compute_window_row(fast_.layer1_, sequence, p, scratch_));
       record(p, row.key.data(), row.query, row.values.data());
     } else {
-      compute_owned(p, scratch_);
+      compute_owned(p, scratch_, p == 0);
       record_owned(p);
     }
   }
-  // Layer 1 at position p into the table's own storage (each position its own slots: workers may fill them at once).
-  void compute_owned(std::size_t p, IntegerRow& scratch) {
-    compute_window_row(fast_.layer1_, sequence, p, scratch, owned_key(p), owned_queries[p], values.get() + p * stride);
+  // Layer 1 at position p into the table's own storage (workers may fill positions at once: each its own slots, and
+  // each its own run of query_store). A run starts at p (`starts_run`) or follows position p - 1.
+  void compute_owned(std::size_t p, IntegerRow& scratch, bool starts_run) {
+    const QueryView query = compute_window_row(fast_.layer1_, sequence, p, scratch, owned_key(p), values.get() + p * stride);
+    QueryEntry* at = query_store.get() + (starts_run ? p * key_dim : query_end(p - 1));
+    queries[p] = {at, static_cast<std::size_t>(std::copy(query.begin(), query.end(), at) - at)};
   }
-  void record_owned(std::size_t p) { record(p, owned_key(p), owned_queries[p], values.get() + p * stride); }
+  void record_owned(std::size_t p) { record(p, owned_key(p), queries[p], values.get() + p * stride); }
+  // Where position j's query entries end in query_store.
+  std::size_t query_end(std::size_t j) const {
+    return static_cast<std::size_t>(queries[j].data() - query_store.get()) + queries[j].size();
+  }
   // Where the table keeps position p's key, or nullptr when it does not (an interior window whose key decomposes).
   std::int32_t* owned_key(std::size_t p) {
     const auto& keys = fast_.interior_;
@@ -246,9 +258,9 @@ struct FastCopy::Table {
   }
   // Records position p's layer-1 row: its key, query and values (`v`, perhaps already in place in `values`), the
   // running value ranges and the index.
-  void record(std::size_t p, const std::int32_t* key, const std::vector<QueryEntry>& query, const std::int64_t* v) {
+  void record(std::size_t p, const std::int32_t* key, QueryView query, const std::int64_t* v) {
     key_rows[p] = key;
-    queries[p] = &query;
+    queries[p] = query;
     if (indexed) index(p);
     std::int64_t* at = values.get() + p * stride;
     if (at != v) std::copy_n(v, stride, at);

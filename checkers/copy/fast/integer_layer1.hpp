@@ -22,12 +22,18 @@
 
 namespace tverify::fast {
 
+// A non-zero entry of a query: (key coordinate, integer weight).
+struct QueryEntry {
+  std::uint32_t coordinate;
+  std::int32_t weight;
+};
+
 struct IntegerRow {
   std::vector<std::int64_t> key, query, value_dot_psi;
   std::vector<std::int64_t> hidden, output;  // scratch: the MLP's pre-activations and outputs
   std::vector<std::uint32_t> moved;          // scratch of a full window: the units its tokens move
   std::vector<std::uint8_t> is_moved;        // by unit
-  std::vector<std::pair<std::uint32_t, std::int32_t>> query_entries;  // scratch: the query's (coordinate, entry)
+  std::vector<QueryEntry> query_entries;     // scratch: the query's non-zero entries
 };
 
 class IntegerLayer1 {

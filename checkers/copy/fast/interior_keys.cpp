@@ -80,7 +80,7 @@ std::optional<InteriorKeys> InteriorKeys::make(const IntegerLayer1& layer1, int 
   return keys;
 }
 
-void InteriorKeys::terms(const std::vector<std::pair<std::uint32_t, std::int32_t>>& query, QueryTerms& out) const {
+void InteriorKeys::terms(std::span<const QueryEntry> query, QueryTerms& out) const {
   const std::size_t tokens = static_cast<std::size_t>(alphabet_);
   out.constant = 0;
   out.terms.assign((static_cast<std::size_t>(n_) + 1) * tokens, 0);

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -62,7 +63,7 @@ class InteriorKeys {
   static std::optional<InteriorKeys> make(const IntegerLayer1& layer1, int alphabet);
 
   // The terms of a query (its non-zero entries) into `out`.
-  void terms(const std::vector<std::pair<std::uint32_t, std::int32_t>>& query, QueryTerms& out) const;
+  void terms(std::span<const QueryEntry> query, QueryTerms& out) const;
   // g* and B from the terms (ngram_bound).
   NgramBound highest_ngram(const QueryTerms& q, std::int64_t slack = 0) const {
     return ngram_bound(q, alphabet_, n_, slack);

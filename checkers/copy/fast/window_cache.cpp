@@ -8,15 +8,15 @@ namespace tverify::fast {
 using copy::Token;
 using copy::TokenString;
 
-void compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence, std::size_t p, IntegerRow& scratch,
-                        std::int32_t* key, std::vector<QueryEntry>& query, std::int64_t* values) {
+QueryView compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence, std::size_t p,
+                             IntegerRow& scratch, std::int32_t* key, std::int64_t* values) {
   layer1.outputs(sequence, p, scratch);
   // each entry of a key or query fits 32 bits (IntegerLayer1::refusal)
   const std::size_t key_dim = layer1.key_dim();
   if (key)
     std::transform(layer1.key_in(scratch), layer1.key_in(scratch) + key_dim, key,
                    [](std::int64_t k) { return static_cast<std::int32_t>(k); });
-  // the non-zero entries, gathered without a branch per coordinate, then copied in one allocation at most
+  // the non-zero entries, gathered without a branch per coordinate
   const std::int64_t* q = layer1.query_in(scratch);
   std::vector<QueryEntry>& entries = scratch.query_entries;
   entries.resize(key_dim);
@@ -25,10 +25,10 @@ void compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence
     entries[nonzero] = {static_cast<std::uint32_t>(c), static_cast<std::int32_t>(q[c])};
     nonzero += q[c] != 0;
   }
-  query.assign(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(nonzero));
   const std::size_t tokens = scratch.value_dot_psi.size();
   std::copy(scratch.value_dot_psi.begin(), scratch.value_dot_psi.end(), values);
   std::fill(values + tokens, values + row_stride(tokens), 0);
+  return {entries.data(), nonzero};
 }
 
 WindowRow compute_window_row(const IntegerLayer1& layer1, const TokenString& sequence, std::size_t p,
@@ -36,7 +36,8 @@ WindowRow compute_window_row(const IntegerLayer1& layer1, const TokenString& seq
   WindowRow row;
   row.key.resize(layer1.key_dim());
   row.values.resize(row_stride(layer1.tokens()));
-  compute_window_row(layer1, sequence, p, scratch, row.key.data(), row.query, row.values.data());
+  const QueryView query = compute_window_row(layer1, sequence, p, scratch, row.key.data(), row.values.data());
+  row.query.assign(query.begin(), query.end());
   return row;
 }
 
@@ -85,7 +86,7 @@ const WindowRow& WindowCache::row(std::uint32_t window, IntegerRow& scratch) {
 
 namespace {
 // z = T^key . T^query in integers: the query's non-zero entries against a key row.
-std::int32_t score_of(const std::vector<std::pair<std::uint32_t, std::int32_t>>& query, const std::int32_t* key) {
+std::int32_t score_of(QueryView query, const std::int32_t* key) {
   std::int32_t z = 0;
   for (const auto& [c, w] : query) z += w * key[c];
   return z;

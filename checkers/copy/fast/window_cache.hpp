@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <utility>
+#include <span>
 #include <vector>
 
 namespace tverify::fast {
@@ -19,8 +20,8 @@ namespace tverify::fast {
 // a fixed-width body the compiler unrolls and vectorises (a row has only D + 2 or so entries).
 constexpr std::size_t row_stride(std::size_t tokens) { return (tokens + 3) / 4 * 4; }
 
-// A non-zero entry of a query: (key coordinate, integer weight).
-using QueryEntry = std::pair<std::uint32_t, std::int32_t>;
+// A query's non-zero entries.
+using QueryView = std::span<const QueryEntry>;
 
 // Layer 1 at one position, as the fast path stores it: the key row, the query's non-zero entries, value . Psi (padded).
 struct WindowRow {
@@ -30,10 +31,10 @@ struct WindowRow {
 };
 WindowRow compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
                              IntegerRow& scratch);
-// The same into caller's storage: `key` (key_dim entries; nullptr: not stored), `query` (its buffer reused) and
-// `values` (a padded row).
-void compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
-                        IntegerRow& scratch, std::int32_t* key, std::vector<QueryEntry>& query, std::int64_t* values);
+// The same into caller's storage: `key` (key_dim entries; nullptr: not stored) and `values` (a padded row); returns
+// the query's non-zero entries, in `scratch` (valid until its next use).
+QueryView compute_window_row(const IntegerLayer1& layer1, const copy::TokenString& sequence, std::size_t p,
+                             IntegerRow& scratch, std::int32_t* key, std::int64_t* values);
 
 // Against one query window, the key windows the thread has met (WindowCache::met) in decreasing order of score, grouped
 // by score: level l holds windows[end[l - 1]] .. windows[end[l] - 1] (end[-1] = 0), all scoring score[l]. Every key of
