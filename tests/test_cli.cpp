@@ -630,9 +630,8 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
                      "+-1/sqrt(3) here; the fast path computes in integers); use --embedding onehot, or a D where r "
                      "is a square");
   // At D = 16 the corrected codes are +-1/sqrt(4): rational, so the fast path takes them.
-  CHECK(run_cli("sweep copy --fast --embedding c2 --variant corrected --D 16 --n 2 --vary L=8:16:x2 --samples 4 --out " +
-                (out / "c2").string())
-            .exit_code == 0);
+  const std::string c2_sweep = "sweep copy --fast --embedding c2 --variant corrected --D 16 --n 2 --vary L=8:16:x2";
+  CHECK(run_cli(c2_sweep + " --samples 4 --out " + (out / "c2").string()).exit_code == 0);
   // Scores past 32 bits: at n = 6, M = lcm(1..7) is 7 times lcm(1..6), and the score scale grows with M^2.
   expect_usage_error("sweep copy --fast --variant corrected --D 16 --n 6 --vary L=12:12:x2 --out " + out.string(),
                      "--n: with D = 16 and --variant corrected the fast path takes n <= 5");

@@ -290,7 +290,8 @@ TEST_CASE("fast path: the Lemma C.2 embedding where its codes are rational, same
 
 TEST_CASE("fast path: irrational Lemma C.2 codes are refused with the reason; kernels agree with plain loops",
           "[fast]") {
-  for (const auto& [D, variant] : {std::pair{3, TransformerVariant::Corrected}, std::pair{16, TransformerVariant::Paper}}) {
+  for (const auto& [D, variant] :
+       {std::pair{3, TransformerVariant::Corrected}, std::pair{16, TransformerVariant::Paper}}) {
     const CopyTransformer c2(CopyTransformerConfig{D, 2, 6, EmbeddingKind::C2, variant, {}});
     const auto why = IntegerLayer1::unsupported_reason(c2);
     REQUIRE(why.has_value());

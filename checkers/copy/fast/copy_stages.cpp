@@ -144,8 +144,8 @@ bool FastCopy::decide_by_index(const Table& table, std::size_t p, Scratch& scrat
     std::int64_t z = 0;
     if (const std::int32_t* key = table.key_rows[j])
       for (const auto& [c, w] : query) z += std::int64_t{w} * key[c];
-    else
-      z = interior_->score(scratch.query_terms, table.sequence, j);  // an interior key (not stored): exactly key . query
+    else  // an interior key (not stored): its score from the decomposition, exactly key . query
+      z = interior_->score(scratch.query_terms, table.sequence, j);
     if (z > top) {
       runner_up = std::max(runner_up, top);
       top = z, top_keys = 1;

@@ -241,7 +241,8 @@ struct FastCopy::Table {
   // Layer 1 at position p into the table's own storage (workers may fill positions at once: each its own slots, and
   // each its own run of query_store). A run starts at p (`starts_run`) or follows position p - 1.
   void compute_owned(std::size_t p, IntegerRow& scratch, bool starts_run) {
-    const QueryView query = compute_window_row(fast_.layer1_, sequence, p, scratch, owned_key(p), values.get() + p * stride);
+    const QueryView query =
+        compute_window_row(fast_.layer1_, sequence, p, scratch, owned_key(p), values.get() + p * stride);
     QueryEntry* at = query_store.get() + (starts_run ? p * key_dim : query_end(p - 1));
     queries[p] = {at, static_cast<std::size_t>(std::copy(query.begin(), query.end(), at) - at)};
   }
