@@ -10,6 +10,7 @@
 #include "core/interval.hpp"
 #include "core/tri.hpp"
 
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -26,7 +27,7 @@ class QuadraticSurd {
   QuadraticSurd(const Exact& a, const Exact& b, unsigned long radicand) : a_(a), b_(b), r_(b == 0 ? 0 : radicand) {
     if (b != 0 && radicand == 0) throw std::domain_error("quadratic surd with radicand 0");
     if (const auto root = square_root(r_)) {
-      a_ += b_ * Exact(*root);
+      a_ += b_ * Exact(BigInt(*root));
       b_ = 0;
       r_ = 0;
     }
@@ -135,11 +136,14 @@ class QuadraticSurd {
   void normalize() {
     if (b_ == 0) r_ = 0;
   }
-  // k when r = k^2 > 0, else nullopt.
-  static std::optional<BigInt> square_root(unsigned long r) {
+  // k when r = k^2 > 0, else nullopt (cheap: every surd built from parts asks). The double square root is within 1 of
+  // floor(sqrt r) for every 64-bit r, and the candidates are checked exactly.
+  static std::optional<unsigned long> square_root(unsigned long r) {
     if (r == 0) return std::nullopt;
-    const BigInt k = boost::multiprecision::sqrt(BigInt(r));
-    return k * k == BigInt(r) ? std::optional<BigInt>(k) : std::nullopt;
+    const auto guess = static_cast<unsigned long>(std::sqrt(static_cast<double>(r)));
+    for (unsigned long k = guess == 0 ? 0 : guess - 1; k <= guess + 1; ++k)
+      if (static_cast<unsigned __int128>(k) * k == r) return k;
+    return std::nullopt;
   }
 
   Exact a_{0}, b_{0};

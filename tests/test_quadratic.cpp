@@ -52,3 +52,12 @@ TEST_CASE("a square radicand gives a rational: (1/4) sqrt 4 = 1/2, and 1 + 2 sqr
   CHECK((half + sqrt_of(2)).radicand() == 2);
   CHECK_FALSE(sqrt_of(8).is_rational());  // 8 is no square (2 sqrt 2 stays irrational)
 }
+
+TEST_CASE("square radicands are recognised up to 64 bits, and their neighbours are not", "[quadratic]") {
+  for (const unsigned long k : {1ul, 2ul, 3ul, 94906265ul, 4294967295ul}) {
+    const unsigned long square = k * k;
+    CHECK(QuadraticSurd(Exact(0), Exact(1), square).to_exact() == Exact(tverify::BigInt(k)));
+    CHECK_FALSE(QuadraticSurd(Exact(0), Exact(1), square + 1).is_rational());
+    if (square > 1) CHECK_FALSE(QuadraticSurd(Exact(0), Exact(1), square - 1).is_rational());
+  }
+}
