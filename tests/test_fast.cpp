@@ -256,6 +256,49 @@ TEST_CASE("fast path: the documented sweep configuration D = 16, n = 4, both var
   }
 }
 
+TEST_CASE("fast path: integer layer 1 is the exact layer 1, scaled, at every window of small domains", "[fast]") {
+  // IntegerLayer1::at against CopyTransformer::layer1 on every sequence of n + 1 tokens (alphabet, <BOS> and <COPY>
+  // anywhere), at each of its positions (the short windows p < n and the full one): value . Psi(x) times value_scale,
+  // and each key and query coordinate times Y = sqrt(score_scale) (checked as equal signs and equal squares).
+  struct Config {
+    int D, n;
+    EmbeddingKind embedding;
+    TransformerVariant variant;
+  };
+  const auto paper = TransformerVariant::Paper, corrected = TransformerVariant::Corrected;
+  const auto one_hot = EmbeddingKind::OneHot, c2 = EmbeddingKind::C2;
+  for (const auto& c : std::vector<Config>{{2, 2, one_hot, paper}, {3, 2, one_hot, corrected}, {2, 3, one_hot, corrected},
+                                           {2, 2, c2, corrected}, {4, 2, c2, paper}}) {
+    INFO(to_string(c.variant) << " " << to_string(c.embedding) << " D=" << c.D << " n=" << c.n);
+    const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, 2 * c.n + 2, c.embedding, c.variant, {}});
+    const IntegerLayer1 layer1(exact);
+    const int radix = c.D + 2;
+    std::uint64_t windows = 1;
+    for (int i = 0; i <= c.n; ++i) windows *= static_cast<std::uint64_t>(radix);
+    for (std::uint64_t w = 0; w < windows; ++w) {
+      TokenString sequence;
+      for (std::uint64_t rest = w; sequence.size() < static_cast<std::size_t>(c.n + 1); rest /= radix)
+        sequence.push_back(static_cast<Token>(rest % static_cast<std::uint64_t>(radix)));
+      const Layer1Blocks blocks = exact.layer1(sequence);
+      for (std::size_t p = 0; p < sequence.size(); ++p) {
+        INFO("sequence " << format_tokens(sequence) << ", position " << p);
+        const IntegerRow row = layer1.at(sequence, p);
+        for (std::size_t x = 0; x < row.value_dot_psi.size(); ++x)
+          REQUIRE(Exact(row.value_dot_psi[x]) == blocks.entry(p).value_dot_psi[x].to_exact() * layer1.value_scale());
+        const auto same_scaled = [&](const std::vector<std::int64_t>& integers, const Vector<Surd>& values) {
+          for (std::size_t i = 0; i < integers.size(); ++i) {
+            const Exact v = values[i].to_exact(), z(integers[i]);
+            REQUIRE(z.sign() == v.sign());
+            REQUIRE(z * z == v * v * layer1.score_scale());
+          }
+        };
+        same_scaled(row.key, blocks[p].key);
+        same_scaled(row.query, blocks[p].query);
+      }
+    }
+  }
+}
+
 TEST_CASE("fast path: the Lemma C.2 embedding where its codes are rational, same decisions as the exact evaluator",
           "[fast][differential]") {
   // The codes are +-1/sqrt(r), rational where r is a square: r = ceil(log2 D) = 1 at D = 2 and 4 at D = 9..16

@@ -92,6 +92,8 @@ TEST_CASE("fast path index: interior key scores and the bound B, against layer 1
     for (std::uint64_t k = 0; k < power(c.D, c.n + 1); ++k) {
       key_windows.push_back(window_at(k, c.D, c.n + 1));
       key_rows.push_back(layer1.at(key_windows.back(), p));
+      for (std::size_t coordinate = 0; coordinate < layer1.key_dim(); ++coordinate)
+        REQUIRE(keys->key(coordinate, key_windows.back(), p) == key_rows.back().key[coordinate]);
     }
     QueryTerms terms;
     std::size_t pairs = 0;
@@ -240,18 +242,22 @@ TEST_CASE("fast path index: without a window memo interior keys are not stored; 
   // D = 16, n = 4 has too many windows for a memo, so the table computes layer 1 itself and keeps the keys of the
   // windows next to <BOS> and <COPY> only. The printed weights send most steps to the scan (their halved positional
   // entries), a repeated 4-gram some corrected ones; on 1 thread the scan fills the columns it reads, on 2 every
-  // column at once. Runs with the index, without it (every key stored) and of the exact evaluator must agree.
+  // column at once (from a table the two threads built). Runs with the index, without it (every key stored) and of
+  // the exact evaluator must agree. The corrected C.2 codes (+-1/2 at D = 16) take the same path.
   std::uint64_t by_index = 0, scanned = 0;
-  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected}) {
-    const CopyTransformer exact(CopyTransformerConfig{16, 4, 40, EmbeddingKind::OneHot, variant, {}});
+  for (const auto& [embedding, variant] :
+       {std::pair{EmbeddingKind::OneHot, TransformerVariant::Paper},
+        std::pair{EmbeddingKind::OneHot, TransformerVariant::Corrected},
+        std::pair{EmbeddingKind::C2, TransformerVariant::Corrected}}) {
+    const CopyTransformer exact(CopyTransformerConfig{16, 4, 40, embedding, variant, {}});
     const FastCopy indexed(exact), scanning(exact, {.key_index = false});
     std::mt19937_64 rng(1604);
     for (int s = 0; s < 12; ++s) {
       TokenString x = random_string(rng, 16, 40);
       if (s % 2 == 0) std::copy(x.begin() + 3, x.begin() + 7, x.begin() + 20);  // a 4-gram repeated
-      INFO("variant " << variant_name(variant) << " x=" << format_tokens(x));
+      INFO("variant " << variant_name(variant) << " " << to_string(embedding) << " x=" << format_tokens(x));
       const CopyRun e = exact.copy_string(x);
-      for (const unsigned threads : {1u, 2u}) {
+      for (const unsigned threads : {2u, 1u}) {  // two threads first: they build the table from scratch
         const FastCopyRun with = indexed.copy_string(x, threads), without = scanning.copy_string(x, threads);
         expect_same_run(e, with.run);
         expect_same_run(without.run, with.run);

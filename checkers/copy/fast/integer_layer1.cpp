@@ -235,8 +235,9 @@ Refusal IntegerLayer1::magnitude_refusal() const {
 // A full window (p >= n): W u regrouped by offset, W u = sum_i offset_token_[i][x_{p-i}] (exact), of which only the
 // non-zero entries are added (offset_sparse_). A unit they do not move keeps its bias, so its part of the outputs is
 // bias_output_'s; only the moved units are evaluated, and the outputs are bias_output_ plus, per moved unit h,
-// outer(., h) (relu(pre_h) - relu(bias_h)). Every partial sum is at most twice the triangle inequality's output
-// bound (|relu(pre) - relu(bias)| <= |pre - bias|), which magnitude_refusal keeps below 2^62.
+// outer(., h) (relu(pre_h) - relu(bias_h)). Every partial sum is at most the triangle inequality's output bound, which
+// magnitude_refusal keeps below 2^62: |relu(bias)| <= |bias| and |relu(pre) - relu(bias)| <= |pre - bias| <= the
+// rest of that unit's bound, sum |w| max|u|.
 void IntegerLayer1::full_window_outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
   std::vector<std::int64_t>& hidden = row.hidden;
   hidden.assign(bias_.begin(), bias_.end());

@@ -83,8 +83,9 @@ bool fast_path_takes(const copy::CopyTransformerConfig& config) {
 
 void require_fast_path(const copy::CopyTransformer& transformer) {
   if (const auto why = IntegerLayer1::unsupported_reason(transformer))
-    throw UsageError("--fast: " + *why + "; use --embedding onehot, or a D where r is a square (r = ceil(log2 D) "
-                     "with --variant corrected: D = 2 or 9..16; r = ceil(log2 D) + 2 with --variant paper: D = 3..4)");
+    throw UsageError("--fast: " + *why + "; use --embedding onehot, or a D where r is a square (D <= 64: r = "
+                     "ceil(log2 D) with --variant corrected: D = 2 or 9..16; r = ceil(log2 D) + 2 with --variant "
+                     "paper: D = 3..4)");
   if (const Refusal why = FastCopy::refusal(transformer)) {
     // The largest n the fast path takes with this D and variant, and with the other variant (the printed weights
     // give larger integer scores than the corrected ones, so the two limits can differ).
