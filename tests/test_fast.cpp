@@ -13,6 +13,7 @@
 #include <limits>
 #include <random>
 #include <set>
+#include <tuple>
 
 using namespace tverify;
 using namespace tverify::copy;
@@ -167,7 +168,7 @@ TEST_CASE("fast path: a small domain's decisions and stage counts do not depend 
 
 TEST_CASE("fast path: threads give the same run; long repeat-free strings are copied", "[fast]") {
   const CopyTransformer exact(CopyTransformerConfig{4, 3, 40, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
-  const FastCopy fast(exact);
+  const FastCopy fast(exact, {.steps_per_thread = 1});
   std::mt19937_64 rng(3);
   for (int s = 0; s < 50; ++s) {
     const TokenString x = random_string(rng, 4, 40);
@@ -190,7 +191,7 @@ TEST_CASE("fast path: threads decide a long string in blocks; a failure in a lat
   std::copy(clean.begin(), clean.begin() + 3, repeated.begin() + 1700);
   for (const bool key_index : {false, true}) {
     INFO("key index " << key_index);
-    const FastCopy fast(exact, {.key_index = key_index});
+    const FastCopy fast(exact, {.key_index = key_index, .steps_per_thread = 1});
     const CopyRun copied = fast.copy_string(clean, 1).run;
     CHECK(copied.copied);
     const CopyRun failed = fast.copy_string(repeated, 1).run;
@@ -205,6 +206,34 @@ TEST_CASE("fast path: threads decide a long string in blocks; a failure in a lat
       CHECK(dropped.failure() == failed.failure());
       CHECK_FALSE(dropped.copied);
     }
+  }
+}
+
+TEST_CASE("fast path: a copy takes at most one thread per steps_per_thread steps", "[fast]") {
+  // Which path ran shows in the stage counts of a run that fails: the threaded path also decides the steps after the
+  // failure in its block and counts them, the sequential path stops at the failure. With the default 8192 steps per
+  // thread, 2 threads run a string of 2000 steps sequentially and one of 16,384 steps in parallel; with 1 step per
+  // thread both run in parallel.
+  auto failing = [](int n, std::size_t length) {
+    TokenString x = repeat_free_string(16, n, length, 7);
+    std::copy(x.begin(), x.begin() + n, x.begin() + static_cast<long>(length) * 5 / 8);  // an n-gram written again
+    return x;
+  };
+  for (const auto& [n, length, parallel_by_default] : {std::tuple{3, std::size_t{2000}, false},
+                                                       std::tuple{4, std::size_t{16384}, true}}) {
+    INFO("n = " << n << ", L = " << length);
+    const CopyTransformer exact(CopyTransformerConfig{16, n, static_cast<int>(length), EmbeddingKind::OneHot,
+                                                      TransformerVariant::Corrected, {}});
+    const TokenString x = failing(n, length);
+    const FastCopy by_default(exact), every_step(exact, {.steps_per_thread = 1});
+    const FastCopyRun one = by_default.copy_string(x, 1, false);
+    REQUIRE_FALSE(one.run.copied);
+    CHECK(one.stats.steps == *one.run.failed_step + 1);
+    const FastCopyRun two = by_default.copy_string(x, 2, false), forced = every_step.copy_string(x, 2, false);
+    CHECK(two.run.failure() == one.run.failure());
+    CHECK(forced.run.failure() == one.run.failure());
+    CHECK(forced.stats.steps > one.stats.steps);
+    CHECK((two.stats.steps > one.stats.steps) == parallel_by_default);
   }
 }
 

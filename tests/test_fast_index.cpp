@@ -217,7 +217,8 @@ TEST_CASE("fast path index: the Lemma C.2 embedding at D = 16 (codes +-1/2), wit
   // it on these weights). Random strings (repeated bigrams, so scanned steps too) and repeat-free ones, at n = 2 past
   // the score memo: the runs with the index, without it and of the exact evaluator agree step for step.
   const CopyTransformer exact(CopyTransformerConfig{16, 2, 40, EmbeddingKind::C2, TransformerVariant::Corrected, {}});
-  const FastCopy indexed(exact), scanning(exact, {.key_index = false});
+  const FastCopy indexed(exact, {.steps_per_thread = 1}),
+      scanning(exact, {.key_index = false, .steps_per_thread = 1});
   std::mt19937_64 rng(1602);
   std::uint64_t by_index = 0, scanned = 0, copied = 0;
   for (int s = 0; s < 60; ++s) {
@@ -250,7 +251,8 @@ TEST_CASE("fast path index: without a window memo interior keys are not stored; 
         std::pair{EmbeddingKind::OneHot, TransformerVariant::Corrected},
         std::pair{EmbeddingKind::C2, TransformerVariant::Corrected}}) {
     const CopyTransformer exact(CopyTransformerConfig{16, 4, 40, embedding, variant, {}});
-    const FastCopy indexed(exact), scanning(exact, {.key_index = false});
+    const FastCopy indexed(exact, {.steps_per_thread = 1}),
+        scanning(exact, {.key_index = false, .steps_per_thread = 1});
     std::mt19937_64 rng(1604);
     for (int s = 0; s < 12; ++s) {
       TokenString x = random_string(rng, 16, 40);
@@ -276,7 +278,7 @@ TEST_CASE("fast path index: long strings on threads, repeat-free and with repeat
   // repeat bigrams, so steps fall back to the scan, on a shared table whose key columns the first such step fills.
   for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected}) {
     const CopyTransformer exact(CopyTransformerConfig{16, 2, 96, EmbeddingKind::OneHot, variant, {}});
-    const FastCopy fast(exact);
+    const FastCopy fast(exact, {.steps_per_thread = 1});
     std::mt19937_64 rng(96);
     for (int s = 0; s < 8; ++s) {
       const TokenString x = s % 2 == 0 ? repeat_free_string(16, 2, 96, static_cast<std::uint64_t>(s))
@@ -301,7 +303,7 @@ TEST_CASE("fast path index: an n-gram with more than 64 keys sends the step to t
   // decisions.
   const CopyTransformer exact(
       CopyTransformerConfig{5, 3, 150, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
-  const FastCopy fast(exact);
+  const FastCopy fast(exact, {.steps_per_thread = 1});
   TokenString x{1, 2, 3, 4};
   x.resize(150, Token{0});
   const FastCopyRun one = fast.copy_string(x, 1), two = fast.copy_string(x, 2);

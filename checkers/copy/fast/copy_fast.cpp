@@ -21,6 +21,12 @@ std::uint64_t next_instance_id() {
   return ++counter;
 }
 
+// The threads a copy of `steps` steps runs on: at most `threads`, and at most one per `steps_per_thread` steps.
+unsigned thread_count(std::size_t steps, unsigned threads, std::size_t steps_per_thread) {
+  const std::size_t by_work = steps / std::max<std::size_t>(steps_per_thread, 1);
+  return static_cast<unsigned>(std::clamp<std::size_t>(by_work, 1, std::max(threads, 1u)));
+}
+
 }  // namespace
 
 FastCopy::FastCopy(const copy::CopyTransformer& transformer, FastCopyOptions options)
@@ -71,7 +77,8 @@ void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned thre
     step.target = x[k];
     return copy::record_step(out.run, step, k, keep_steps);
   };
-  if (threads <= 1) {  // sequential: nothing is computed past the first failure
+  threads = thread_count(x.size(), threads, options_.steps_per_thread);
+  if (threads == 1) {  // sequential: nothing is computed past the first failure
     for (std::size_t k = 0; k < x.size(); ++k) {
       table.extend_to(prompt - 1 + k);
       CopyStep step = decide(table, prompt - 1 + k, state.scratch, out.stats);
@@ -86,7 +93,10 @@ void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned thre
   // the block in order; the earliest failure ends the run. A block gives each worker 64 steps when steps scan their
   // keys and 512 when the index stage decides most of them (each step then costs about a fiftieth as much, and the
   // synchronisation per block would take a visible share of the time).
-  std::vector<FastStats> stats(threads);
+  struct alignas(64) WorkerStats {  // a cache line each: workers count their steps without sharing lines
+    FastStats stats;
+  };
+  std::vector<WorkerStats> stats(threads);
   const std::size_t block = (interior_ ? 512 : 64) * static_cast<std::size_t>(threads);
   std::vector<CopyStep> steps(std::min(block, x.size()));
   std::size_t start = 0;  // of the block being decided; written by record_block only
@@ -115,7 +125,7 @@ void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned thre
       const std::size_t end = std::min(x.size(), start + block);
       try {
         for (std::size_t k = start + w; k < end && !error; k += threads)
-          steps[k - start] = decide(table, prompt - 1 + k, scratch, stats[w]);
+          steps[k - start] = decide(table, prompt - 1 + k, scratch, stats[w].stats);
       } catch (...) {
         error = std::current_exception();
         aborted = true;
@@ -125,7 +135,7 @@ void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned thre
     if (error) std::rethrow_exception(error);
   });
   if (record_error) std::rethrow_exception(record_error);
-  for (const auto& s : stats) out.stats.merge(s);
+  for (const auto& s : stats) out.stats.merge(s.stats);
   out.run.copied = copied;
 }
 

@@ -48,6 +48,10 @@ struct FastCopyOptions {
   bool key_index = true;  // false: every step scans its keys (the path the index stage is measured against)
   // Subtracted from the index stage's bound B: 0, except in the tests that show that a wrong bound is caught.
   std::int64_t bound_slack = 0;
+  // A copy runs on at most one thread per this many steps: a thread's start and its first touches of memory cost
+  // about as much as a few thousand steps decided by the index (on the 2-core VM of docs/benchmarks.md two threads
+  // are slower than one up to L = 8192 and faster from 16,384 on). 1 in the tests that run short strings on threads.
+  std::size_t steps_per_thread = 8192;
 };
 
 struct FastCopyRun {
@@ -89,8 +93,9 @@ class FastCopy {
   ~FastCopy();
 
   // Generates L tokens after <BOS>, x, <COPY>, stopping at the first wrong, tied or undecided token. With threads > 1
-  // the steps of one string are decided in parallel blocks (the earliest failure wins); keep_steps = false drops the
-  // per-step records (long strings) but keeps the failing step.
+  // (at most one per FastCopyOptions::steps_per_thread steps) the steps of one string are decided in parallel blocks
+  // (the earliest failure wins); keep_steps = false drops the per-step records (long strings) but keeps the failing
+  // step.
   FastCopyRun copy_string(const copy::TokenString& x, unsigned threads = 1, bool keep_steps = true) const;
   // The same into `out`, whose buffers it reuses (a loop over many strings allocates nothing per string).
   void copy_string(const copy::TokenString& x, FastCopyRun& out, unsigned threads = 1, bool keep_steps = true) const;
