@@ -51,7 +51,9 @@ struct FastCopy::Table {
   // decompose, else all (length x key_dim, row-major; a row is written before it is read; untouched pages stay
   // unmapped), and the queries' entries packed in query_store: the positions computed in order by one thread follow
   // each other, from key_dim x (the first of them) on, which a position's at most key_dim entries keep apart from the
-  // next run. The value rows go straight into `values`.
+  // next run. The value rows go straight into `values`. A position whose window repeats an earlier one's n + 1 tokens
+  // (the copy after <COPY> repeats x) shares that position's key and query and copies its values: layer 1 at a full
+  // window reads those tokens only.
   LargeBuffer<std::int32_t> owned_keys;
   std::size_t owned_keys_size = 0;
   LargeBuffer<QueryEntry> query_store;
@@ -109,6 +111,7 @@ struct FastCopy::Table {
     }
     sequence.swap(next_);
     length = sequence.size();
+    repeat_offset_ = x.size() + 1;
     built = common;
     shared_ = false;
     columns_complete_ = false;
@@ -134,6 +137,7 @@ struct FastCopy::Table {
       query_store = large_buffer<QueryEntry>(key_dim * length);
       query_store_size = key_dim * length;
     }
+    query_cursor_ = query_store.get() + common * key_dim;  // past the kept positions' entries
     if (!cache_ && key_dim * length > owned_keys_size) {
       owned_keys = large_buffer<std::int32_t>(key_dim * length, !fast_.interior_);
       owned_keys_size = key_dim * length;
@@ -144,14 +148,18 @@ struct FastCopy::Table {
   // positions are computed in parallel (each reads its own window only), then recorded in order. The key columns are
   // filled by the first step that scans its keys (prepare_scan).
   void share(unsigned threads) {
-    if (!cache_ && threads > 1 && built < length) {
-      const std::size_t first = built, count = length - built;
+    // the positions before the first that can repeat a window are computed in parallel; the rest in order
+    const std::size_t first = built, end = std::min(length, std::max(first, repeat_offset_ + span_ - 1));
+    if (!cache_ && threads > 1 && first < end) {
       run_workers(threads, [&](unsigned w) {
         IntegerRow scratch;
-        const std::size_t begin = first + count * w / threads;
-        for (std::size_t p = begin; p < first + count * (w + 1) / threads; ++p) compute_owned(p, scratch, p == begin);
+        const std::size_t begin = first + (end - first) * w / threads;
+        QueryEntry* cursor = query_store.get() + begin * key_dim;
+        for (std::size_t p = begin; p < first + (end - first) * (w + 1) / threads; ++p)
+          compute_owned(p, scratch, cursor);
       });
-      for (; built < length; ++built) record_owned(built);
+      for (; built < end; ++built) record_owned(built);
+      query_cursor_ = query_store.get() + end * key_dim;
     }
     extend_to(length - 1);
     if (fast_.interior_ && !indexed) {
@@ -233,24 +241,33 @@ struct FastCopy::Table {
       const WindowRow& row =
           slot ? *slot : cache_->store(windows[p], compute_window_row(fast_.layer1_, sequence, p, scratch_));
       record(p, row.key.data(), row.query, row.values.data());
+    } else if (const auto j = same_window(p)) {
+      std::copy_n(value_row(*j), stride, values.get() + p * stride);
+      record(p, key_rows[*j], queries[*j], values.get() + p * stride);
     } else {
-      compute_owned(p, scratch_, p == 0);
+      compute_owned(p, scratch_, query_cursor_);
       record_owned(p);
     }
   }
-  // Layer 1 at position p into the table's own storage (workers may fill positions at once: each its own slots, and
-  // each its own run of query_store). A run starts at p (`starts_run`) or follows position p - 1.
-  void compute_owned(std::size_t p, IntegerRow& scratch, bool starts_run) {
+  // The earlier position whose window holds the same n + 1 tokens as position p's, or nullopt. Both windows are full
+  // (p - repeat_offset_ >= n), so layer 1 is the same at both.
+  std::optional<std::size_t> same_window(std::size_t p) const {
+    if (p + 1 < repeat_offset_ + span_) return std::nullopt;
+    const std::size_t j = p - repeat_offset_;
+    for (std::size_t i = 0; i < span_; ++i)
+      if (sequence[p - i] != sequence[j - i]) return std::nullopt;
+    return j;
+  }
+  // Layer 1 at position p into the table's own storage, its query's entries at `cursor`, which moves past them
+  // (workers may fill positions at once: each its own slots, and each its own run of query_store).
+  void compute_owned(std::size_t p, IntegerRow& scratch, QueryEntry*& cursor) {
     const QueryView query =
         compute_window_row(fast_.layer1_, sequence, p, scratch, owned_key(p), values.get() + p * stride);
-    QueryEntry* at = query_store.get() + (starts_run ? p * key_dim : query_end(p - 1));
-    queries[p] = {at, static_cast<std::size_t>(std::copy(query.begin(), query.end(), at) - at)};
+    QueryEntry* at = cursor;
+    cursor = std::copy(query.begin(), query.end(), at);
+    queries[p] = {at, static_cast<std::size_t>(cursor - at)};
   }
   void record_owned(std::size_t p) { record(p, owned_key(p), queries[p], values.get() + p * stride); }
-  // Where position j's query entries end in query_store.
-  std::size_t query_end(std::size_t j) const {
-    return static_cast<std::size_t>(queries[j].data() - query_store.get()) + queries[j].size();
-  }
   // Where the table keeps position p's key, or nullptr when it does not (an interior window whose key decomposes).
   std::int32_t* owned_key(std::size_t p) {
     const auto& keys = fast_.interior_;
@@ -299,6 +316,8 @@ struct FastCopy::Table {
   const FastCopy& fast_;
   WindowCache* cache_;
   std::size_t span_;
+  std::size_t repeat_offset_ = 0;  // x.size() + 1: the copy's position p repeats the window of p - repeat_offset_
+  QueryEntry* query_cursor_ = nullptr;  // where the next query computed in order goes in query_store
   bool shared_ = false;
   bool always_indexed_ = false;  // the index follows every position built (no window counts)
   std::atomic<bool> columns_complete_{false};  // shared: every key column filled
