@@ -13,7 +13,6 @@
 #include <limits>
 #include <random>
 #include <set>
-#include <tuple>
 
 using namespace tverify;
 using namespace tverify::copy;
@@ -212,20 +211,27 @@ TEST_CASE("fast path: threads decide a long string in blocks; a failure in a lat
 TEST_CASE("fast path: a copy takes at most one thread per steps_per_thread steps", "[fast]") {
   // Which path ran shows in the stage counts of a run that fails: the threaded path also decides the steps after the
   // failure in its block and counts them, the sequential path stops at the failure. With the default 8192 steps per
-  // thread, 2 threads run a string of 2000 steps sequentially and one of 16,384 steps in parallel; with 1 step per
-  // thread both run in parallel.
+  // thread, 2 threads run a string of 2000 steps sequentially and one of 16,384 steps in parallel; without the key
+  // index (an eighth as many steps per thread), one of 1000 steps sequentially and one of 4000 in parallel. With 1
+  // step per thread all run in parallel.
   auto failing = [](int n, std::size_t length) {
     TokenString x = repeat_free_string(16, n, length, 7);
     std::copy(x.begin(), x.begin() + n, x.begin() + static_cast<long>(length) * 5 / 8);  // an n-gram written again
     return x;
   };
-  for (const auto& [n, length, parallel_by_default] : {std::tuple{3, std::size_t{2000}, false},
-                                                       std::tuple{4, std::size_t{16384}, true}}) {
-    INFO("n = " << n << ", L = " << length);
-    const CopyTransformer exact(CopyTransformerConfig{16, n, static_cast<int>(length), EmbeddingKind::OneHot,
+  struct Case {
+    int n;
+    std::size_t length;
+    bool key_index, parallel_by_default;
+  };
+  for (const Case c : {Case{3, 2000, true, false}, Case{4, 16384, true, true}, Case{3, 1000, false, false},
+                       Case{3, 4000, false, true}}) {
+    INFO("n = " << c.n << ", L = " << c.length << ", key index " << c.key_index);
+    const CopyTransformer exact(CopyTransformerConfig{16, c.n, static_cast<int>(c.length), EmbeddingKind::OneHot,
                                                       TransformerVariant::Corrected, {}});
-    const TokenString x = failing(n, length);
-    const FastCopy by_default(exact), every_step(exact, {.steps_per_thread = 1});
+    const TokenString x = failing(c.n, c.length);
+    const FastCopy by_default(exact, {.key_index = c.key_index}),
+        every_step(exact, {.key_index = c.key_index, .steps_per_thread = 1});
     const FastCopyRun one = by_default.copy_string(x, 1, false);
     REQUIRE_FALSE(one.run.copied);
     CHECK(one.stats.steps == *one.run.failed_step + 1);
@@ -233,7 +239,7 @@ TEST_CASE("fast path: a copy takes at most one thread per steps_per_thread steps
     CHECK(two.run.failure() == one.run.failure());
     CHECK(forced.run.failure() == one.run.failure());
     CHECK(forced.stats.steps > one.stats.steps);
-    CHECK((two.stats.steps > one.stats.steps) == parallel_by_default);
+    CHECK((two.stats.steps > one.stats.steps) == c.parallel_by_default);
   }
 }
 

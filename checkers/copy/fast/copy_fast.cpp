@@ -77,7 +77,7 @@ void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned thre
     step.target = x[k];
     return copy::record_step(out.run, step, k, keep_steps);
   };
-  threads = thread_count(x.size(), threads, options_.steps_per_thread);
+  threads = thread_count(x.size(), threads, interior_ ? options_.steps_per_thread : options_.steps_per_thread / 8);
   if (threads == 1) {  // sequential: nothing is computed past the first failure
     for (std::size_t k = 0; k < x.size(); ++k) {
       table.extend_to(prompt - 1 + k);

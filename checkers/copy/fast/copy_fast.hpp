@@ -48,9 +48,11 @@ struct FastCopyOptions {
   bool key_index = true;  // false: every step scans its keys (the path the index stage is measured against)
   // Subtracted from the index stage's bound B: 0, except in the tests that show that a wrong bound is caught.
   std::int64_t bound_slack = 0;
-  // A copy runs on at most one thread per this many steps: a thread's start and its first touches of memory cost
-  // about as much as a few thousand steps decided by the index (on the 2-core VM of docs/benchmarks.md two threads
-  // are slower than one up to L = 8192 and faster from 16,384 on). 1 in the tests that run short strings on threads.
+  // A copy runs on at most one thread per this many steps with the key index, and per an eighth as many when its
+  // steps scan every key: a thread's start and its first touches of memory cost about as much as a few thousand
+  // steps decided by the index, or a few hundred scans of thousands of keys (on the 2-core VM of docs/benchmarks.md
+  // two threads are slower than one up to L = 8192 with the index and L = 1024 without it). 1 in the tests that run
+  // short strings on threads.
   std::size_t steps_per_thread = 8192;
 };
 
