@@ -137,7 +137,7 @@ struct FastCopy::Table {
       query_store = large_buffer<QueryEntry>(key_dim * length);
       query_store_size = key_dim * length;
     }
-    query_cursor_ = query_store.get() + common * key_dim;  // past the kept positions' entries
+    if (!cache_) query_cursor_ = query_store.get() + common * key_dim;  // past the kept positions' entries
     if (!cache_ && key_dim * length > owned_keys_size) {
       owned_keys = large_buffer<std::int32_t>(key_dim * length, !fast_.interior_);
       owned_keys_size = key_dim * length;
@@ -145,10 +145,10 @@ struct FastCopy::Table {
   }
   // Builds layer 1 at every position for `threads` threads that read the table concurrently, with the window counts
   // (which would count every position, not a step's keys) switched off. Without a window cache the rows of the new
-  // positions are computed in parallel (each reads its own window only), then recorded in order. The key columns are
-  // filled by the first step that scans its keys (prepare_scan).
+  // positions before the first that can repeat a window (same_window) are computed in parallel (each reads its own
+  // window only), then recorded in order; the rest are added in order. The key columns are filled by the first step
+  // that scans its keys (prepare_scan).
   void share(unsigned threads) {
-    // the positions before the first that can repeat a window are computed in parallel; the rest in order
     const std::size_t first = built, end = std::min(length, std::max(first, repeat_offset_ + span_ - 1));
     if (!cache_ && threads > 1 && first < end) {
       run_workers(threads, [&](unsigned w) {
