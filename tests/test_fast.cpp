@@ -211,9 +211,10 @@ TEST_CASE("fast path: threads decide a long string in blocks; a failure in a lat
 TEST_CASE("fast path: a copy takes at most one thread per steps_per_thread steps", "[fast]") {
   // Which path ran shows in the stage counts of a run that fails: the threaded path also decides the steps after the
   // failure in its block and counts them, the sequential path stops at the failure. With the default 8192 steps per
-  // thread, 2 threads run a string of 2000 steps sequentially and one of 16,384 steps in parallel; without the key
-  // index (an eighth as many steps per thread), one of 1000 steps sequentially and one of 4000 in parallel. With 1
-  // step per thread all run in parallel.
+  // thread, 2 threads run strings of 2000 and 12,000 steps sequentially (one thread per whole 8192 steps) and one of
+  // 16,384 steps in parallel; without the key index (an eighth as many steps per thread), one of 1000 steps
+  // sequentially and one of 4000 in parallel. With 1 step per thread all run in parallel. Each failure lies inside its
+  // block, so the threaded path does decide steps after it.
   auto failing = [](int n, std::size_t length) {
     TokenString x = repeat_free_string(16, n, length, 7);
     std::copy(x.begin(), x.begin() + n, x.begin() + static_cast<long>(length) * 5 / 8);  // an n-gram written again
@@ -224,8 +225,8 @@ TEST_CASE("fast path: a copy takes at most one thread per steps_per_thread steps
     std::size_t length;
     bool key_index, parallel_by_default;
   };
-  for (const Case c : {Case{3, 2000, true, false}, Case{4, 16384, true, true}, Case{3, 1000, false, false},
-                       Case{3, 4000, false, true}}) {
+  for (const Case c : {Case{3, 2000, true, false}, Case{4, 12000, true, false}, Case{4, 16384, true, true},
+                       Case{3, 1000, false, false}, Case{3, 4000, false, true}}) {
     INFO("n = " << c.n << ", L = " << c.length << ", key index " << c.key_index);
     const CopyTransformer exact(CopyTransformerConfig{16, c.n, static_cast<int>(c.length), EmbeddingKind::OneHot,
                                                       TransformerVariant::Corrected, {}});

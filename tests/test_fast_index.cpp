@@ -243,8 +243,9 @@ TEST_CASE("fast path index: without a window memo interior keys are not stored; 
   // D = 16, n = 4 has too many windows for a memo, so the table computes layer 1 itself and keeps the keys of the
   // windows next to <BOS> and <COPY> only. The printed weights send most steps to the scan (their halved positional
   // entries), a repeated 4-gram some corrected ones; on 1 thread the scan fills the columns it reads, on 2 every
-  // column at once (from a table the two threads built). Runs with the index, without it (every key stored) and of
-  // the exact evaluator must agree. The corrected C.2 codes (+-1/2 at D = 16) take the same path.
+  // column at once (from a table the two threads built, then on 1 thread from that table, then from a table 1 thread
+  // built). Runs with the index, without it (every key stored) and of the exact evaluator must agree. The corrected
+  // C.2 codes (+-1/2 at D = 16) take the same path.
   std::uint64_t by_index = 0, scanned = 0;
   for (const auto& [embedding, variant] :
        {std::pair{EmbeddingKind::OneHot, TransformerVariant::Paper},
@@ -259,18 +260,46 @@ TEST_CASE("fast path index: without a window memo interior keys are not stored; 
       if (s % 2 == 0) std::copy(x.begin() + 3, x.begin() + 7, x.begin() + 20);  // a 4-gram repeated
       INFO("variant " << variant_name(variant) << " " << to_string(embedding) << " x=" << format_tokens(x));
       const CopyRun e = exact.copy_string(x);
-      for (const unsigned threads : {2u, 1u}) {  // two threads first: they build the table from scratch
-        const FastCopyRun with = indexed.copy_string(x, threads), without = scanning.copy_string(x, threads);
+      auto check = [&](const FastCopy& with_index, const FastCopy& without_index, unsigned threads) {
+        const FastCopyRun with = with_index.copy_string(x, threads), without = without_index.copy_string(x, threads);
         expect_same_run(e, with.run);
         expect_same_run(without.run, with.run);
         CHECK(with.stats.by_bound == without.stats.by_bound);
         CHECK(with.stats.by_levels == without.stats.by_levels);
         by_index += with.stats.by_index, scanned += with.stats.steps - with.stats.by_index;
-      }
+      };
+      for (const unsigned threads : {2u, 1u}) check(indexed, scanning, threads);  // 2 threads build the table
+      check(FastCopy(exact), FastCopy(exact, {.key_index = false}), 1);         // 1 thread builds it
     }
   }
   CHECK(by_index > 100);
   CHECK(scanned > 100);
+}
+
+TEST_CASE("fast path index: without a window memo, strings that share a long prefix keep it and agree with exact",
+          "[fast][index][differential]") {
+  // D = 16, n = 3 (no window memo): consecutive strings differ in their last one to three tokens, so the table keeps
+  // the positions of the common prefix (its query entries, keys and values) and rebuilds the rest, among them the
+  // positions after <COPY> that share the rows of earlier windows. With the index and without it, against the exact
+  // evaluator.
+  const CopyTransformer exact(
+      CopyTransformerConfig{16, 3, 24, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  for (const bool key_index : {true, false}) {
+    INFO("key index " << key_index);
+    const FastCopy fast(exact, {.key_index = key_index});
+    std::mt19937_64 rng(1603);
+    const TokenString base = random_string(rng, 16, 24);
+    std::uint64_t copied = 0;
+    for (int s = 0; s < 40; ++s) {
+      TokenString x = base;
+      for (int i = 0; i <= s % 3; ++i) x[x.size() - 1 - static_cast<std::size_t>(i)] = static_cast<Token>(rng() % 16);
+      INFO("x=" << format_tokens(x));
+      const FastCopyRun f = fast.copy_string(x);
+      expect_same_run(exact.copy_string(x), f.run);
+      copied += f.run.copied;
+    }
+    CHECK(copied > 0);
+  }
 }
 
 TEST_CASE("fast path index: long strings on threads, repeat-free and with repeats", "[fast][index][differential]") {

@@ -1,8 +1,8 @@
 // The fast exact path for the copy transformer of Theorem 2.3: the same decisions as
 // CopyTransformer::copy_string, step for step, at L = 10^4..10^6.
 //
-// Layer 1 runs in exact integers (integer_layer1.hpp), once per position. At each generation step the scores of all
-// keys against the query are integers: the query's few non-zero entries each add a scaled key column (SIMD,
+// Layer 1 runs in exact integers (integer_layer1.hpp), at most once per position. At each generation step the scores
+// of all keys against the query are integers: the query's few non-zero entries each add a scaled key column (SIMD,
 // simd_kernels.hpp). In small domains (at most 2048 windows of n + 1 tokens) a score depends on the (query window, key
 // window) pair only: each thread memoises those scores and, per query window, the windows it has met grouped into
 // score levels; the table counts its keys per window, so a step's levels come from counts instead of a score per key.
@@ -50,9 +50,9 @@ struct FastCopyOptions {
   std::int64_t bound_slack = 0;
   // A copy runs on at most one thread per this many steps with the key index, and per an eighth as many when its
   // steps scan every key: a thread's start and its first touches of memory cost about as much as a few thousand
-  // steps decided by the index, or a few hundred scans of thousands of keys (on the 2-core VM of docs/benchmarks.md
-  // two threads are slower than one up to L = 8192 with the index and L = 1024 without it). 1 in the tests that run
-  // short strings on threads.
+  // steps decided by the index, or a few hundred scans of thousands of keys (on the 2-core VM of docs/benchmarks.md,
+  // one cold copy at D = 16, n = 4 took longer on two threads than on one at L = 8192 with the index and at
+  // L = 1024 without it, and less at 16,384 and 2048). 1 in the tests that run short strings on threads.
   std::size_t steps_per_thread = 8192;
 };
 

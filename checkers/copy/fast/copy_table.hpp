@@ -149,7 +149,7 @@ struct FastCopy::Table {
   // window only), then recorded in order; the rest are added in order. The key columns are filled by the first step
   // that scans its keys (prepare_scan).
   void share(unsigned threads) {
-    const std::size_t first = built, end = std::min(length, std::max(first, repeat_offset_ + span_ - 1));
+    const std::size_t first = built, end = std::min(length, std::max(first, repeat_offset_ + span_));
     if (!cache_ && threads > 1 && first < end) {
       run_workers(threads, [&](unsigned w) {
         IntegerRow scratch;
@@ -250,9 +250,10 @@ struct FastCopy::Table {
     }
   }
   // The earlier position whose window holds the same n + 1 tokens as position p's, or nullopt. Both windows are full
-  // (p - repeat_offset_ >= n), so layer 1 is the same at both.
+  // (p - repeat_offset_ > n: the earlier window starts after <BOS>, the later after <COPY>), so layer 1 is the same
+  // at both.
   std::optional<std::size_t> same_window(std::size_t p) const {
-    if (p + 1 < repeat_offset_ + span_) return std::nullopt;
+    if (p < repeat_offset_ + span_) return std::nullopt;
     const std::size_t j = p - repeat_offset_;
     for (std::size_t i = 0; i < span_; ++i)
       if (sequence[p - i] != sequence[j - i]) return std::nullopt;
