@@ -50,9 +50,8 @@ struct FastCopyOptions {
   std::int64_t bound_slack = 0;
   // A copy runs on at most one thread per this many steps with the key index, and per an eighth as many when its
   // steps scan every key: a thread's start and its first touches of memory cost about as much as a few thousand
-  // steps decided by the index, or a few hundred scans of thousands of keys (on the 2-core VM of docs/benchmarks.md,
-  // one cold copy at D = 16, n = 4 took longer on two threads than on one at L = 8192 with the index and at
-  // L = 1024 without it, and less at 16,384 and 2048). 1 in the tests that run short strings on threads.
+  // steps decided by the index, or a few hundred scans of thousands of keys. 1 in the tests that run short strings
+  // on threads.
   std::size_t steps_per_thread = 8192;
 };
 
