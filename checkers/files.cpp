@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <set>
 
 extern char** environ;
 
@@ -176,15 +177,28 @@ std::string read_text_file(const std::string& path, const std::string& what, std
 
 Json parse_json_text(const std::string& text, const std::string& what, int max_depth) {
   struct TooDeep {};
+  struct RepeatedKey {
+    std::string key;
+  };
+  // The keys met so far in each object being parsed, innermost last: a key given twice in one object is refused, as
+  // nlohmann's parser would otherwise keep the last and a reader could see another value than a writer meant.
+  std::vector<std::set<std::string>> keys_of_open_objects;
   try {
-    return Json::parse(text, [&](int depth, Json::parse_event_t event, Json&) {
+    return Json::parse(text, [&](int depth, Json::parse_event_t event, Json& parsed) {
       if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
           depth >= max_depth)
         throw TooDeep{};
+      if (event == Json::parse_event_t::object_start) keys_of_open_objects.emplace_back();
+      if (event == Json::parse_event_t::object_end) keys_of_open_objects.pop_back();
+      if (event == Json::parse_event_t::key && !keys_of_open_objects.back().insert(parsed.get<std::string>()).second)
+        throw RepeatedKey{parsed.get<std::string>()};
       return true;
     });
   } catch (const TooDeep&) {
     throw UsageError(what + " nests arrays or objects deeper than " + std::to_string(max_depth) + " levels");
+  } catch (const RepeatedKey& repeated) {
+    throw UsageError(what + " gives the key '" + repeated.key.substr(0, 80) +
+                     "' twice in one object (every key must be unique)");
   } catch (const Json::parse_error& e) {
     // Input that ends early (also inside a string) is truncated; text after a complete value is not JSON.
     const std::string message = e.what();

@@ -4,6 +4,7 @@
 #include "checkers/cluster.hpp"
 #include "checkers/command_line.hpp"
 #include "checkers/files.hpp"
+#include "checkers/recorded_command.hpp"
 #include "checkers/registry.hpp"
 
 #include <algorithm>
@@ -24,22 +25,19 @@ bool is_sweep(const Json& cert) { return cert.value("verb", "check") == "sweep";
 
 // A sweep certificate's command re-run into a fresh temporary folder; its certificate of the same output is read
 // back from there. Nothing is written beside the stored certificate.
-Json fresh_sweep_certificate(const Json& cert, const CertificateCommand& command, const RunOptions& options) {
+Json fresh_sweep_certificate(const Json& cert, const CertificateCommand& command, const SweepRequest& request,
+                             const RunOptions& options) {
   const TemporaryFolder temporary("tverify-recheck", "for recheck");
   const std::filesystem::path& folder = temporary.path();
   struct LockReleased {  // the sweep's lock on the folder goes before the folder does
     std::string dir;
     ~LockReleased() { release_output_dir(dir); }
   } released{folder.string()};
-  const Json& sweep = cert["sweep"];
-  std::map<std::string, std::string> sweep_options;
-  for (const auto& [name, text] : sweep["options"].items()) sweep_options[name] = text.get<std::string>();
-  command.construction.sweep(command.params, command.variant,
-                             SweepRequest{sweep["vary"].get<std::string>(), sweep["fast"].get<bool>(), folder.string(),
-                                          sweep_options, cert.value("command", "")},
-                             options);
-  // The output of the same name; when the command (a forged field) names its output otherwise, its only output.
-  const std::string output = sweep["output"].get<std::string>();
+  SweepRequest into_folder = request;
+  into_folder.out_dir = folder.string();
+  command.construction.sweep(command.params, command.variant, into_folder, options);
+  // The output of the same name; when the certificate names its output otherwise, the sweep's only output.
+  const std::string output = cert["sweep"]["output"].get<std::string>();
   std::filesystem::path fresh = folder / (output + ".json");
   if (!std::filesystem::exists(fresh)) {
     std::vector<std::filesystem::path> written;
@@ -53,59 +51,79 @@ Json fresh_sweep_certificate(const Json& cert, const CertificateCommand& command
   return read_json_file(fresh.string(), "the fresh sweep output '" + fresh.filename().string() + "'");
 }
 
-// The parameters and the variant that the certificate's recorded command gives, against its stored ones: a stored
-// field edited by hand (params.L, variant) is named, not only its effects on the fresh run. A command that is not
-// `tverify VERB CONSTRUCTION ...` for this certificate is not compared.
-std::vector<CertificateDifference> command_differences(const Json& cert, const Construction& c) {
+// At most 120 characters of a stored text, for a difference's line.
+std::string shortened(const std::string& text) {
+  return text.size() <= 120 ? text : text.substr(0, 117) + "...";
+}
+
+// What a recheck runs: the certificate's recorded command where it reads as one of its verb and construction (the
+// stored parameters, variant and options are then compared against it), else the stored fields, with the command
+// named as a difference.
+struct Rerun {
+  CertificateCommand command;
+  std::vector<std::string> claims;
+  std::size_t max_counterexamples = default_max_counterexamples;
+  unsigned timeout_ms = default_timeout_ms;
+  SweepRequest sweep;
+  std::vector<CertificateDifference> differences;  // between the stored fields and the command
+};
+
+Rerun from_stored_fields(const Json& cert, const CertificateCommand& stored, std::string why_not) {
+  Rerun run{stored, requested_claims_of(cert)};
+  const Json options = cert.value("options", Json::object());
+  if (options.contains("max_counterexamples"))
+    run.max_counterexamples = options["max_counterexamples"].get<std::size_t>();
+  if (options.contains("timeout_ms")) run.timeout_ms = options["timeout_ms"].get<unsigned>();
+  if (is_sweep(cert)) {
+    const Json& sweep = cert["sweep"];
+    run.sweep = SweepRequest{sweep["vary"].get<std::string>(), sweep["fast"].get<bool>(), "", {}, cert.value("command", "")};
+    for (const auto& [name, text] : sweep["options"].items()) run.sweep.options[name] = text.get<std::string>();
+  }
+  run.differences.push_back({"command", shortened(cert.value("command", "")),
+                             "not a command of `tverify " + cert.value("verb", "check") + " " +
+                                 stored.construction.name() + "`: " + shortened(why_not)});
+  return run;
+}
+
+Rerun from_recorded_command(const Json& cert, const CertificateCommand& stored, const RecordedCommand& recorded) {
+  const Construction& c = stored.construction;
   const std::string verb = cert.value("verb", "check");
-  const auto parsed = shell_words(cert.value("command", ""));
-  if (!parsed) return {};
-  const std::vector<std::string>& words = *parsed;
-  if (words.size() < 3 || words[0] != "tverify" || words[1] != verb || words[2] != c.name()) return {};
-  const std::vector<ParamSpec> specs = c.params_for(verb);
-  std::map<std::string, std::string> raw;
-  std::string variant;
-  for (std::size_t i = 3; i < words.size(); ++i) {
-    if (words[i].rfind("--", 0) != 0) continue;
-    std::string name = words[i].substr(2);
-    std::optional<std::string> value;
-    if (const auto equals = name.find('='); equals != std::string::npos) {
-      value = name.substr(equals + 1);
-      name.resize(equals);
-    }
-    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
-    const bool flag = spec != specs.end() && spec->kind == ParamSpec::Kind::Flag;
-    if (name != "variant" && spec == specs.end()) continue;
-    if (!value && !flag && i + 1 < words.size()) value = words[++i];
-    (name == "variant" ? variant : raw[name]) = flag ? "true" : value.value_or("");
-  }
-  std::vector<CertificateDifference> out;
-  const Json stored = cert["params"];
-  Json given;
-  std::string command_variant;
-  try {
-    given = ParamValues::parse(specs, raw).to_json();
-    command_variant = c.variant_or_default(variant);
-  } catch (const UsageError& e) {
-    return {{"command", cert.value("command", ""), std::string("does not parse: ") + e.what()}};
-  }
+  Rerun run{CertificateCommand{c, ParamValues::parse(c.params_for(verb), recorded.params),
+                               c.variant_or_default(recorded.variant)},
+            recorded.claims, recorded.max_counterexamples, recorded.timeout_ms,
+            SweepRequest{recorded.vary, recorded.fast, "", recorded.sweep_options, cert.value("command", "")}};
   auto text = [](const Json& params, const std::string& key) {
     return params.contains(key) ? json_text(params[key]) : std::string("absent");
   };
+  const Json given = run.command.params.to_json(), stored_params = cert["params"];
   for (const auto& [key, value] : given.items())
-    if (!stored.contains(key) || stored[key] != value)
-      out.push_back({"params." + key, text(stored, key), text(given, key) + " in its command"});
-  for (const auto& [key, value] : stored.items())
-    if (!given.contains(key)) out.push_back({"params." + key, text(stored, key), "absent in its command"});
-  if (cert.value("variant", "") != command_variant)
-    out.push_back({"variant", cert.value("variant", ""), command_variant + " in its command"});
-  return out;
+    if (!stored_params.contains(key) || stored_params[key] != value)
+      run.differences.push_back({"params." + key, text(stored_params, key), text(given, key) + " in its command"});
+  for (const auto& [key, value] : stored_params.items())
+    if (!given.contains(key)) run.differences.push_back({"params." + key, text(stored_params, key), "absent in its command"});
+  if (cert.value("variant", "") != run.command.variant)
+    run.differences.push_back({"variant", cert.value("variant", ""), run.command.variant + " in its command"});
+  return run;
 }
 
-// The differences of a fresh run, after those between the stored fields and the command's.
-std::vector<CertificateDifference> all_differences(const Json& cert, const Construction& c, const Json& fresh) {
-  std::vector<CertificateDifference> out = command_differences(cert, c);
-  for (auto& d : compare_certificates(cert, fresh)) out.push_back(std::move(d));
+Rerun rerun_of(const Json& cert, const std::string& path) {
+  const CertificateCommand stored = certificate_command(cert, path);
+  const auto recorded = read_recorded_command(cert.value("command", ""), cert.value("verb", "check"), stored.construction);
+  if (const auto* why_not = std::get_if<std::string>(&recorded)) return from_stored_fields(cert, stored, *why_not);
+  return from_recorded_command(cert, stored, std::get<RecordedCommand>(recorded));
+}
+
+// The differences of a fresh run, after those between the stored fields and the command's. A claim present in one
+// and absent in the other is a changed claim set when the certificate comes from another commit, whose claims may
+// differ.
+std::vector<CertificateDifference> all_differences(const Json& cert, Rerun& run, const Json& fresh) {
+  std::vector<CertificateDifference> out = std::move(run.differences);
+  const bool other_commit = cert.value("commit", "") != tool_commit();
+  for (auto& d : compare_certificates(cert, fresh)) {
+    if (other_commit && d.field.rfind("claims: ", 0) == 0 && (d.stored == "absent" || d.now == "absent"))
+      d.field += " (the claim set changed since commit " + cert.value("commit", "?") + ")";
+    out.push_back(std::move(d));
+  }
   return out;
 }
 
@@ -143,33 +161,28 @@ CertificateCommand certificate_command(const Json& cert, const std::string& path
 }
 
 RecheckResult recheck_certificate(const Json& cert, const std::string& path, RunOptions options) {
+  Rerun run = rerun_of(cert, path);
+  options.max_counterexamples = run.max_counterexamples;
+  const auto& [c, params, variant] = run.command;
+  RecheckResult result;
   if (is_sweep(cert)) {
-    const CertificateCommand command = certificate_command(cert, path);
     if (const Cluster* cluster = active_cluster(); cluster && cluster->ranks() > 1)
       throw UsageError("recheck of a sweep's certificate runs in one process (not under mpirun with " +
                        std::to_string(cluster->ranks()) + " ranks): its sweep writes into a temporary folder of its own");
-    const Json fresh = fresh_sweep_certificate(cert, command, options);
-    RecheckResult result{all_differences(cert, command.construction, fresh), fresh["probes"]["rows"].size(),
-                         std::nullopt, "probes"};
-    if (cert.value("commit", "") != tool_commit()) result.made_at_other_commit = cert.value("commit", "?");
-    return result;
-  }
-  const auto [c, params, variant] = certificate_command(cert, path);
-  const Json stored_options = cert.value("options", Json::object());
-  if (stored_options.contains("max_counterexamples"))
-    options.max_counterexamples = stored_options["max_counterexamples"].get<std::size_t>();
-  const std::vector<std::string> ids = requested_claims_of(cert);
-  CheckReport fresh;
-  if (cert.value("verb", "check") == "prove") {
-    ProofOptions proof;
-    if (stored_options.contains("timeout_ms")) proof.timeout_ms = stored_options["timeout_ms"].get<unsigned>();
-    fresh = c.prove(params, variant, ids, proof, options);
+    const Json fresh = fresh_sweep_certificate(cert, run.command, run.sweep, options);
+    result = RecheckResult{all_differences(cert, run, fresh), fresh["probes"]["rows"].size(), std::nullopt, "probes"};
   } else {
-    fresh = c.check(params, variant, ids, options);
+    CheckReport fresh;
+    if (cert.value("verb", "check") == "prove") {
+      ProofOptions proof;
+      proof.timeout_ms = run.timeout_ms;
+      fresh = c.prove(params, variant, run.claims, proof, options);
+    } else {
+      fresh = c.check(params, variant, run.claims, options);
+    }
+    result = RecheckResult{all_differences(cert, run, certificate_json(fresh, cert.value("command", ""))),
+                           fresh.claims.size(), std::nullopt};
   }
-  if (!records_requested_claims(cert)) fresh.options.erase("requested_claims");
-  RecheckResult result{all_differences(cert, c, certificate_json(fresh, cert.value("command", ""))),
-                       fresh.claims.size(), std::nullopt};
   if (cert.value("commit", "") != tool_commit()) result.made_at_other_commit = cert.value("commit", "?");
   return result;
 }

@@ -7,6 +7,7 @@
 #include "checkers/command_line.hpp"
 #include "checkers/files.hpp"
 #include "checkers/recheck.hpp"
+#include "checkers/recorded_command.hpp"
 #include "checkers/registry.hpp"
 #include "checkers/enclosure_text.hpp"
 #include "checkers/report.hpp"
@@ -31,9 +32,10 @@ namespace tverify::cli {
 namespace {
 
 struct CommonRunArgs {
-  std::string threads = std::to_string(std::clamp(std::thread::hardware_concurrency(), 1u, 256u));  // --threads' range
+  std::string threads = std::to_string(
+      std::clamp(static_cast<long long>(std::thread::hardware_concurrency()), 1LL, max_threads));  // --threads' range
   std::string max_inputs = "10000000";
-  std::string max_counterexamples = "10";
+  std::string max_counterexamples = std::to_string(default_max_counterexamples);
   bool force = false, progress = false;
   std::string digits = std::to_string(default_enclosure_digits);
 
@@ -57,10 +59,10 @@ struct CommonRunArgs {
 
   RunOptions parse() const {
     RunOptions o;
-    o.threads = static_cast<unsigned>(parse_integer_option("--threads", threads, 1, 256));
-    o.max_inputs = static_cast<std::uint64_t>(parse_integer_option("--max-inputs", max_inputs, 1, 1'000'000'000'000'000));
-    o.max_counterexamples =
-        static_cast<std::size_t>(parse_integer_option("--max-counterexamples", max_counterexamples, 0, 100000));
+    o.threads = static_cast<unsigned>(parse_integer_option("--threads", threads, 1, max_threads));
+    o.max_inputs = static_cast<std::uint64_t>(parse_integer_option("--max-inputs", max_inputs, 1, max_max_inputs));
+    o.max_counterexamples = static_cast<std::size_t>(
+        parse_integer_option("--max-counterexamples", max_counterexamples, 0, max_max_counterexamples));
     o.force = force;
     o.progress = progress || ProgressBar::wanted();
     return o;

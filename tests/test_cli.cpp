@@ -198,7 +198,7 @@ TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabu
   const CliRun top = run_cli("recheck " + forge("f3.json", [](auto& j) { j["variant"] = "paper"; }));
   CHECK(top.exit_code == 1);
   CHECK(top.out.find("DIFFERS variant: stored paper, now corrected in its command") != std::string::npos);
-  CHECK(top.out.find("DIFFERS summary.config") != std::string::npos);  // the forged variant re-runs as paper
+  CHECK(top.out.find("DIFFERS summary.config") == std::string::npos);  // the command's variant is what re-runs
   expect_usage_error("recheck " + forge("f4.json", [](auto& j) { j["sweep"]["output"] = "../elsewhere"; }),
                      "\"sweep.output\" must be a file name");
   expect_usage_error("report " + forge("f5.json", [](auto& j) { j["probes"]["rows"][0].erase(0); }),

@@ -267,7 +267,8 @@ TEST_CASE("recheck names every field that differs, top-level fields and deleted 
        [](Json& j) { j["variant"] = "corrected"; }},
       {"command", "DIFFERS params.D: stored 2, now 3 in its command",
        [](Json& j) { j["command"] = "tverify check copy --D 3"; }},
-      {"command-value", "DIFFERS command: stored tverify check copy --D x, now does not parse: --D must be an integer",
+      {"command-value", "DIFFERS command: stored tverify check copy --D x, now not a command of `tverify check copy`: --D must be an "
+       "integer",
        [](Json& j) { j["command"] = "tverify check copy --D x"; }},
   };
   for (const auto& e : edits) {

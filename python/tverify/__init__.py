@@ -97,7 +97,7 @@ def _run_limits(threads, max_inputs, max_counterexamples, force):
     """The CLI's --threads, --max-inputs, --max-counterexamples and --force, checked against the CLI's ranges, as
     (the values the binding takes, the words of the command a certificate records)."""
     threads = _count("threads", min(os.cpu_count() or 1, 256) if threads is None else threads, 1, 256)
-    max_inputs = _count("max_inputs", max_inputs, 1, 10**18)
+    max_inputs = _count("max_inputs", max_inputs, 1, 10**15)
     max_counterexamples = _count("max_counterexamples", max_counterexamples, 0, 100_000)
     if not isinstance(force, bool):
         raise TypeError(f"force is a flag: True or False (got {force!r})")
