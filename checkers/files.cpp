@@ -381,6 +381,15 @@ bool run_program(const std::string& program, const std::vector<std::string>& arg
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+void create_output_folder(const std::string& dir, const std::string& option) {
+  if (!writes_outputs()) return;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir, ec))
+    throw UsageError(option + " '" + dir + "' cannot be created as a folder: " +
+                     (ec ? ec.message() : std::string("it exists and is not a folder")));
+}
+
 void ensure_writable_dir(const std::string& dir, const std::string& option) {
   if (!writes_outputs()) return;
   namespace fs = std::filesystem;

@@ -40,6 +40,9 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 // behind). Creates nothing.
 void ensure_writable_dir(const std::string& dir, const std::string& option);
 
+// Creates the folder `dir` (given as `option`) and its missing parents; UsageError naming it when that fails.
+void create_output_folder(const std::string& dir, const std::string& option);
+
 // Several files replaced together: each is written to its temporary file first; only when all are complete are they
 // renamed into place, in order, with SIGINT, SIGTERM and SIGHUP held back until the last rename. Temporary files
 // left by a failure are removed.

@@ -22,6 +22,7 @@
 
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -504,13 +505,16 @@ namespace {
 // The one line of an error, and its exit code: 2 for usage or input, 4 for an internal error.
 int report_error(tverify::Cluster* cluster, const std::string& line, int code) {
   if (cluster && cluster->ranks() > 1) cluster->fail(line, code);
-  fmt::print(stderr, "{}\n", line);
+  std::fprintf(stderr, "%s\n", line.c_str());  // never throws, even when stderr cannot be written
   return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) makes a write fail with EFBIG instead of killing the process, so the atomic writer
+  // names the file and keeps the previous one.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::unique_ptr<tverify::Cluster> cluster;
   try {
 #ifdef TVERIFY_MPI

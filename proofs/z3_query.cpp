@@ -1,8 +1,6 @@
 #include "proofs/z3_query.hpp"
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -51,13 +49,9 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   for (const auto& h : hypotheses) solver.add(h);
   solver.add(!goal);
   QueryOutcome out;
-  if (!options.smt2_dir.empty()) {
-    out.smt2_path = (std::filesystem::path(options.smt2_dir) / (name + ".smt2")).string();
-    std::filesystem::create_directories(options.smt2_dir);  // throws filesystem_error when it cannot
-    std::ofstream file(out.smt2_path);
-    file << "; tverify query " << name << ": hypotheses and the negated goal; unsat proves the goal\n"
-         << solver.to_smt2("unknown");  // ends with (check-sat)
-  }
+  if (options.dump)
+    out.smt2_path = options.dump(name, "; tverify query " + name + ": hypotheses and the negated goal; unsat proves the goal\n" +
+                                           solver.to_smt2("unknown"));  // ends with (check-sat)
   if (options.solve_dumped_text) {
     const std::string text = solver.to_smt2("unknown");
     solver.reset();

@@ -1,22 +1,27 @@
 // One Z3 query (docs/conventions.md): a fresh solver, a timeout, hypotheses and the negation of a goal. unsat proves the goal
 // for every assignment of the free variables; sat gives a model that the caller must replay in exact arithmetic
-// before calling it a counterexample; unknown (including a timeout) is reported as unknown. With a dump directory the
-// query is written as SMT-LIB2 so that a reader can re-run it in another solver.
+// before calling it a counterexample; unknown (including a timeout) is reported as unknown. With a dump, the query's
+// SMT-LIB2 text is handed to it (the caller writes it, checkers/proof_dump.hpp) so that a reader can re-run it in
+// another solver.
 #pragma once
 
 #include "core/exact.hpp"
 
 #include <z3++.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace tverify::proofs {
 
+// Receives a query's name and its SMT-LIB2 text, and returns where it put it.
+using QueryDump = std::function<std::string(const std::string& name, const std::string& smt2)>;
+
 struct QueryOptions {
   unsigned timeout_ms = 60'000;
-  std::string smt2_dir;  // empty: no dump
+  QueryDump dump{};  // empty: no dump
   bool solve_dumped_text = false;  // solve the query as printed in SMT-LIB2 (re-parsed), exactly what --smt2 dumps
   std::string name{};  // the stem of the dump files' names, given by the caller (the claim's id); proofs append to it
 
@@ -48,7 +53,7 @@ struct ProofResult {
   double seconds = 0;
 };
 
-// Asserts every hypothesis and not(goal); `name` names the dump file (<dir>/<name>.smt2).
+// Asserts every hypothesis and not(goal); `name` names the query to its dump.
 QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<z3::expr>& hypotheses,
                    const z3::expr& goal, const QueryOptions& options);
 

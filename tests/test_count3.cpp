@@ -115,7 +115,7 @@ TEST_CASE("Lemma A.6: the gadget is exact at the printed constants / the limits 
 }
 
 TEST_CASE("Lemma A.6 with Z3: proved for all n / a too small M is refuted by a replayed model", "[count3][gadget][z3]") {
-  const proofs::QueryOptions options{60'000, ""};
+  const proofs::QueryOptions options{60'000, {}};
   CHECK(proofs::prove_lemma_a6(proofs::GadgetConstants::printed(), options).status == proofs::QueryStatus::Proved);
   CHECK(proofs::prove_lemma_a6(proofs::GadgetConstants::tight(), options).status == proofs::QueryStatus::Proved);
   const proofs::ProofResult broken = proofs::prove_lemma_a6({true, Exact(1, 2)}, options);

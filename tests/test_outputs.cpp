@@ -198,6 +198,59 @@ TEST_CASE("a failed certificate write keeps the previous file and names it", "[c
   CHECK(names_in(cwd) == std::vector<std::string>{"a.json", "err.txt", "out.txt"});
 }
 
+TEST_CASE("without a trap of SIGXFSZ, a file-size limit is still an error naming the file", "[cli][outputs]") {
+  const fs::path cwd = fresh_dir("file-size-limit");
+  write_text(cwd / "a.json", "precious");
+  const std::string command = "cd '" + cwd.string() + "' && env -u CI bash -c \"ulimit -f 4; exec " + TVERIFY_BINARY +
+                              " check copy --json a.json\" >out.txt 2>err.txt";
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  const std::string err = read_all(cwd / "err.txt");
+  CHECK(err.find("cannot write 'a.json'") != std::string::npos);
+  CHECK(read_all(cwd / "a.json") == "precious");
+  CHECK(names_in(cwd) == std::vector<std::string>{"a.json", "err.txt", "out.txt"});
+}
+
+TEST_CASE("prove --smt2 writes through the atomic writer: links replaced, FIFOs and bad names refused", "[cli][outputs]") {
+  const std::vector<std::string> prove{"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", "queries"};
+  const fs::path cwd = fresh_dir("smt2");
+  fs::create_directories(cwd / "queries");
+  // A link planted at the dump's name, to a file that must not change: the dump replaces the link.
+  write_text(cwd / "victim", "victim");
+  fs::create_symlink(cwd / "victim", cwd / "queries" / "copy.lemma_c3.smt2");
+  const CliResult linked = run_in(cwd, prove);
+  CHECK(linked.exit_code == 0);
+  CHECK(read_all(cwd / "victim") == "victim");
+  CHECK(fs::is_regular_file(fs::symlink_status(cwd / "queries" / "copy.lemma_c3.smt2")));
+  CHECK(read_all(cwd / "queries" / "copy.lemma_c3.smt2").find("(check-sat)") != std::string::npos);
+  // A FIFO at the dump's name is refused at once (no hang), with nothing on stdout.
+  fs::remove(cwd / "queries" / "copy.lemma_c3.smt2");
+  REQUIRE(::mkfifo((cwd / "queries" / "copy.lemma_c3.smt2").c_str(), 0644) == 0);
+  expect_one_line_error(run_in(cwd, prove), "is not a regular file");
+  fs::remove(cwd / "queries" / "copy.lemma_c3.smt2");
+  // --smt2 naming a file, a name past the system's limit, and a loop of links: one line each, exit 2.
+  write_text(cwd / "plain", "plain");
+  expect_one_line_error(run_in(cwd, {"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", "plain"}), "--smt2 'plain'");
+  expect_one_line_error(run_in(cwd, {"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", std::string(5000, 'q')}),
+                        "--smt2");
+  fs::create_symlink(cwd / "loop-b", cwd / "loop-a");
+  fs::create_symlink(cwd / "loop-a", cwd / "loop-b");
+  expect_one_line_error(run_in(cwd, {"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", "loop-a/q"}), "--smt2");
+  // A full file system (a file-size limit of 4 KiB stands in: the score queries are about 28 KB) is an error naming
+  // the dump, with the previous dumps kept.
+  for (const std::string reading : {"text", "formula"})
+    write_text(cwd / "queries" / ("copy.scores.D2-n2-L4.paper." + reading + ".smt2"), "previous");
+  const std::string command = "cd '" + cwd.string() + "' && env -u CI bash -c \"ulimit -f 4; exec " + TVERIFY_BINARY +
+                              " prove copy --claim copy.scores --smt2 queries\" >out.txt 2>err.txt";
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(read_all(cwd / "err.txt").find("cannot write 'queries/copy.scores.D2-n2-L4.paper.") != std::string::npos);
+  for (const std::string reading : {"text", "formula"})
+    CHECK(read_all(cwd / "queries" / ("copy.scores.D2-n2-L4.paper." + reading + ".smt2")) == "previous");
+}
+
 TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and report, never a crash", "[cli][certificate]") {
   const fs::path cwd = fresh_dir("forged");
   REQUIRE(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);

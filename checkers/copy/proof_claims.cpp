@@ -1,6 +1,7 @@
 #include "checkers/copy/proof_claims.hpp"
 
 #include "checkers/copy/transformer_claims.hpp"
+#include "checkers/proof_dump.hpp"
 #include "checkers/proof_verdict.hpp"
 #include "proofs/copy_proofs.hpp"
 
@@ -48,7 +49,7 @@ std::vector<ClaimResult> prove_copy_claims(const CopyTransformerConfig& config, 
        }},
   };
   const ClaimSelection asked(ids);
-  const proofs::QueryOptions query{options.timeout_ms, options.smt2_dir};
+  const proofs::QueryOptions query = query_options(options);
   std::vector<ClaimResult> results;
   for (const auto& [spec, prove] : proofs_by_claim)
     if (asked.has(*spec))

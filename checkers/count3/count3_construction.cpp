@@ -2,6 +2,7 @@
 
 #include "checkers/count3/count3_claims.hpp"
 #include "checkers/count3/sweeps.hpp"
+#include "checkers/proof_dump.hpp"
 #include "checkers/proof_verdict.hpp"
 #include "proofs/count3_proofs.hpp"
 
@@ -119,7 +120,7 @@ std::vector<SweepSpec> count3_sweeps() {
 void prove_count3(const ParamValues&, const std::string&, const ClaimSelection&, const ProofOptions& options,
                   const RunOptions&, CheckReport& report) {
   const ClaimSpec& lemma_a6 = count3_claim_specs().lemma_a6;
-  const proofs::QueryOptions query = proofs::QueryOptions{options.timeout_ms, options.smt2_dir}.named(lemma_a6.id);
+  const proofs::QueryOptions query = query_options(options).named(lemma_a6.id);
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: every n >= 1, every (a, b) of the lemma's domain, every eps and M allowed";
   ClaimResult printed = claim_from_proof(lemma_a6,

@@ -55,7 +55,7 @@ void check_output_identity(const OutputIdentity& identity, unsigned timeout_ms, 
   proofs::FreeExpPolicy symbolic(ctx);
   const auto lhs = entp_forward(identity.left, identity.left_inputs, symbolic).at(identity.left_position);
   const auto rhs = entp_forward(identity.right, identity.right_inputs, symbolic).at(identity.right_position);
-  const proofs::QueryOutcome q = proofs::prove_equal_vectors(symbolic, identity.name, lhs, rhs, {timeout_ms, ""});
+  const proofs::QueryOutcome q = proofs::prove_equal_vectors(symbolic, identity.name, lhs, rhs, {timeout_ms, {}});
   if (q.status == proofs::QueryStatus::Proved) return tally.pass();
   // Not proved: a refutation needs disjoint enclosures, at the first rung of the ladder that separates them.
   const auto separated = climb(

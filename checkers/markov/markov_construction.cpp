@@ -2,6 +2,7 @@
 
 #include "checkers/markov/point_file.hpp"
 #include "checkers/markov/sweeps.hpp"
+#include "checkers/proof_dump.hpp"
 #include "checkers/proof_verdict.hpp"
 #include "constructions/markov/weights.hpp"
 #include "proofs/markov_proofs.hpp"
@@ -116,7 +117,7 @@ void prove_markov(const ParamValues& params, const std::string&, const ClaimSele
   const int d = params.small_int("d"), N = params.small_int("N");
   if (d > 4 || N > 6) throw UsageError(fmt::format("prove markov: --d must be in [1, 4] and --N in [1, 6] (symbolic "
                                                    "queries grow fast; got d = {}, N = {})", d, N));
-  proofs::QueryOptions query{.timeout_ms = options.timeout_ms, .smt2_dir = options.smt2_dir};
+  const proofs::QueryOptions query = query_options(options);
   report.arithmetic = "Z3 (nonlinear real arithmetic)";
   report.domain_description = fmt::format("all reals p, q and p_n in R^{} for n <= {}", d, N);
   if (asked.has(s.schur))

@@ -1,0 +1,22 @@
+#include "checkers/proof_dump.hpp"
+
+#include "checkers/files.hpp"
+
+#include <filesystem>
+
+namespace tverify {
+
+proofs::QueryOptions query_options(const ProofOptions& options) {
+  proofs::QueryOptions query;
+  query.timeout_ms = options.timeout_ms;
+  if (options.smt2_dir.empty()) return query;
+  query.dump = [dir = options.smt2_dir](const std::string& name, const std::string& smt2) {
+    create_output_folder(dir, "--smt2");
+    const std::filesystem::path target = std::filesystem::path(dir) / (name + ".smt2");
+    write_file_atomically(target, smt2);
+    return target.string();
+  };
+  return query;
+}
+
+}  // namespace tverify
