@@ -58,6 +58,9 @@ Logits<T> logits_of(const LoadedModel& model, const Weights<T>& weights, const T
                                  "logits of shape [1, seq, classes] or [seq, classes]",
                                  model.path, model.graph.output_name, shape_text(s), n));
   const std::int64_t classes = s.empty() ? 0 : s.back();
+  if (classes == 0)
+    throw UsageError(fmt::format("--onnx '{}': the output '{}' has 0 classes (shape {}); an argmax needs at least one",
+                                 model.path, model.graph.output_name, shape_text(s)));
   if (classes < limits.classes)
     throw UsageError(fmt::format("--onnx '{}': the model's output has {} classes; the task's outputs need {} (a token "
                                  "layout this model cannot express)",

@@ -44,6 +44,14 @@ const std::vector<std::int64_t>& integers(const ops::Inputs<T>& in, std::size_t 
   return integers_of(ops::input(in, i, node), what);
 }
 
+// A scalar integer input (CumSum's axis): one element, else ModelError.
+template <class T>
+std::int64_t single_integer(const ops::Inputs<T>& in, std::size_t i, const Node& node, const std::string& what) {
+  const auto& values = integers(in, i, node, what);
+  if (values.size() != 1) throw ModelError(what + " must hold one integer (it holds " + std::to_string(values.size()) + ")");
+  return values.front();
+}
+
 template <class T>
 Tensor<T> as_real(const Tensor<T>& t) {
   return t.is_real() ? t : ops::cast(t, 1);
@@ -117,9 +125,11 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
   if (op == "Equal" || op == "Less" || op == "Greater" || op == "LessOrEqual" || op == "GreaterOrEqual")
     return ops::comparison(op, x(), y());
   if (op == "And" || op == "Or") return ops::logical(op, x(), y());
-  if (op == "Not")
+  if (op == "Not") {  // defined on booleans only
+    if (x().kind != ElementKind::Boolean) throw ModelError("Not of a tensor that is not boolean");
     return ops::unary(x(), [](const Extended<T>&) -> Extended<T> { throw ModelError("Not of a real tensor"); },
                       [](std::int64_t v) -> std::int64_t { return v == 0; });
+  }
   if (op == "Neg")
     return ops::unary(x(), [](const Extended<T>& v) { return -v; },
                       [](std::int64_t v) { return -ops::no_overflow(v == INT64_MIN, v, "Neg"); });
@@ -129,7 +139,8 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
   if (op == "Where") return ops::where(x(), y(), ops::input(in, 2, node));
   if (op == "MatMul") return ops::matmul(x(), y());
   if (op == "Gemm") return ops::gemm(node, x(), y(), ops::has_input(in, 2) ? in[2] : nullptr);
-  if (op == "ReduceSum") {
+  if (op == "ReduceSum") {  // since opset 13 its axes are an input; an `axes` attribute is no attribute of it
+    if (node.attribute("axes")) throw ModelError("ReduceSum takes its axes as an input from opset 13 on, not as an attribute");
     const auto* axes = optional_integers(in, 1, "ReduceSum's axes");
     return ops::reduce(op, x(), ops::reduced_axes(x().shape.size(), axes, node.int_attribute("noop_with_empty_axes", 0)),
                        node.int_attribute("keepdims", 1) != 0);
@@ -140,11 +151,14 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
                        node.int_attribute("keepdims", 1) != 0);
   }
   if (op == "CumSum")
-    return ops::cumsum(x(), integers(in, 1, node, "CumSum's axis").at(0), node.int_attribute("exclusive", 0) != 0,
+    return ops::cumsum(x(), single_integer(in, 1, node, "CumSum's axis"), node.int_attribute("exclusive", 0) != 0,
                        node.int_attribute("reverse", 0) != 0);
   if (op == "Range") return ops::range(x(), y(), ops::input(in, 2, node));
   if (op == "ConstantOfShape") {
     const Attribute* value = node.attribute("value");
+    if (ops::input(in, 0, node).shape.size() != 1) throw ModelError("ConstantOfShape's shape must be a 1-D tensor");
+    if (value && value->tensor.size() != 1)
+      throw ModelError("ConstantOfShape's value must hold one element");
     return ops::filled(integers(in, 0, node, "ConstantOfShape's shape"),
                        value ? converted<T>(value->tensor) : Tensor<T>::real({1}, {ops::real_zero<T>()}));
   }
@@ -161,7 +175,8 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
 // statistics left out: tverify refuses a graph that reads them).
 template <class T>
 std::vector<Tensor<T>> run_node(const Node& node, const ops::Inputs<T>& in) {
-  if (node.op == "Split") {
+  if (node.op == "Split") {  // since opset 13 the sizes are an input; a `split` attribute is no attribute of it
+    if (node.attribute("split")) throw ModelError("Split takes its sizes as an input from opset 13 on, not as an attribute");
     const Tensor<T>& x = ops::input(in, 0, node);
     return ops::split(x, node.int_attribute("axis", 0), optional_integers(in, 1, "Split's split"), node.outputs.size());
   }

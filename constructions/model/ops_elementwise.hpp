@@ -5,6 +5,7 @@
 
 #include "constructions/model/graph.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace tverify::model::ops {
@@ -135,7 +136,9 @@ Tensor<T> logical(const std::string& op, const Tensor<T>& a, const Tensor<T>& b)
 // Max or Min of any number of inputs, broadcast.
 template <class T>
 Tensor<T> extremum(const Inputs<T>& in, bool is_max) {
-  Tensor<T> out = *in.at(0);
+  if (in.empty() || std::find(in.begin(), in.end(), nullptr) != in.end())
+    throw ModelError("Max and Min take one or more inputs, none of them missing");
+  Tensor<T> out = *in.front();
   for (std::size_t i = 1; i < in.size(); ++i)
     out = binary(out, *in[i],
                  [is_max](const Extended<T>& x, const Extended<T>& y) { return is_max ? maximum(x, y) : minimum(x, y); },

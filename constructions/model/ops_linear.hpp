@@ -85,7 +85,7 @@ Tensor<T> gemm(const Node& node, const Tensor<T>& a, const Tensor<T>& b, const T
 inline std::vector<bool> reduced_axes(std::size_t rank, const std::vector<std::int64_t>* axes, bool noop_when_empty) {
   std::vector<bool> reduced(rank, axes == nullptr || axes->empty() ? !noop_when_empty : false);
   if (axes)
-    for (std::int64_t axis : *axes) reduced[normalized_axis(axis, rank)] = true;
+    for (std::size_t axis : distinct_axes(*axes, rank, "the reduction's axes")) reduced[axis] = true;
   return reduced;
 }
 

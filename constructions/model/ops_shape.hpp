@@ -87,14 +87,18 @@ Tensor<T> transpose(const Tensor<T>& a, std::vector<std::int64_t> perm) {
     perm.resize(rank);
     std::iota(perm.rbegin(), perm.rend(), 0);
   }
-  if (perm.size() != rank) throw ModelError("perm of the wrong length");
+  // A permutation of 0..rank-1: rank entries, none negative (the specification has no negative perm), none repeated.
+  if (perm.size() != rank || std::any_of(perm.begin(), perm.end(), [](std::int64_t p) { return p < 0; }))
+    throw ModelError("perm " + shape_text(perm) + " is no permutation of the " + std::to_string(rank) +
+                     " axes of its input");
+  const std::vector<std::size_t> axes = distinct_axes(perm, rank, "perm " + shape_text(perm));
   Shape shape(rank);
-  for (std::size_t i = 0; i < rank; ++i) shape[i] = a.shape[normalized_axis(perm[i], rank)];
+  for (std::size_t i = 0; i < rank; ++i) shape[i] = a.shape[axes[i]];
   const Shape strides = strides_of(a.shape);
   std::vector<std::int64_t> source(static_cast<std::size_t>(element_count(shape)));
   for_each_index(shape, [&](const Shape& index, std::int64_t flat) {
     std::int64_t s = 0;
-    for (std::size_t i = 0; i < rank; ++i) s += index[i] * strides[normalized_axis(perm[i], rank)];
+    for (std::size_t i = 0; i < rank; ++i) s += index[i] * strides[axes[i]];
     source[static_cast<std::size_t>(flat)] = s;
   });
   return picked(a, shape, source);
@@ -121,8 +125,7 @@ template <class T>
 Tensor<T> squeeze(const Tensor<T>& a, const std::vector<std::int64_t>* axes) {
   std::vector<bool> drop(a.shape.size(), false);
   if (axes) {
-    for (std::int64_t axis : *axes) {
-      const std::size_t k = normalized_axis(axis, a.shape.size());
+    for (std::size_t k : distinct_axes(*axes, a.shape.size(), "Squeeze's axes")) {
       if (a.shape[k] != 1) throw ModelError("squeeze of an axis whose size is not 1");
       drop[k] = true;
     }
@@ -172,12 +175,17 @@ template <class T>
 Tensor<T> slice(const Tensor<T>& a, const std::vector<std::int64_t>& starts, const std::vector<std::int64_t>& ends,
                 const std::vector<std::int64_t>* axes_in, const std::vector<std::int64_t>* steps_in) {
   const std::size_t rank = a.shape.size();
-  if (starts.size() != ends.size()) throw ModelError("starts and ends of different lengths");
+  if (starts.size() != ends.size() || (axes_in && axes_in->size() != starts.size()) ||
+      (steps_in && steps_in->size() != starts.size()))
+    throw ModelError("starts, ends, axes and steps of different lengths");
+  std::vector<std::int64_t> default_axes(starts.size());
+  std::iota(default_axes.begin(), default_axes.end(), 0);
+  const std::vector<std::size_t> axes = distinct_axes(axes_in ? *axes_in : default_axes, rank, "Slice's axes");
   std::vector<std::int64_t> first(rank, 0), step(rank, 1);
   Shape shape = a.shape;
   for (std::size_t k = 0; k < starts.size(); ++k) {
-    const std::size_t axis = normalized_axis(axes_in ? axes_in->at(k) : static_cast<std::int64_t>(k), rank);
-    const std::int64_t s = steps_in ? steps_in->at(k) : 1, dim = a.shape[axis];
+    const std::size_t axis = axes[k];
+    const std::int64_t s = steps_in ? (*steps_in)[k] : 1, dim = a.shape[axis];
     if (s == 0 || s == INT64_MIN) throw ModelError("a slice step of " + std::to_string(s));
     std::int64_t b = starts[k], e = ends[k];
     if (b < 0) b += dim;

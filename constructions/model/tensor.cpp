@@ -75,4 +75,16 @@ std::size_t normalized_axis(std::int64_t axis, std::size_t rank) {
   return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
 
+std::vector<std::size_t> distinct_axes(const std::vector<std::int64_t>& axes, std::size_t rank, const std::string& what) {
+  std::vector<std::size_t> out;
+  std::vector<bool> seen(rank, false);
+  for (std::int64_t axis : axes) {
+    const std::size_t k = normalized_axis(axis, rank);
+    if (seen[k]) throw ModelError(what + " gives axis " + std::to_string(axis) + " twice");
+    seen[k] = true;
+    out.push_back(k);
+  }
+  return out;
+}
+
 }  // namespace tverify::model

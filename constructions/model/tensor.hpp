@@ -31,6 +31,9 @@ Shape broadcast_shapes(const Shape& a, const Shape& b);
 std::vector<std::int64_t> broadcast_index_map(const Shape& from, const Shape& to);
 // An axis attribute in [-rank, rank) as an index in [0, rank); ModelError otherwise.
 std::size_t normalized_axis(std::int64_t axis, std::size_t rank);
+// Axes in [-rank, rank) as indices in [0, rank), each given once; ModelError naming `what` for an axis out of range or
+// repeated (the specification leaves a repeated axis undefined).
+std::vector<std::size_t> distinct_axes(const std::vector<std::int64_t>& axes, std::size_t rank, const std::string& what);
 std::string shape_text(const Shape& shape);
 
 template <class T>
