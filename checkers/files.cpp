@@ -55,12 +55,29 @@ void fsync_folder(const fs::path& dir) {
   ::close(fd);
 }
 
-// A target that exists must be a regular file (or a link, which the rename replaces, never following it).
+// A link at a target is replaced (the rename never follows it) only when it leads to a regular file in the target's
+// own folder, as a link a user keeps beside their outputs does; a link elsewhere (/dev/stdout, a system file), to
+// nothing or to something that is no regular file is refused, naming where it leads.
+void refuse_foreign_link(const fs::path& path, const std::string& prefix) {
+  std::error_code ec;
+  const fs::path leads_to = fs::canonical(path, ec);
+  const std::string why = ec ? "leads nowhere (" + ec.message() + ")"
+                        : !fs::is_regular_file(leads_to, ec) ? "leads to '" + leads_to.string() + "', which is no regular file"
+                        : fs::canonical(folder_of(path), ec) != leads_to.parent_path()
+                            ? "leads to '" + leads_to.string() + "', outside its folder"
+                            : "";
+  if (!why.empty())
+    throw UsageError(prefix + "'" + path.string() + "' is a link that " + why +
+                     "; tverify replaces only a link to a regular file in the same folder");
+}
+
+// A target that exists must be a regular file, or a link that refuse_foreign_link accepts.
 void refuse_non_regular(const fs::path& path, const std::string& option) {
   std::error_code ec;
   const fs::file_status status = fs::symlink_status(path, ec);
-  if (ec || !fs::exists(status) || fs::is_regular_file(status) || fs::is_symlink(status)) return;
   const std::string prefix = option.empty() ? "" : option + " ";
+  if (fs::is_symlink(status)) return refuse_foreign_link(path, prefix);
+  if (ec || !fs::exists(status) || fs::is_regular_file(status)) return;
   if (fs::is_directory(status)) throw UsageError(prefix + "'" + path.string() + "' is a directory; give a file path");
   throw UsageError(prefix + "'" + path.string() + "' is not a regular file (a device, FIFO or socket); give a file path");
 }
@@ -227,9 +244,20 @@ void ensure_writable_file(const std::string& path, const std::string& option) {
   if (::access(dir.c_str(), W_OK) != 0) throw UsageError(option + " '" + path + "': directory '" + dir.string() + "' is not writable");
 }
 
+void refuse_input_as_output(const std::string& path, const std::string& option,
+                            const std::map<std::string, std::string>& given) {
+  std::error_code ec;
+  if (path.empty() || !fs::exists(path, ec)) return;
+  for (const auto& [name, value] : given)
+    if (!value.empty() && fs::exists(value, ec) && fs::equivalent(path, value, ec))
+      throw UsageError(option + " '" + path + "' is the same file as --" + name + " '" + value +
+                       "', which this run reads; give another path");
+}
+
 void write_file_atomically(const fs::path& path, const std::string& text) {
   if (!writes_outputs()) return;
   refuse_non_regular(path, "");
+  remove_stale_temporaries(folder_of(path));
   const fs::path temp = write_temp(path, text);
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int err = errno;

@@ -15,6 +15,7 @@
 #include "checkers/verdict.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,11 @@ Json read_json_file(const std::string& path, const std::string& what);
 void ensure_writable_file(const std::string& path, const std::string& option);
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+// Throws UsageError when the output `path` (given as `option`) is the same file, links resolved, as one of the run's
+// inputs: the values of `given` (option name without dashes -> text) that name existing files.
+void refuse_input_as_output(const std::string& path, const std::string& option,
+                            const std::map<std::string, std::string>& given);
 
 // Throws UsageError unless `dir` (given as `option`) is an existing writable folder or one that can be created in a
 // writable folder (the first file written there creates it, so a run refused for another reason leaves nothing

@@ -177,7 +177,10 @@ int run_claims_verb(const ConstructionArgs& args, const std::string& variant, co
   const RunOptions options = common.parse();
   const int digits = common.digits_to_print();
   const bool to_stdout = json_path == "-";  // the certificate on stdout, the report on stderr
-  if (!json_path.empty() && !to_stdout) ensure_writable(json_path);
+  if (!json_path.empty() && !to_stdout) {
+    ensure_writable(json_path);
+    refuse_input_as_output(json_path, "--json", args.params.given());
+  }
   const CheckReport report = run(c, params, v, options);
   if (to_stdout) {
     fmt::print(stderr, "{}", with_short_enclosures(format_report(report), digits));
@@ -191,10 +194,15 @@ int run_claims_verb(const ConstructionArgs& args, const std::string& variant, co
 }
 
 // eval: the text to print and, with --json, the result and trace as JSON (written atomically; '-': to stdout).
-int run_eval(const Construction& c, const ParamValues& params, const std::string& variant, const std::string& input,
-             bool trace, long bits, const std::string& json_path, int digits, const std::string& command) {
+// `given`: the options as given, whose files --json must not replace.
+int run_eval(const Construction& c, const ParamValues& params, const std::map<std::string, std::string>& given,
+             const std::string& variant, const std::string& input, bool trace, long bits, const std::string& json_path,
+             int digits, const std::string& command) {
   const bool to_stdout = json_path == "-";
-  if (!json_path.empty() && !to_stdout) ensure_writable(json_path);
+  if (!json_path.empty() && !to_stdout) {
+    ensure_writable(json_path);
+    refuse_input_as_output(json_path, "--json", given);
+  }
   const Evaluation e = c.eval(params, variant, input, trace, bits);
   const std::string text = with_short_enclosures(e.text, digits);
   if (json_path.empty()) {
@@ -484,8 +492,8 @@ int run(int argc, char** argv) {
     if (eval->got_subcommand(c->name())) {
       const ParamValues params = eval_args[c->name()].parse();
       const long bits = bits_text.empty() ? 0 : parse_integer_option("--bits", bits_text, 2, 65536);
-      return run_eval(*c, params, c->variant_or_default(variant), input, trace, bits, json_path,
-                      common.digits_to_print(), command);
+      return run_eval(*c, params, eval_args[c->name()].params.given(), c->variant_or_default(variant), input, trace,
+                      bits, json_path, common.digits_to_print(), command);
     }
   }
   for (const auto& [name, args] : export_args)

@@ -181,6 +181,29 @@ TEST_CASE("certificates onto devices and FIFOs are refused, planted links are no
   CHECK(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
   CHECK(read_all(cwd / "victim") == "victim");
   CHECK(Json::parse(read_all(cwd / "a.json"))["tool"] == "tverify");
+  // A link at the target is replaced only when it leads to a regular file in the same folder.
+  expect_one_line_error(run_in(cwd, {"check", "copy", "--json", "/dev/stdout"}), "is a link that");
+  fs::create_symlink("victim", cwd / "nearby.json");
+  fs::create_symlink("nowhere", cwd / "dangling.json");
+  expect_one_line_error(run_in(cwd, {"check", "copy", "--json", "dangling.json"}), "leads nowhere");
+  CHECK(run_in(cwd, {"check", "copy", "--json", "nearby.json"}).exit_code == 1);
+  CHECK(read_all(cwd / "victim") == "victim");
+  CHECK(fs::is_regular_file(fs::symlink_status(cwd / "nearby.json")));
+}
+
+TEST_CASE("an output that is one of the run's inputs is refused before anything runs", "[cli][outputs]") {
+  const fs::path cwd = fresh_dir("input-as-output");
+  const std::string model = std::string(TVERIFY_SOURCE_DIR) + "/tests/models/identity.onnx";
+  fs::copy_file(model, cwd / "m.onnx");
+  const std::string before = read_all(cwd / "m.onnx");
+  expect_one_line_error(
+      run_in(cwd, {"check", "model", "--onnx", "m.onnx", "--task", "reverse", "--V", "2", "--json", "m.onnx"}),
+      "--json 'm.onnx' is the same file as --onnx 'm.onnx'");
+  fs::create_symlink("m.onnx", cwd / "alias.json");
+  expect_one_line_error(
+      run_in(cwd, {"check", "model", "--onnx", "m.onnx", "--task", "reverse", "--V", "2", "--json", "alias.json"}),
+      "is the same file as --onnx");
+  CHECK(read_all(cwd / "m.onnx") == before);
 }
 
 TEST_CASE("a failed certificate write keeps the previous file and names it", "[cli][outputs]") {
@@ -216,12 +239,17 @@ TEST_CASE("prove --smt2 writes through the atomic writer: links replaced, FIFOs 
   const std::vector<std::string> prove{"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", "queries"};
   const fs::path cwd = fresh_dir("smt2");
   fs::create_directories(cwd / "queries");
-  // A link planted at the dump's name, to a file that must not change: the dump replaces the link.
+  // A link planted at the dump's name, to a file outside the folder that must not change: refused, naming it.
   write_text(cwd / "victim", "victim");
   fs::create_symlink(cwd / "victim", cwd / "queries" / "copy.lemma_c3.smt2");
-  const CliResult linked = run_in(cwd, prove);
-  CHECK(linked.exit_code == 0);
+  expect_one_line_error(run_in(cwd, prove), "outside its folder");
   CHECK(read_all(cwd / "victim") == "victim");
+  // A link to a regular file in the same folder is replaced, never followed.
+  fs::remove(cwd / "queries" / "copy.lemma_c3.smt2");
+  write_text(cwd / "queries" / "kept", "kept");
+  fs::create_symlink("kept", cwd / "queries" / "copy.lemma_c3.smt2");
+  CHECK(run_in(cwd, prove).exit_code == 0);
+  CHECK(read_all(cwd / "queries" / "kept") == "kept");
   CHECK(fs::is_regular_file(fs::symlink_status(cwd / "queries" / "copy.lemma_c3.smt2")));
   CHECK(read_all(cwd / "queries" / "copy.lemma_c3.smt2").find("(check-sat)") != std::string::npos);
   // A FIFO at the dump's name is refused at once (no hang), with nothing on stdout.
