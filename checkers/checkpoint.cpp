@@ -37,6 +37,7 @@ Checkpoint::Checkpoint(const std::string& out_dir, const std::string& sweep, Jso
       field.fail(at + "." + key_, "a point of this sweep's grid");
     if (find(k) != nullptr) field.fail(at + "." + key_, "a point not already in an earlier row (it is a duplicate)");
     check(row, field, at);
+    field.no_other_fields(row, at);
     rows_.push_back(row);
   }
   share_rank0_rows();

@@ -6,18 +6,22 @@
 #include "checkers/verdict.hpp"
 
 #include <cstdint>
+#include <set>
 #include <string>
 
 namespace tverify {
 
 struct FieldCheck {
   std::string what;  // the file, as messages name it: "certificate 'a.json'"
+  mutable std::set<std::string> read{};  // every field a check has looked at, by its path
+
 
   [[noreturn]] void fail(const std::string& field, const std::string& must) const {
     throw UsageError(what + ": field \"" + field + "\" must be " + must);
   }
   const Json& need(const Json& object, const std::string& key, const std::string& field) const {
     if (!object.is_object() || !object.contains(key)) throw UsageError(what + " lacks the field \"" + field + "\"");
+    read.insert(field);
     return object[key];
   }
   void string(const Json& object, const std::string& key, const std::string& field, bool required = true) const {
@@ -41,6 +45,11 @@ struct FieldCheck {
   void boolean(const Json& object, const std::string& key, const std::string& field, bool required = false) const {
     if (!object.contains(key) && !required) return;
     if (!need(object, key, field).is_boolean()) fail(field, "true or false");
+  }
+  // Refuses a field of `object` (at `field`) that no check has looked at: a field a reader does not know.
+  void no_other_fields(const Json& object, const std::string& field) const {
+    for (const auto& [key, value] : object.items())
+      if (!read.count(field + "." + key)) fail(field + "." + key, "absent (it is no field of " + field + ")");
   }
   void number(const Json& object, const std::string& key, const std::string& field, bool required = false) const {
     if (!object.contains(key) && !required) return;

@@ -386,6 +386,9 @@ TEST_CASE("checkpoints: forged rows and other options are refused before --resum
       {"wrong type", "rows[0].steps", [](Json& j) { j["rows"][0]["steps"] = "many"; }},
       {"not a row", "rows[0]\" must be an object", [](Json& j) { j["rows"][0] = 4; }},
       {"other seed", "is for other parameters", [](Json& j) { j["params"]["seed"] = 2; }},
+      {"more steps by bound than steps", "rows[0].steps_by_bound",
+       [](Json& j) { j["rows"][0]["steps_by_bound"] = j["rows"][0]["steps"].get<std::uint64_t>() + 1; }},
+      {"a field no row has", "rows[1].note\" must be absent", [](Json& j) { j["rows"][1]["note"] = "extra"; }},
   };
   for (const auto& f : forgeries) {
     INFO(f.name);

@@ -186,9 +186,10 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
                           const std::uint64_t samples = sampled_count(row, f, at, o.samples);
                           for (const char* k : {"errors", "undecided", "repeats_text", "repeats_formula"})
                             f.count(row, k, at + "." + k, samples);
-                          for (const char* k :
-                               {"steps", "steps_by_bound", "steps_by_index", "steps_by_levels", "steps_by_exact"})
-                            f.count(row, k, at + "." + k, std::uint64_t{1} << 62);
+                          // Each kind of step is some of the steps.
+                          const std::uint64_t steps = f.count(row, "steps", at + ".steps", std::uint64_t{1} << 62);
+                          for (const char* k : {"steps_by_bound", "steps_by_index", "steps_by_levels", "steps_by_exact"})
+                            f.count(row, k, at + "." + k, steps);
                           f.number(row, "seconds", at + ".seconds", true);
                         });
   checkpoint.fill(grid.keys(), [&](const Json& key) {
