@@ -3,6 +3,8 @@
 #include "checkers/certificate.hpp"
 #include "checkers/suggest.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -21,9 +23,6 @@ std::string joined(const std::vector<std::string>& items) {
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-// The key of a --vary value: the name before '=' ("L=1:8:x2" -> "L").
-std::string vary_key(const std::string& vary) { return vary.substr(0, vary.find('=')); }
 
 std::string sweep_label(const std::string& construction, const SweepSpec& s) {
   return "sweep " + construction + " --vary " + s.vary + (s.fast ? " --fast" : "") +
@@ -163,12 +162,24 @@ void Construction::require_verb(const std::string& verb) const {
 
 std::string Construction::export_onnx(const ParamValues& params, const std::string& variant) const {
   require_verb("export");
+  refuse_unread("export", nullptr, params);
   return actions_.export_onnx(params, variant);
 }
 
 std::vector<NamedWeights> Construction::weights(const ParamValues& params, const std::string& variant) const {
   require_verb("weights");
   return actions_.weights(params, variant);
+}
+
+std::string vary_key(const std::string& vary) { return vary.substr(0, vary.find('=')); }
+
+void Construction::refuse_unread(const std::string& verb, const SweepRequest* sweep, const ParamValues& params) const {
+  if (!declaration_.features.unread_params) return;
+  for (const auto& name : declaration_.features.unread_params(verb, sweep, params))
+    if (params.given(name))
+      throw UsageError(fmt::format("--{} is not read by `tverify {} {}{}`{}; leave it out", name, verb, this->name(),
+                                   sweep ? " --vary " + sweep->vary + (sweep->fast ? " --fast" : "") : "",
+                                   name == "dim" ? " with this --embedding" : ""));
 }
 
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,
@@ -184,6 +195,7 @@ CheckReport Construction::new_report(const std::string& verb, const ParamValues&
 CheckReport Construction::check(const ParamValues& params, const std::string& variant,
                                 const std::vector<std::string>& claim_ids, const RunOptions& options) const {
   const auto start = std::chrono::steady_clock::now();
+  refuse_unread("check", nullptr, params);
   const ClaimSelection asked = requested_claims("check", params, variant, claim_ids);
   CheckReport report = new_report("check", params, variant);
   report.options = declaration_.features.records_counterexample_limit
@@ -202,6 +214,7 @@ CheckReport Construction::prove(const ParamValues& params, const std::string& va
                                 const RunOptions& run) const {
   const auto start = std::chrono::steady_clock::now();
   require_verb("prove");
+  refuse_unread("prove", nullptr, params);
   const ClaimSelection asked = requested_claims("prove", params, variant, claim_ids);
   CheckReport report = new_report("prove", params, variant);
   report.options = Json{{"timeout_ms", options.timeout_ms}, {"requested_claims", claim_ids}};
@@ -226,6 +239,7 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
     throw UsageError("--vary must be one of " + joined(without_repeats(known)) + " for " + name() + " (got '" +
                      request.vary + "'" + (request.fast ? " with --fast" : "") + ")");
   const SweepSpec* spec = select_sweep(matching, request);
+  refuse_unread("sweep", &request, params);
   std::vector<std::string> own;
   for (const auto& o : spec->options) own.push_back("--" + o.name);
   for (const auto& [option, text] : request.options)
@@ -251,6 +265,15 @@ Evaluation Construction::eval(const ParamValues& params, const std::string& vari
                               bool trace, long bits) const {
   if (bits > 0 && !evaluates_in_floating_point())
     throw UsageError("--bits: " + name() + " is evaluated exactly and in intervals only");
+  refuse_unread("eval", nullptr, params);
+  if (const std::string& length = declaration_.features.eval_length_param; !length.empty()) {
+    const auto& specs = declaration_.params;
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == length; });
+    const auto tokens = static_cast<long long>(std::count(input.begin(), input.end(), ',') + 1);
+    if (spec != specs.end() && tokens > spec->max)
+      throw UsageError(fmt::format("--input has {} tokens; eval {} takes at most {}, the largest --{} that check takes",
+                                   tokens, name(), spec->max, length));
+  }
   return actions_.eval(params, variant, input, trace, bits);
 }
 

@@ -59,6 +59,9 @@ struct SweepSpec {
 };
 
 // What `tverify sweep` was asked, after the CLI parsed it: the sweep's options are still raw text.
+// The key of a --vary value: the name before '=' ("L=1:8:x2" -> "L").
+std::string vary_key(const std::string& vary);
+
 struct SweepRequest {
   std::string vary;     // as given ("tau", "L=1024:1048576:x2")
   bool fast = false;
@@ -95,6 +98,14 @@ struct ConstructionFeatures {
   // The parameters `export` and `weights` read (the weights' parameters); nullopt: all.
   std::optional<std::vector<std::string>> export_params{};
   bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
+  // The parameter whose range bounds the length of an input check runs (copy's --L): eval's --input obeys the same
+  // bound. Empty: eval's input is bounded otherwise.
+  std::string eval_length_param{};
+  // The parameters `verb` does not read with these values (for a sweep, with its --vary and --fast: `sweep` is set);
+  // one of them given is refused before anything runs, never ignored. Unset: every verb reads every parameter it
+  // takes.
+  std::function<std::vector<std::string>(const std::string& verb, const SweepRequest* sweep, const ParamValues&)>
+      unread_params{};
 };
 
 // What a construction is, as data.
@@ -180,6 +191,8 @@ class Construction {
   ClaimSelection requested_claims(const std::string& verb, const ParamValues& params, const std::string& variant,
                                   const std::vector<std::string>& claim_ids) const;
   CheckReport new_report(const std::string& verb, const ParamValues& params, const std::string& variant) const;
+  // Throws UsageError naming the first given parameter that `verb` does not read (features.unread_params).
+  void refuse_unread(const std::string& verb, const SweepRequest* sweep, const ParamValues& params) const;
 
   ConstructionDeclaration declaration_;
   ConstructionActions actions_;

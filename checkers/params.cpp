@@ -111,6 +111,7 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
     if (given == raw.end() && spec.default_value.empty()) continue;  // an optional parameter left out
     const std::string text = given != raw.end() ? given->second : spec.default_value;
     values.order_.push_back(spec.name);
+    if (given != raw.end()) values.given_.push_back(spec.name);
     if (spec.kind == ParamSpec::Kind::Integer) {
       values.integers_[spec.name] = parse_integer_option("--" + spec.name, text, spec.min, spec.max);
     } else if (spec.kind == ParamSpec::Kind::Text) {
@@ -160,6 +161,16 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
 
 bool ParamValues::has(const std::string& name) const {
   return std::find(order_.begin(), order_.end(), name) != order_.end();
+}
+
+bool ParamValues::given(const std::string& name) const {
+  return std::find(given_.begin(), given_.end(), name) != given_.end();
+}
+
+ParamValues ParamValues::none_given() const {
+  ParamValues out = *this;
+  out.given_.clear();
+  return out;
 }
 
 long long ParamValues::integer(const std::string& name) const { return integers_.at(name); }

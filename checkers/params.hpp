@@ -56,6 +56,9 @@ class ParamValues {
   static ParamValues parse(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& raw);
 
   bool has(const std::string& name) const;  // false only for an optional parameter that was not given
+  bool given(const std::string& name) const;  // given, not filled in from its default
+  // The same values, none of them counted as given (values read back from a certificate, defaults included).
+  ParamValues none_given() const;
   long long integer(const std::string& name) const;
   int small_int(const std::string& name) const { return static_cast<int>(integer(name)); }
   const std::string& choice(const std::string& name) const;
@@ -69,6 +72,7 @@ class ParamValues {
 
  private:
   std::vector<std::string> order_;
+  std::vector<std::string> given_;
   std::map<std::string, long long> integers_;
   std::map<std::string, std::string> choices_;
   std::map<std::string, std::optional<Exact>> rationals_;

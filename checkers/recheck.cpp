@@ -146,7 +146,8 @@ CertificateCommand certificate_command(const Json& cert, const std::string& path
   try {
     const Construction& c = find_construction(cert["construction"].get<std::string>());
     const std::vector<ParamSpec> specs = c.params_for(cert.value("verb", "check"));
-    CertificateCommand out{c, ParamValues::parse(specs, params_from_certificate(cert["params"])),
+    // Every stored value counts as a default: the stored fields record the parameters a run read, not those given.
+    CertificateCommand out{c, ParamValues::parse(specs, params_from_certificate(cert["params"])).none_given(),
                            c.variant_or_default(cert["variant"].get<std::string>())};
     if (is_sweep(cert)) {
       c.require_verb("sweep");

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -326,6 +327,26 @@ void reject_empty_values(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands()) reject_empty_values(*sub);
 }
 
+// A flag written with '=' (`--force=`, `--progress=yes`): CLI11 takes an empty value as the flag itself.
+void reject_flag_values(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> flags;
+  std::function<void(const CLI::App&)> collect = [&](const CLI::App& a) {
+    for (const CLI::Option* o : a.get_options())
+      if (o->get_expected_max() == 0)
+        for (const auto& name : o->get_lnames()) flags.push_back("--" + name);
+    for (const CLI::App* sub : a.get_subcommands([](const CLI::App*) { return true; })) collect(*sub);
+  };
+  collect(app);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    const auto equals = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && equals != std::string::npos &&
+        std::find(flags.begin(), flags.end(), arg.substr(0, equals)) != flags.end())
+      throw UsageError(arg.substr(0, equals) + " is a flag and takes no value (got '" + arg + "')");
+  }
+}
+
 // An unknown verb, or `check cat` with an unknown construction: name what exists instead of CLI11's generic message.
 // `construction_verbs` are the verbs whose next word names a construction.
 void reject_unknown_words(const CLI::App& app, const std::vector<std::string>& construction_verbs, int argc,
@@ -454,6 +475,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   reject_unknown_words(app, {"check", "prove", "sweep", "eval", "export"}, argc, argv);
+  reject_flag_values(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

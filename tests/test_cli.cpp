@@ -439,8 +439,9 @@ TEST_CASE("count3: the value sweep runs Algorithm 4 in the run's variant", "[cli
 TEST_CASE("cat: bad input gets one line and exit 2", "[cli][bad-input][cat]") {
   expect_usage_error("check cat --V 1", "--V must be an integer in [2, 16]");
   expect_usage_error("check cat --N 0", "--N must be an integer in [1, 4]");
-  expect_usage_error("check cat --c 0", "--c must be an exact number > 0");
-  expect_usage_error("check cat --c -1/2", "--c must be an exact number > 0");
+  expect_usage_error("check cat --c 0", "--c must be an exact number in (0, 1000000]");
+  expect_usage_error("check cat --c -1/2", "--c must be an exact number in (0, 1000000]");
+  expect_usage_error("check cat --c 1000001", "--c must be an exact number in (0, 1000000]");
   expect_usage_error("check cat --filter 0,0", "--filter must be 'geometric'");
   expect_usage_error("check cat --filter 1,x", "--filter must be 'geometric'");
   expect_usage_error("check cat --N 2 --filter 1", "--filter must have length N = 2");
@@ -479,7 +480,7 @@ TEST_CASE("cat: check writes a certificate that recheck reproduces, and sweeps w
   CHECK(length_limit["rows"][0]["series1"]["family_monotone_on_probes"] == true);
 }
 
-TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand-derived e^{c^2} + 3", "[cli][cat][fast]") {
+TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand-derived e^{c^2} + 3", "[cli][cat][fast][heavy]") {
   // tests/test_fast_cat.cpp derives them: the last L solved is the largest L with L - 3 < e^{c^2}.
   const fs::path out = scratch() / "cat-fast";
   CHECK(run_cli("sweep cat --fast --vary c --variant ar --N 1 --V 3 --L-max 300000 --out " + out.string()).exit_code == 0);
@@ -497,7 +498,7 @@ TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand
   expect_usage_error("sweep count3 --fast --vary values --out " + out.string(), "--fast is not an option of `tverify sweep count3`");
 }
 
-TEST_CASE("cat --fast sweeps: a killed sweep resumes without losing a finished point", "[cli][cat][fast]") {
+TEST_CASE("cat --fast sweeps: a killed sweep resumes without losing a finished point", "[cli][cat][fast][heavy]") {
   struct Sweep {
     std::string args, name;
   };

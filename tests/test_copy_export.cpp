@@ -213,7 +213,7 @@ TEST_CASE("export copy: the CLI writes the same bytes every time; bad input is o
 
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad{
       {{"export", "copy", "--D", "0", "--onnx", "x.onnx"}, "--D must be"},
-      {{"export", "copy", "--D", "64", "--n", "16", "--onnx", "x.onnx"}, "export writes at most"},
+      {{"export", "copy", "--D", "64", "--n", "16", "--onnx", "x.onnx"}, "tverify builds at most"},
       {{"export", "copy", "--L", "4", "--onnx", "x.onnx"}, "--L"},
       {{"export", "copy", "--variant", "best", "--onnx", "x.onnx"}, "variant"},
       {{"export", "copy", "--onnx", "capture"}, "--onnx"},

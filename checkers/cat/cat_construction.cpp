@@ -33,15 +33,24 @@ Exact parse_entry(const std::string& option, const std::string& text, const std:
   }
 }
 
+// A filter entry is 0 or of magnitude in [10^-1000, 10^1000] (past the double range both ways): the layer's exact
+// scores carry every digit of it, so an entry of a million digits makes every score a million digits long.
+bool within_filter_range(const Exact& x) {
+  static const Exact smallest(1, big_pow(10, 1000)), largest(big_pow(10, 1000));
+  return x == 0 || (abs(x) >= smallest && abs(x) <= largest);
+}
+
 Filter parse_filter(const std::string& text, int n) {
-  const std::string allowed = "'geometric' (F_j = 2^-j, j < N) or N comma-separated exact numbers, not all zero";
+  const std::string allowed = "'geometric' (F_j = 2^-j, j < N) or N comma-separated exact numbers, not all zero, each "
+                              "0 or of magnitude in [1e-1000, 1e1000]";
   Filter f;
   if (text == "geometric") {
     for (int j = 0; j < n; ++j) f.emplace_back(1, BigInt(1) << j);
     return f;
   }
   for (const auto& item : split_list(text, ',', "--filter", allowed)) f.push_back(parse_entry("--filter", item, allowed));
-  if (f.empty() || std::all_of(f.begin(), f.end(), [](const Exact& x) { return x == 0; }))
+  if (f.empty() || std::all_of(f.begin(), f.end(), [](const Exact& x) { return x == 0; }) ||
+      !std::all_of(f.begin(), f.end(), within_filter_range))
     throw UsageError("--filter must be " + allowed + " (got '" + text + "')");
   return f;
 }
@@ -165,10 +174,13 @@ std::vector<ParamSpec> cat_params() {
           rational_param("c",
                          "inverse temperature c (logits scale with c^2); 'auto': the smallest k/64 meeting the "
                          "sufficient condition",
-                         "auto", {.words = {"auto"}}),
+                         "auto", {.words = {"auto"}, .max = "1000000"}),
           choice_param("embedding", "token embeddings: onehot, stereo (rational unit vectors in R^dim), custom (--vectors)",
                        {"onehot", "stereo", "custom"}, "onehot"),
-          integer_param("dim", "dimension of the stereo embedding", 2, 16, "3"),
+          integer_param("dim",
+                        "dimension of the stereo embedding (its setup grows about tenfold per dimension: about a minute "
+                        "at 8)",
+                        2, 8, "3"),
           text_param("vectors", "custom embedding: 'x,y,..;x,y,..' (V unit vectors)", "none"),
           integer_param("samples", "random filters sampled by cat.filters", 1, 100'000, "200"),
           seed_param("seed of the filter samples")};
@@ -304,13 +316,27 @@ std::string export_cat(const ParamValues& params, const std::string& variant) {
   return cat_layer_onnx(config);
 }
 
+// --dim is the stereo embedding's (make_embedding refuses --vectors without the custom one); eval decodes --input
+// alone, reading --L only for --c auto (the sufficient condition counts the keys); the sweeps draw no random filters.
+std::vector<std::string> cat_unread_params(const std::string& verb, const SweepRequest* sweep,
+                                           const ParamValues& params) {
+  std::vector<std::string> out;
+  if (params.choice("embedding") != "stereo") out.push_back("dim");
+  if (verb == "eval" && params.rational("c")) out.push_back("L");
+  if (verb == "eval") out.insert(out.end(), {"samples", "seed"});
+  if (sweep) out.insert(out.end(), {"samples", "seed"});
+  return out;
+}
+
 }  // namespace
 
 Construction cat_construction() {
   return {{"cat", "Li, Zhang, Huang, Oymak: On the Power of Convolution Augmented Transformer (arXiv 2407.05591)",
            cat_params(), cat_variants(), cat_claims(), cat_sweeps(),
            // c auto depends on L (the sufficient condition counts the keys)
-           {.export_params = std::vector<std::string>{"V", "N", "L", "filter", "c", "embedding", "dim", "vectors"}}},
+           {.export_params = std::vector<std::string>{"V", "N", "L", "filter", "c", "embedding", "dim", "vectors"},
+            .eval_length_param = "L",
+            .unread_params = cat_unread_params}},
           {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()), {}, sweep_cat, eval_cat, export_cat,
            weights_of_cat}};
 }

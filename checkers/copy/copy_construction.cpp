@@ -22,18 +22,29 @@ namespace tverify::copy {
 
 namespace {
 
+// The most weights a transformer tverify builds may hold: both MLP matrices of layer 1 hold nearly all of them, and
+// (n d)^2 exact weights at D = n = 64 took gigabytes before the first input.
+constexpr std::uint64_t max_transformer_weights = std::uint64_t{1} << 20;
+
 CopyTransformerConfig transformer_config(const ParamValues& params, const std::string& variant, int length) {
-  return {params.small_int("D"),
-          params.small_int("n"),
-          length,
-          params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot,
-          variant == "paper" ? TransformerVariant::Paper : TransformerVariant::Corrected,
-          params.rational("tau")};
+  const CopyTransformerConfig config{params.small_int("D"),
+                                     params.small_int("n"),
+                                     length,
+                                     params.choice("embedding") == "c2" ? EmbeddingKind::C2 : EmbeddingKind::OneHot,
+                                     variant == "paper" ? TransformerVariant::Paper : TransformerVariant::Corrected,
+                                     params.rational("tau")};
+  const std::uint64_t weights = exported_weight_count(config.alphabet, config.n, config.embedding);
+  if (weights > max_transformer_weights)
+    throw UsageError(fmt::format("--D {} --n {}: the transformer of Theorem 2.3 would hold {} weights; tverify builds "
+                                 "at most {} (2^20; smaller D or n)",
+                                 config.alphabet, config.n, weights, max_transformer_weights));
+  return config;
 }
 
 std::vector<ParamSpec> copy_params() {
-  return {integer_param("D", "alphabet size (non-special tokens)", 1, 64, "2"),
-          integer_param("n", "n-gram length of the hash", 1, 64, "2"),
+  return {integer_param("D", "alphabet size (non-special tokens; with n, at most 2^20 weights in the transformer)", 1, 64,
+                        "2"),
+          integer_param("n", "n-gram length of the hash (with D, at most 2^20 weights in the transformer)", 1, 64, "2"),
           integer_param("L", "string length", 1, 4096, "4"),
           integer_param("S", "number of GSSM states |S| (Theorem 2.7, Corollary 2.8)", 1, 1'000'000'000'000'000'000,
                         "2"),
@@ -84,6 +95,17 @@ std::vector<SweepSpec> copy_sweeps() {
         resume_option()},
        "min-bits"},
   };
+}
+
+// eval evaluates --input, whose length is its own; a sweep over L or tau sets it itself; the fast sweeps draw their
+// strings at the lengths of --vary, with neither --S nor a reading.
+std::vector<std::string> copy_unread_params(const std::string& verb, const SweepRequest* sweep, const ParamValues&) {
+  if (verb == "eval") return {"L", "S", "reading"};
+  if (!sweep) return {};
+  if (sweep->fast) return {"L", "S", "reading"};
+  if (vary_key(sweep->vary) == "L") return {"L", "S"};
+  if (vary_key(sweep->vary) == "tau") return {"tau", "S"};
+  return {};
 }
 
 // What every claim group of a copy check reads, made once per run.
@@ -344,18 +366,9 @@ Evaluation eval_copy(const ParamValues& params, const std::string& variant, cons
   return e;
 }
 
-// The largest export: both MLP matrices of layer 1 hold nearly all of it.
-constexpr std::uint64_t max_exported_weights = std::uint64_t{1} << 20;
-
 std::string export_copy(const ParamValues& params, const std::string& variant) {
   // The model reads sequences of any length: L is not a parameter of its weights.
-  const CopyTransformerConfig config = transformer_config(params, variant, 0);
-  const std::uint64_t weights = exported_weight_count(config.alphabet, config.n, config.embedding);
-  if (weights > max_exported_weights)
-    throw UsageError(fmt::format("export copy: the model for --D {} --n {} would hold {} weights; export writes at most "
-                                 "{} (smaller D or n)",
-                                 config.alphabet, config.n, weights, max_exported_weights));
-  return copy_transformer_onnx(CopyTransformer(config));
+  return copy_transformer_onnx(CopyTransformer(transformer_config(params, variant, 0)));
 }
 
 std::vector<NamedWeights> weights_of_copy(const ParamValues& params, const std::string& variant) {
@@ -367,7 +380,10 @@ std::vector<NamedWeights> weights_of_copy(const ParamValues& params, const std::
 Construction copy_construction() {
   return {{"copy", "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)", copy_params(),
            copy_variants(), copy_claims(), copy_sweeps(),
-           {.evaluates_in_floating_point = true, .export_params = std::vector<std::string>{"D", "n", "embedding", "tau"}}},
+           {.evaluates_in_floating_point = true,
+            .export_params = std::vector<std::string>{"D", "n", "embedding", "tau"},
+            .eval_length_param = "L",
+            .unread_params = copy_unread_params}},
           {check_in_groups<CopyCheckContext>(prepare_copy_run, copy_claim_groups()), prove_copy, sweep_copy, eval_copy,
            export_copy, weights_of_copy}};
 }

@@ -222,12 +222,23 @@ Evaluation eval_count3(const ParamValues& params, const std::string& variant, co
   return e;
 }
 
+// eval runs the programs on --input alone; check runs every program of its claims; a sweep over the value range sets
+// it itself and enumerates.
+std::vector<std::string> count3_unread_params(const std::string& verb, const SweepRequest* sweep, const ParamValues&) {
+  if (verb == "eval") return {"n", "values", "distribution", "samples", "seed"};
+  if (verb == "check") return {"program"};
+  if (sweep && vary_key(sweep->vary) == "values") return {"values", "distribution", "samples", "seed"};
+  return {};
+}
+
 }  // namespace
 
 Construction count3_construction() {
   return {{"count3", "Ewer, Chae, Zeng, Kim, Lee: ENTP: Encoder-only Next Token Prediction (arXiv 2410.01600 v3)",
            count3_params(), count3_variants(), count3_claims(), count3_sweeps(),
-           {.prove_params = std::vector<std::string>{}}},  // Lemma A.6 is proved for every n at once
+           {.prove_params = std::vector<std::string>{},  // Lemma A.6 is proved for every n at once
+            .eval_length_param = "n",
+            .unread_params = count3_unread_params}},
           {check_in_groups<Count3CheckContext>(prepare_count3_run, count3_claim_groups()), prove_count3, sweep_count3,
            eval_count3}};
 }

@@ -188,6 +188,14 @@ std::vector<NamedWeights> weights_of_markov(const ParamValues& params, const std
   return out;
 }
 
+// eval predicts the next token of --input at both points (N bounds the input and sizes the positions; nothing is
+// sampled); the (p, q) sweep sets p and q itself.
+std::vector<std::string> markov_unread_params(const std::string& verb, const SweepRequest* sweep, const ParamValues&) {
+  if (verb == "eval") return {"samples"};
+  if (sweep && vary_key(sweep->vary) == "pq") return {"p", "q", "samples"};
+  return {};
+}
+
 }  // namespace
 
 Construction markov_construction() {
@@ -197,7 +205,8 @@ Construction markov_construction() {
       .eval_traces = false,
       .prove_params = std::vector<std::string>{"d", "N"},
       .export_params = std::vector<std::string>{"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"},
-      .records_counterexample_limit = false};
+      .records_counterexample_limit = false,
+      .unread_params = markov_unread_params};
   return {{"markov", "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)",
            markov_params(), markov_variants(), markov_claims(), markov_sweeps(), features},
           {check_in_groups<MarkovSetup>(prepare_markov_run, markov_claim_groups()), prove_markov, sweep_markov,

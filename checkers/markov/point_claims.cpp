@@ -8,16 +8,19 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <random>
 
 namespace tverify::markov {
 
 namespace {
 
-// The midpoint of an enclosure printed as "[lo, hi]", for one-line summaries.
+// The midpoint of an enclosure printed as "[lo, hi]", for one-line summaries: strtod, not stod, so an end past the
+// double range (1e-400) reads as 0 or infinity instead of throwing.
 double midpoint_of(const std::string& enclosure) {
   const auto comma = enclosure.find(',');
-  return (std::stod(enclosure.substr(1, comma - 1)) + std::stod(enclosure.substr(comma + 1))) / 2;
+  return (std::strtod(enclosure.substr(1, comma - 1).c_str(), nullptr) +
+          std::strtod(enclosure.substr(comma + 1).c_str(), nullptr)) / 2;
 }
 
 std::string prefix_text(std::uint64_t bits, int n) {

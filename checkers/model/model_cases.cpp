@@ -28,8 +28,8 @@ Tokens tokens_of(const Json& j, const std::string& where, bool allow_scalar) {
 
 // One line: {"input": [...], "output": [...]} (for --decode last, "output" may be one id).
 ModelCase file_case(const Json& line, const std::string& where, Decode decode) {
-  if (!line.is_object() || !line.contains("input") || !line.contains("output"))
-    throw UsageError(where + " must be an object with \"input\" and \"output\"");
+  if (!line.is_object() || !line.contains("input") || !line.contains("output") || line.size() != 2)
+    throw UsageError(where + " must be an object with \"input\" and \"output\" and no other key");
   const Tokens input = tokens_of(line["input"], where + ": \"input\"", false);
   const Tokens output = tokens_of(line["output"], where + ": \"output\"", true);
   if (input.empty() || output.empty()) throw UsageError(where + ": \"input\" and \"output\" must not be empty");

@@ -403,6 +403,16 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
   return e;
 }
 
+// --seed draws a sample only with --samples; an --expected file gives the inputs, so neither --V nor --lengths is
+// read; eval evaluates --input alone (refuse_check_options names the check's options).
+std::vector<std::string> model_unread_params(const std::string& verb, const SweepRequest*, const ParamValues& params) {
+  if (verb == "eval") return {"lengths", "decode", "seed"};
+  std::vector<std::string> out;
+  if (!params.has("samples")) out.push_back("seed");
+  if (params.has("expected")) out.insert(out.end(), {"V", "lengths"});
+  return out;
+}
+
 }  // namespace
 
 Construction model_construction() {
@@ -412,7 +422,7 @@ Construction model_construction() {
     return [&spec](const ModelRun& run, const ClaimSelection&) { return check_task(run, spec); };
   };
   // eval prints the certified argmax at every position (no --trace); there are no Z3 proofs.
-  const ConstructionFeatures features{.eval_traces = false};
+  const ConstructionFeatures features{.eval_traces = false, .unread_params = model_unread_params};
   return {{"model", "a user's ONNX model (torch.onnx.export), checked against a reference task",
            model_params(),
            {{"stored", "the model's weights as the file stores them (snapped only by --weights-as-decimal)"}},
