@@ -39,7 +39,7 @@ Json certificate_at(const std::vector<std::string>& check, unsigned threads, con
 
 }  // namespace
 
-TEST_CASE("certificates do not depend on the thread count", "[determinism][cli]") {
+TEST_CASE("certificates do not depend on the thread count", "[determinism][cli][heavy]") {
   const std::vector<std::vector<std::string>> checks{
       {"check", "copy", "--D", "3", "--L", "6", "--S", "3"},
       {"check", "copy", "--variant", "corrected", "--embedding", "c2", "--D", "3", "--n", "2", "--L", "5"},

@@ -21,7 +21,7 @@ using tverify::testing::expect_same_run;
 using tverify::testing::random_string;
 
 
-TEST_CASE("fast path: the same decision at every step as the exact evaluator, random strings", "[fast][differential]") {
+TEST_CASE("fast path: the same decision at every step as the exact evaluator, random strings", "[fast][differential][heavy]") {
   struct Config {
     int D, n, L;
   };
@@ -336,7 +336,7 @@ TEST_CASE("fast path: integer layer 1 is the exact layer 1, scaled, at every win
 }
 
 TEST_CASE("fast path: the Lemma C.2 embedding where its codes are rational, same decisions as the exact evaluator",
-          "[fast][differential]") {
+          "[fast][differential][heavy]") {
   // The codes are +-1/sqrt(r), rational where r is a square: r = ceil(log2 D) = 1 at D = 2 and 4 at D = 9..16
   // (corrected), r = ceil(log2 D) + 2 = 4 at D = 3, 4 (paper). Unlike one-hot entries they are negative and
   // fractional, and several are non-zero per token. Random strings (repeats included): copies and failures.

@@ -179,7 +179,7 @@ TEST_CASE("fast path index: the n-gram index in its flat and hashed forms", "[fa
 }
 
 TEST_CASE("fast path index: steps decided with and without the index are the exact evaluator's",
-          "[fast][index][differential]") {
+          "[fast][index][differential][heavy]") {
   // Domains past 2,048 windows (no score memo), where every step without a counted cache tries the index stage first:
   // random strings (repeated n-grams included), both variants, the proof's tau and a smaller one. The runs with the
   // index, without it and of the exact evaluator must agree step for step, with the same stage counts (the index stage

@@ -41,7 +41,7 @@ std::string tverify_output(const fs::path& dir, const std::vector<std::string>& 
 }  // namespace
 
 TEST_CASE("report --latex of every kind of certificate and every sweep figure compile with pdflatex, nothing overfull",
-          "[latex]") {
+          "[latex][heavy]") {
   const Folder folder;
   const fs::path& dir = folder.path;
   const std::vector<std::vector<std::string>> runs{
@@ -120,7 +120,7 @@ TEST_CASE("report --latex of every kind of certificate and every sweep figure co
 }
 
 TEST_CASE("the claims tables the table scripts write to docs/latex compile with pdflatex, nothing overfull",
-          "[latex]") {
+          "[latex][heavy]") {
   // scripts/claims-table, tau-table, count3-table, cat-table and markov-table write `report --latex --wide` of their
   // certificates to docs/latex/NAME.tex; docs/latex/claims.tex must input exactly those tables (its \input lines
   // that are not comments), and compile (twice, as its comment says) without an error or an overfull line. A few
