@@ -71,6 +71,7 @@ py::dict describe(const Construction& c) {
   out["sweep_options"] = sweep_options;
   out["proofs"] = c.has_proofs();
   out["weights"] = c.has_weights();
+  out["eval_traces"] = c.eval_traces();
   return out;
 }
 
@@ -330,6 +331,16 @@ void bind_other_verbs(py::module_& m) {
       "the differences (field, stored, now) of a fresh run of the certificate's command, the number of claim results, "
       "and the certificate's commit when it is not this build's",
       py::arg("text"), py::arg("what"), py::arg("limits"), py::arg("progress"));
+  m.def(
+      "read_certificate_file",
+      [](const std::string& path) {
+        try {
+          return read_text_file(path, "certificate '" + path + "'");
+        } catch (const UsageError& e) {
+          throw py::value_error(one_line(e.what()));
+        }
+      },
+      "the text of a certificate file, read as the CLI reads it (a regular file of at most 256 MiB)", py::arg("path"));
   m.def(
       "report",
       [](const std::vector<std::pair<std::string, std::string>>& certificates, bool latex, bool wide,

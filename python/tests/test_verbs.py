@@ -233,9 +233,12 @@ def _leaves(value):
 
 
 def test_exact_refuses_what_is_not_an_exact_number():
-    for bad in ("0.5.1", "a/b", True, None, "[1, x]"):
+    for bad in ("0.5.1", "a/b", "[1, x]", "[1, 0]"):
         with pytest.raises(ValueError):
             tverify.exact(bad)
+    for wrong_type in (True, None, 0.5, [1, 2]):
+        with pytest.raises(TypeError):
+            tverify.exact(wrong_type)
     # the copy construction's error rate, as its certificate gives it
     cert = tverify.check("copy", claims=["copy.err"], threads=1, progress=False)
     assert tverify.exact(cert.claims[0]["counterexamples"][0]["got"]) == Fraction(5, 8)
@@ -367,3 +370,31 @@ def test_a_progress_callable_that_raises_stops_the_check():
     with pytest.raises(RuntimeError, match="progress display failed"):
         tverify.check("copy", claims=["copy.err"], D=3, n=3, L=14, threads=2, force=True, progress=broken)
     assert tverify.check("copy", claims=["copy.err"], threads=1, progress=False).verdicts  # still usable
+
+
+def test_files_are_read_as_the_cli_reads_them(tmp_path):
+    # /dev/zero would be read until memory ran out, and a FIFO with no writer would block forever.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo), str(tmp_path)):
+        with pytest.raises(ValueError, match="is not a regular file"):
+            tverify.recheck(path)
+        with pytest.raises(ValueError, match="is not a regular file"):
+            tverify.report([path])
+    with pytest.raises(ValueError, match="at least one certificate"):
+        tverify.report([])
+
+
+def test_wrong_types_raise_type_error_and_wrong_values_value_error():
+    for call in (lambda: tverify.check("copy", threads="2"), lambda: tverify.check("copy", max_inputs=1.5),
+                 lambda: tverify.check("copy", variant=3), lambda: tverify.check("copy", progress=3),
+                 lambda: tverify.sweep("count3", vary="values", out="o", fast="yes"),
+                 lambda: tverify.eval("copy", "0,1", trace="yes"),
+                 lambda: tverify.check_model(SORT_MODEL, task=lambda x: x, V="4"),
+                 lambda: tverify.check_model(SORT_MODEL, task=lambda x: x, V=2, lengths=3)):
+        with pytest.raises(TypeError):
+            call()
+    for call in (lambda: tverify.check("copy", variant=""), lambda: tverify.eval("markov", "0,1", trace=True),
+                 lambda: tverify.check("copy", threads=0)):
+        with pytest.raises(ValueError):
+            call()

@@ -74,8 +74,28 @@ def _params(construction, given, specs=None):
 
 
 def _count(name, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    """An int in [low, high]: TypeError for another type, ValueError out of range."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an integer in [{low}, {high}] (got {type(value).__name__} {value!r})")
+    if not low <= value <= high:
         raise ValueError(f"{name} must be an integer in [{low}, {high}] (got {value!r})")
+    return value
+
+
+def _variant(variant):
+    """A variant's name as the binding takes it ('' for the default): None, or a non-empty str."""
+    if variant is None:
+        return ""
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a str (got {type(variant).__name__})")
+    if not variant:
+        raise ValueError("variant must name a variant (got an empty string); leave it out for the default")
+    return variant
+
+
+def _flag(name, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} is a flag: True or False (got {value!r})")
     return value
 
 
@@ -193,6 +213,8 @@ def _claim_label(c):
 def _progress(progress):
     """The callable the C++ side reports (done, total) to: a tqdm bar when tqdm is installed (progress=None and CI
     unset, or progress=True), a user's callable, or None."""
+    if progress is not None and not isinstance(progress, bool) and not callable(progress):
+        raise TypeError(f"progress must be None, True, False or a callable(done, total) (got {progress!r})")
     if progress is False or (progress is None and os.environ.get("CI")):
         return None, None
     if callable(progress) and progress is not True:
@@ -249,7 +271,7 @@ def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEF
     claims = _claim_ids(claims)
     limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force)
     command = shlex.join(_claims_command("check", construction, words, claims, variant, limit_words))
-    text, code = _polled(lambda report: _tverify.check(construction, given, variant or "", claims, limits, command,
+    text, code = _polled(lambda report: _tverify.check(construction, given, _variant(variant), claims, limits, command,
                                                        report), progress)
     return Certificate(text, code)
 
@@ -270,7 +292,7 @@ def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, s
         command += ["--timeout-s", str(timeout_s)]
     if smt2 is not None:
         command += ["--smt2", os.fspath(smt2)]
-    text, code = _polled(lambda report: _tverify.prove(construction, given, variant or "", claims, limits, timeout_s,
+    text, code = _polled(lambda report: _tverify.prove(construction, given, _variant(variant), claims, limits, timeout_s,
                                                        "" if smt2 is None else os.fspath(smt2), shlex.join(command),
                                                        report), progress)
     return Certificate(text, code)
@@ -315,7 +337,9 @@ def eval(construction, input, variant=None, trace=False, bits=None, **params):  
     if not isinstance(input, str):
         raise TypeError(f"input must be a str as the CLI's --input takes it (got {type(input).__name__})")
     bits = 0 if bits is None else _count("bits", bits, 2, 65536)
-    return Evaluation(*_tverify.eval(construction, given, variant or "", input, bool(trace), bits))
+    if _flag("trace", trace) and not spec.get("eval_traces", True):
+        raise ValueError(f"eval {construction} has no trace (it prints every result it has)")
+    return Evaluation(*_tverify.eval(construction, given, _variant(variant), input, trace, bits))
 
 
 def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
@@ -332,12 +356,12 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_i
     options, option_words = _params(spec, in_sweep, spec["sweep_options"])
     limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force)
     command = ["tverify", "sweep", construction, *words, "--vary", str(vary), "--out", os.fspath(out), *option_words]
-    if fast:
+    if _flag("fast", fast):
         command.append("--fast")
-    if variant is not None:
+    if _variant(variant):
         command += ["--variant", variant]
     command = shlex.join(command + limit_words)
-    summary = _polled(lambda report: _tverify.sweep(construction, given, variant or "", str(vary), bool(fast),
+    summary = _polled(lambda report: _tverify.sweep(construction, given, _variant(variant), str(vary), fast,
                                                     os.fspath(out), options, limits, command, report), progress)
     return json.loads(summary)
 
@@ -377,11 +401,8 @@ def _certificate_text(certificate):
     is_text = isinstance(certificate, str) and certificate.lstrip().startswith("{")
     if isinstance(certificate, os.PathLike) or (isinstance(certificate, str) and not is_text):
         path = os.fspath(certificate)
-        try:
-            with open(path, encoding="utf-8") as f:
-                return f.read(), path
-        except OSError as e:
-            raise ValueError(f"{path}: cannot read the certificate ({e.strerror})") from None
+        # The CLI's reader: a regular file of at most 256 MiB (never /dev/zero, never a FIFO that blocks).
+        return _tverify.read_certificate_file(path), path
     if isinstance(certificate, str):
         return certificate, "the certificate text"
     raise TypeError(f"a certificate is a Certificate, a path or JSON text (got {type(certificate).__name__})")
@@ -404,6 +425,8 @@ def report(certificates, format="markdown", wide=False, columns=None):  # noqa: 
         raise ValueError(f"format must be 'markdown' or 'latex' (got {format!r})")
     if isinstance(certificates, (Certificate, str, os.PathLike)):
         certificates = [certificates]
+    if not certificates:
+        raise ValueError("report needs at least one certificate")
     if columns is not None and (isinstance(columns, str) or not all(isinstance(c, str) for c in columns)):
         raise TypeError("columns must be a list of column names")
     return _tverify.report([_certificate_text(c) for c in certificates], format == "latex", bool(wide),
@@ -411,7 +434,9 @@ def report(certificates, format="markdown", wide=False, columns=None):  # noqa: 
 
 
 def _lengths(text):
-    m = re.fullmatch(r"(\d+):(\d+)", str(text))
+    if not isinstance(text, str):
+        raise TypeError(f"lengths must be a str lo:hi (got {type(text).__name__} {text!r})")
+    m = re.fullmatch(r"(\d+):(\d+)", text)
     if not m or not 1 <= int(m.group(1)) <= int(m.group(2)) <= 64:
         raise ValueError(f"lengths must be a range lo:hi of integers with 1 <= lo <= hi <= 64 (got {text!r})")
     return int(m.group(1)), int(m.group(2))
@@ -421,8 +446,7 @@ def _callable_pairs(task, V, lengths, decode, bos, max_inputs, force):
     """Every sequence over V tokens of each length, with task(sequence) as its expected output: the lines of an
     --expected file, each input after BOS = V when `bos`. The callable runs here, in the interpreter, once per input
     (the slow path)."""
-    if isinstance(V, bool) or not isinstance(V, int) or not 1 <= V <= 64:
-        raise ValueError(f"V must be an integer in [1, 64] (got {V!r})")
+    _count("V", V, 1, 64)
     lo, hi = _lengths(lengths)
     count = sum(V ** n for n in range(lo, hi + 1))
     if count > max_inputs and not force:
@@ -550,7 +574,7 @@ def weights(construction, variant=None, exact=False, **params):
     spec = _construction(construction)
     given, _ = _params(spec, params)
     tensors, meanings = {}, {}
-    for t in _tverify.weights(construction, given, variant or ""):
+    for t in _tverify.weights(construction, given, _variant(variant)):
         meanings[t["name"]] = t["meaning"]
         tensors[t["name"]] = _tensor(t, exact)
     return Weights(tensors, meanings)
@@ -570,20 +594,21 @@ _ENCLOSURE = re.compile(r"^\s*\[\s*([^,\]]+)\s*,\s*([^\]]+)\s*\]\s*$")
 
 
 def exact(value):
-    """An exact number of a certificate as a Fraction ("5/8", "-3", 2), or an enclosure "[lo, hi]" as a pair of
-    Fractions (each end exactly as printed); ValueError for anything else."""
-    if isinstance(value, bool):
-        raise ValueError(f"not an exact number: {value!r}")
+    """An exact number of a certificate as a Fraction ("5/8", "-3", 2), or an enclosure "[lo, hi]" (lo <= hi) as a
+    pair of Fractions (each end exactly as printed); TypeError for another type, ValueError for another text."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TypeError(f"an exact number is an int or a str (got {type(value).__name__} {value!r})")
     if isinstance(value, int):
         return Fraction(value)
-    if isinstance(value, str):
-        m = _EXACT.match(value)
-        if m:
-            return Fraction(int(m.group(1)), int(m.group(2) or 1))
-        m = _ENCLOSURE.match(value)
-        if m:
-            try:
-                return Fraction(m.group(1)), Fraction(m.group(2))
-            except ValueError:
-                pass
-    raise ValueError(f"not an exact number or enclosure: {value!r}")
+    m = _EXACT.match(value)
+    if m:
+        return Fraction(int(m.group(1)), int(m.group(2) or 1))
+    m = _ENCLOSURE.match(value)
+    if m:
+        try:
+            lo, hi = Fraction(m.group(1)), Fraction(m.group(2))
+        except ValueError:
+            lo = hi = None
+        if lo is not None and lo <= hi:
+            return lo, hi
+    raise ValueError(f"not an exact number or enclosure (lo <= hi): {value!r}")
