@@ -148,3 +148,24 @@ TEST_CASE("model validation: an output with zero classes is refused", "[model][v
       0);
   CHECK_THROWS_WITH(check(none), Catch::Contains("has 0 classes"));
 }
+
+TEST_CASE("model validation: a tensor past 2^24 elements or a MatMul past 2^32 multiply-adds is refused at once",
+          "[model][validation][bounds]") {
+  const Scratch s("bounds");
+  // [8192, 1] + [1, 4096] broadcasts to 2^25 elements.
+  const auto broadcast = model_with(s, "broadcast_too_large", [](model::OnnxWriter& w, const std::string& x) {
+    const std::string tall = w.node("ConstantOfShape", {w.integers("tall", {2}, {8192, 1})});
+    const std::string wide = w.node("ConstantOfShape", {w.integers("wide", {2}, {1, 4096})});
+    const std::string sum = w.node("ReduceSum", {w.node("Add", {tall, wide})});
+    return w.node("Add", {x, sum});
+  });
+  CHECK_THROWS_WITH(check(broadcast), Catch::Contains("a tensor larger than 2^24 elements"));
+  // [4096, 512] x [512, 4096]: 2^24 outputs of 512 terms each, 2^33 multiply-adds.
+  const auto product = model_with(s, "matmul_too_long", [](model::OnnxWriter& w, const std::string& x) {
+    const std::string a = w.node("ConstantOfShape", {w.integers("a_shape", {2}, {4096, 512})});
+    const std::string b = w.node("ConstantOfShape", {w.integers("b_shape", {2}, {512, 4096})});
+    const std::string sum = w.node("ReduceSum", {w.node("MatMul", {a, b})});
+    return w.node("Add", {x, sum});
+  });
+  CHECK_THROWS_WITH(check(product), Catch::Contains("multiply-adds, above the 2^32 an op may take"));
+}

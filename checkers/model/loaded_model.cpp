@@ -44,6 +44,7 @@ LoadedModel load_model(const std::string& path, std::optional<int> weights_as_de
   if (auto* reason = std::get_if<std::string>(&read)) throw UsageError(what + " " + *reason);
   LoadedModel model;
   model.graph = std::move(std::get<Graph>(read));
+  model.graph.drop_unread_constants();
   model.path = path;
   model.sha256 = sha256_hex(bytes);
   model.weights_as_decimal = weights_as_decimal;

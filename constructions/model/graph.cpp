@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 
 namespace tverify::model {
 
@@ -47,6 +48,17 @@ Exact Node::float_attribute(const std::string& key, const Exact& fallback) const
 std::optional<std::int64_t> Graph::fixed_length() const {
   if (input_dims.empty()) return std::nullopt;
   return input_dims.back().size;
+}
+
+void Graph::drop_unread_constants() {
+  std::vector<bool> read(static_cast<std::size_t>(std::max(slot_count, 0)), false);
+  for (const auto& node : nodes)
+    for (int slot : node.inputs)
+      if (slot >= 0 && slot < slot_count) read[static_cast<std::size_t>(slot)] = true;
+  for (auto it = constants.begin(); it != constants.end();)
+    it = it->first >= 0 && it->first < slot_count && !read[static_cast<std::size_t>(it->first)] && it->first != output_slot
+             ? constants.erase(it)
+             : std::next(it);
 }
 
 bool is_supported_op(const std::string& op) { return listed(rational_ops, op) || listed(enclosed_ops, op); }

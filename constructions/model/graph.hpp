@@ -64,6 +64,8 @@ struct Graph {
 
   // The fixed sequence length of the token input (its last axis), when it has no symbolic name.
   std::optional<std::int64_t> fixed_length() const;
+  // Drops the initializers no node reads: nothing is converted to any precision for them.
+  void drop_unread_constants();
 };
 
 // The ops the evaluator supports, and whether each is rational (evaluated exactly) or enclosed in intervals.

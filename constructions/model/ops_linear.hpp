@@ -34,6 +34,9 @@ Extended<T> dot(const Extended<T>* a, std::int64_t a_step, const Extended<T>* b,
 
 // numpy matmul: 1-D operands are promoted (a row vector on the left, a column on the right) and the promoted axis
 // dropped from the result; leading axes broadcast.
+// The most multiply-adds one MatMul or Gemm may take.
+inline constexpr std::int64_t max_products = std::int64_t{1} << 32;
+
 template <class T>
 Tensor<T> matmul(const Tensor<T>& a_in, const Tensor<T>& b_in) {
   if (!a_in.is_real() || !b_in.is_real()) throw ModelError("MatMul of integer tensors");
@@ -52,6 +55,9 @@ Tensor<T> matmul(const Tensor<T>& a_in, const Tensor<T>& b_in) {
   if (!row) shape.push_back(n);
   if (!column) shape.push_back(m);
   check_size(shape);
+  // Each output element is a dot product of k terms: in exact arithmetic a 4096 x 4096 product took minutes.
+  if (const std::int64_t products = element_count(shape) * std::max<std::int64_t>(k, 1); products > max_products)
+    throw ModelError("a MatMul of " + std::to_string(products) + " multiply-adds, above the 2^32 an op may take");
   Tensor<T> out = Tensor<T>::real(shape, {});
   out.reals.reserve(ia.size() * static_cast<std::size_t>(n * m));
   for (std::size_t t = 0; t < ia.size(); ++t) {

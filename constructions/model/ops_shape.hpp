@@ -9,17 +9,6 @@
 
 namespace tverify::model::ops {
 
-inline constexpr std::int64_t max_elements = std::int64_t{1} << 24;  // any one intermediate tensor
-
-inline void check_size(const Shape& shape) {
-  std::int64_t n = 1;
-  for (std::int64_t d : shape) {
-    if (d < 0) throw ModelError("negative dimension in shape " + shape_text(shape));
-    if (d > 0 && n > max_elements / d) throw ModelError("a tensor larger than 2^24 elements");
-    n *= d;
-  }
-}
-
 // The tensor of shape `shape` whose element i is a's element source[i].
 template <class T>
 Tensor<T> picked(const Tensor<T>& a, Shape shape, const std::vector<std::int64_t>& source) {
@@ -154,6 +143,7 @@ Tensor<T> concat(const Inputs<T>& in, std::int64_t axis_attr) {
       if (i != axis && t->shape[i] != first.shape[i]) throw ModelError("inputs whose shapes differ off the axis");
     shape[axis] += t->shape[axis];
   }
+  check_size(shape);
   Tensor<T> out;
   out.kind = first.kind;
   out.shape = shape;
@@ -226,6 +216,7 @@ Tensor<T> gather(const Tensor<T>& data, const Tensor<T>& indices, std::int64_t a
   Shape shape(data.shape.begin(), data.shape.begin() + static_cast<long>(axis));
   shape.insert(shape.end(), indices.shape.begin(), indices.shape.end());
   shape.insert(shape.end(), data.shape.begin() + static_cast<long>(axis) + 1, data.shape.end());
+  check_size(shape);
   const std::int64_t outer = element_count(Shape(data.shape.begin(), data.shape.begin() + static_cast<long>(axis)));
   const std::int64_t inner = element_count(Shape(data.shape.begin() + static_cast<long>(axis) + 1, data.shape.end()));
   std::vector<std::int64_t> source;

@@ -25,6 +25,15 @@ std::string shape_text(const Shape& shape) {
   return out + "]";
 }
 
+void check_size(const Shape& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t d : shape) {
+    if (d < 0) throw ModelError("negative dimension in shape " + shape_text(shape));
+    if (d > 0 && n > max_elements / d) throw ModelError("a tensor larger than 2^24 elements");
+    n *= d;
+  }
+}
+
 Shape broadcast_shapes(const Shape& a, const Shape& b) {
   const std::size_t rank = std::max(a.size(), b.size());
   Shape out(rank);
@@ -35,6 +44,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
       throw ModelError("shapes " + shape_text(a) + " and " + shape_text(b) + " do not broadcast");
     out[i] = da == 1 ? db : da;
   }
+  check_size(out);
   return out;
 }
 

@@ -22,6 +22,10 @@ struct ModelError : std::runtime_error {
 enum class ElementKind { Real, Integer, Boolean };
 
 std::int64_t element_count(const Shape& shape);
+// The most elements any one tensor of an evaluation may hold; check_size throws ModelError past it (or for a negative
+// dimension), before anything of that size is allocated.
+inline constexpr std::int64_t max_elements = std::int64_t{1} << 24;
+void check_size(const Shape& shape);
 // Row-major strides of `shape`.
 Shape strides_of(const Shape& shape);
 // The numpy broadcast of two shapes; ModelError when they do not broadcast.
