@@ -260,6 +260,9 @@ void write_sweep(const SweepOutput& out, const std::string& name, const SweepTab
   // targets with the CSV, the script and the certificate, and all replace their predecessors together.
   if (!writes_outputs()) return;
   const fs::path base = fs::path(out.dir) / name;
+  if (table.rows.empty())
+    throw UsageError("the sweep '" + name + "' has no probe to write: its range is empty (widen it, e.g. a larger "
+                     "--L-max); the previous files are kept");
   const std::string csv_text = csv(table), script = gnuplot_script(table, plot, name);
   const TemporaryFolder scratch("tverify-plot", "for gnuplot");
   write_file_atomically(scratch.path() / (name + ".csv"), csv_text);

@@ -152,6 +152,13 @@ TEST_CASE("sweep output: a hostile folder name reaches no shell, and the set of 
   }
 }
 
+TEST_CASE("sweep output: a sweep whose range holds no probe says so, not a full disk", "[cli][outputs]") {
+  const fs::path cwd = fresh_dir("empty-sweep");
+  // --vary bits probes L from 2n = 4 on: --L-max 3 leaves nothing, and gnuplot had nothing to draw.
+  expect_one_line_error(run_in(cwd, {"sweep", "copy", "--vary", "bits", "--L-max", "3", "--out", "o"}),
+                        "has no probe to write: its range is empty");
+}
+
 TEST_CASE("sweep output: a second run into a locked folder is refused; stale temporaries go", "[cli][outputs]") {
   const fs::path cwd = fresh_dir("locked");
   fs::create_directories(cwd / "out");
