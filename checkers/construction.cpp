@@ -177,9 +177,9 @@ void Construction::refuse_unread(const std::string& verb, const SweepRequest* sw
   if (!declaration_.features.unread_params) return;
   for (const auto& name : declaration_.features.unread_params(verb, sweep, params))
     if (params.given(name))
-      throw UsageError(fmt::format("--{} is not read by `tverify {} {}{}`{}; leave it out", name, verb, this->name(),
-                                   sweep ? " --vary " + sweep->vary + (sweep->fast ? " --fast" : "") : "",
-                                   name == "dim" ? " with this --embedding" : ""));
+      throw UsageError(fmt::format("--{} is not read by `tverify {} {}{}` with these options; leave it out", name,
+                                   verb, this->name(),
+                                   sweep ? " --vary " + sweep->vary + (sweep->fast ? " --fast" : "") : ""));
 }
 
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,

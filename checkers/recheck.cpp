@@ -2,7 +2,6 @@
 
 #include "checkers/build_info.hpp"
 #include "checkers/cluster.hpp"
-#include "checkers/command_line.hpp"
 #include "checkers/files.hpp"
 #include "checkers/recorded_command.hpp"
 #include "checkers/registry.hpp"

@@ -45,6 +45,11 @@ std::string model_with(const Scratch& scratch, const std::string& name,
   return path.string();
 }
 
+// A real tensor of zeros of this shape, made in the graph (ConstantOfShape), not stored in the file.
+std::string zeros(model::OnnxWriter& w, const std::string& name, const std::vector<std::int64_t>& shape) {
+  return w.node("ConstantOfShape", {w.integers(name, {static_cast<std::int64_t>(shape.size())}, shape)});
+}
+
 // x as [1, seq, 2].
 std::string batched(model::OnnxWriter& w, const std::string& x) {
   return w.node("Unsqueeze", {x, w.integers("batch_axis", {1}, {0})});
@@ -154,17 +159,15 @@ TEST_CASE("model validation: a tensor past 2^24 elements or a MatMul past 2^32 m
   const Scratch s("bounds");
   // [8192, 1] + [1, 4096] broadcasts to 2^25 elements.
   const auto broadcast = model_with(s, "broadcast_too_large", [](model::OnnxWriter& w, const std::string& x) {
-    const std::string tall = w.node("ConstantOfShape", {w.integers("tall", {2}, {8192, 1})});
-    const std::string wide = w.node("ConstantOfShape", {w.integers("wide", {2}, {1, 4096})});
-    const std::string sum = w.node("ReduceSum", {w.node("Add", {tall, wide})});
+    const std::string sum =
+        w.node("ReduceSum", {w.node("Add", {zeros(w, "tall", {8192, 1}), zeros(w, "wide", {1, 4096})})});
     return w.node("Add", {x, sum});
   });
   CHECK_THROWS_WITH(check(broadcast), Catch::Contains("a tensor larger than 2^24 elements"));
   // [4096, 512] x [512, 4096]: 2^24 outputs of 512 terms each, 2^33 multiply-adds.
   const auto product = model_with(s, "matmul_too_long", [](model::OnnxWriter& w, const std::string& x) {
-    const std::string a = w.node("ConstantOfShape", {w.integers("a_shape", {2}, {4096, 512})});
-    const std::string b = w.node("ConstantOfShape", {w.integers("b_shape", {2}, {512, 4096})});
-    const std::string sum = w.node("ReduceSum", {w.node("MatMul", {a, b})});
+    const std::string sum =
+        w.node("ReduceSum", {w.node("MatMul", {zeros(w, "a_shape", {4096, 512}), zeros(w, "b_shape", {512, 4096})})});
     return w.node("Add", {x, sum});
   });
   CHECK_THROWS_WITH(check(product), Catch::Contains("multiply-adds, above the 2^32 an op may take"));
