@@ -240,6 +240,9 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
                      request.vary + "'" + (request.fast ? " with --fast" : "") + ")");
   const SweepSpec* spec = select_sweep(matching, request);
   refuse_unread("sweep", &request, params);
+  if (request.max_counterexamples_given && !spec->reads_counterexample_limit)
+    throw UsageError("--max-counterexamples is not read by `tverify " + sweep_label(name(), *spec) +
+                     "`: its files record no counterexample; leave it out");
   std::vector<std::string> own;
   for (const auto& o : spec->options) own.push_back("--" + o.name);
   for (const auto& [option, text] : request.options)

@@ -56,6 +56,7 @@ struct SweepSpec {
   std::string help;   // what it varies and what it writes
   std::vector<ParamSpec> options;  // without the dashes; "--out" and "--vary" are every sweep's
   std::string selector{};          // the name of one of `options` whose presence selects this sweep; empty: none
+  bool reads_counterexample_limit = false;  // its files record counterexamples, as many as --max-counterexamples
 };
 
 // What `tverify sweep` was asked, after the CLI parsed it: the sweep's options are still raw text.
@@ -68,6 +69,7 @@ struct SweepRequest {
   std::string out_dir;  // where the CSV, PNG and JSON go
   std::map<std::string, std::string> options;  // name (no dashes) -> text; flags as "true"
   std::string command{};  // the command line, recorded in the sweep's certificates
+  bool max_counterexamples_given = false;  // refused by a sweep that records no counterexample
 };
 
 // A sweep request matched with its spec and its options validated.

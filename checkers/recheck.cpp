@@ -90,7 +90,8 @@ Rerun from_recorded_command(const Json& cert, const CertificateCommand& stored, 
   Rerun run{CertificateCommand{c, ParamValues::parse(c.params_for(verb), recorded.params),
                                c.variant_or_default(recorded.variant)},
             recorded.claims, recorded.max_counterexamples, recorded.timeout_ms,
-            SweepRequest{recorded.vary, recorded.fast, "", recorded.sweep_options, cert.value("command", "")}};
+            SweepRequest{recorded.vary, recorded.fast, "", recorded.sweep_options, cert.value("command", ""),
+                         recorded.max_counterexamples_given}};
   auto text = [](const Json& params, const std::string& key) {
     return params.contains(key) ? json_text(params[key]) : std::string("absent");
   };

@@ -131,7 +131,10 @@ std::variant<RecordedCommand, std::string> read_recorded_command(const std::stri
       else if (name == "variant") out.variant = text;
       else if (name == "vary") out.vary = text;
       else if (name == "fast") out.fast = true;
-      else if (name == "max-counterexamples") out.max_counterexamples = count_value(*table.run_option(name), text);
+      else if (name == "max-counterexamples") {
+        out.max_counterexamples = count_value(*table.run_option(name), text);
+        out.max_counterexamples_given = true;
+      }
       else if (name == "timeout-s") out.timeout_ms = static_cast<unsigned>(count_value(*table.run_option(name), text) * 1000);
       else if (const RunOptionSpec* spec = table.run_option(name); !spec->flag && spec->min <= spec->max)
         count_value(*spec, text);  // no rerun reads it, but the CLI refuses it out of range

@@ -41,6 +41,7 @@ struct RecordedCommand {
   std::string variant;                        // empty: the default
   std::vector<std::string> claims;            // --claim, each once, in order; empty: every claim the verb decides
   std::size_t max_counterexamples = default_max_counterexamples;
+  bool max_counterexamples_given = false;
   unsigned timeout_ms = default_timeout_ms;   // prove's --timeout-s
   std::string vary;                           // sweep's --vary, --fast and its options
   bool fast = false;

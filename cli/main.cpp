@@ -164,7 +164,9 @@ struct SweepArgs {
         options.add(app, o, " [--vary " + readers + "]");
       }
   }
-  SweepRequest request(const std::string& command) const { return {vary, fast, out_dir, options.given(), command}; }
+  SweepRequest request(const std::string& command, const CLI::App* app) const {
+    return {vary, fast, out_dir, options.given(), command, app->get_option("--max-counterexamples")->count() > 0};
+  }
 };
 
 // check and prove: validate everything (parameters, options, the --json path) before any work, run, then write the
@@ -505,7 +507,8 @@ int run(int argc, char** argv) {
     if (!c->sweeps().empty() && sweep->got_subcommand(c->name())) {
       const ParamValues params = sweep_args[c->name()].parse();
       const Json summary =
-          c->sweep(params, c->variant_or_default(variant), sweep_options[c->name()].request(command), common.parse());
+          c->sweep(params, c->variant_or_default(variant),
+                   sweep_options[c->name()].request(command, sweep->get_subcommand(c->name())), common.parse());
       fmt::print("{}\n", summary.dump(2));
       return 0;
     }

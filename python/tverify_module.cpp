@@ -10,6 +10,7 @@
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
 #include "checkers/recheck.hpp"
+#include "checkers/recorded_command.hpp"
 #include "checkers/registry.hpp"
 #include "checkers/report.hpp"
 #include "core/thread_caches.hpp"
@@ -307,7 +308,9 @@ void bind_other_verbs(py::module_& m) {
               const Construction& c = find_construction(construction);
               c.require_verb("sweep");
               return c.sweep(ParamValues::parse(c.params_for("sweep"), params), c.variant_or_default(variant),
-                             SweepRequest{vary, fast, out_dir, options, command}, run_options(limits, &monitor))
+                             SweepRequest{vary, fast, out_dir, options, command,
+                                          std::get<2>(limits) != default_max_counterexamples},
+                             run_options(limits, &monitor))
                   .dump(2);
             },
             progress);

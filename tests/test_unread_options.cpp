@@ -60,6 +60,9 @@ TEST_CASE("unread options: each verb refuses the parameters it does not read", "
       {"sweep", "markov", "--vary", "pq", "--samples", "2", "--out", "o"},
       {"sweep", "model", "--vary", "lengths", "--onnx", "m.onnx", "--task", "reverse", "--V", "2", "--seed", "3",
        "--out", "o"},
+      // A run option, not a parameter: only the model's sweep records counterexamples.
+      {"sweep", "copy", "--fast", "--vary", "L=4:8:x2", "--max-counterexamples", "3", "--out", "o"},
+      {"sweep", "count3", "--vary", "values", "--max-counterexamples", "3", "--out", "o"},
   };
   for (const auto& args : refused) {
     std::string line;

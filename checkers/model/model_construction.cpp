@@ -430,7 +430,9 @@ Construction model_construction() {
            {{"lengths", false, "the error rate of the check at each length of --lengths, exact (or per length of the "
                                "sample with --samples): model-lengths.csv, .png with the first failing length marked, "
                                ".json",
-             {}}},
+             {},
+             "",
+             true}},
            features},
           {check_in_groups<ModelRun>(prepare_model_run,
                                      {{{&claim}, checked_against(claim)}, {{&sample}, checked_against(sample)}}),
