@@ -3,6 +3,7 @@
 #include "checkers/build_info.hpp"
 #include "checkers/cluster.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/file_manifest.hpp"
 #include "checkers/files.hpp"
 #include "checkers/json_fields.hpp"
 
@@ -232,7 +233,9 @@ std::string json_text(const Json& value) { return value.is_string() ? value.get<
 
 Json load_certificate(const std::string& path) {
   const std::string what = "certificate '" + path + "'";
-  return validated_certificate(read_json_file(path, what), what);
+  Json certificate = validated_certificate(read_json_file(path, what), what);
+  if (certificate.value("verb", "check") == "sweep") require_whole_set(path);  // not a mix of two sweeps' files
+  return certificate;
 }
 
 namespace {

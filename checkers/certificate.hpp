@@ -31,7 +31,8 @@ void write_json_atomically(const std::string& path, const Json& json);
 
 // Reads and validates a certificate. Throws UsageError naming the file and the field for a missing, unreadable,
 // truncated, too deeply nested or non-JSON file, one from another tool, or one whose fields have the wrong type or
-// range (counts are whole numbers, verdicts one of the three, parameters strings, whole numbers or booleans).
+// range (counts are whole numbers, verdicts one of the three, parameters strings, whole numbers or booleans); and a
+// sweep's certificate whose folder holds files its manifest does not list as they are (checkers/file_manifest.hpp).
 Json load_certificate(const std::string& path);
 Json validated_certificate(const Json& certificate, const std::string& what);
 

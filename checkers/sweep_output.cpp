@@ -3,6 +3,7 @@
 #include "checkers/certificate.hpp"
 #include "checkers/cluster.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/file_manifest.hpp"
 #include "checkers/files.hpp"
 #include "checkers/plot_labels.hpp"
 
@@ -268,19 +269,22 @@ void write_sweep(const SweepOutput& out, const std::string& name, const SweepTab
   write_file_atomically(scratch.path() / (name + ".csv"), csv_text);
   if (!run_program("gnuplot", {}, scratch.path().string(), script))
     throw UsageError("gnuplot could not draw '" + base.string() + ".png' (a full disk?); the previous files are kept");
-  StagedFiles files;
-  files.stage(base.string() + ".csv", csv_text);
-  files.stage(base.string() + ".gp", script);
+  std::vector<ManifestFile> written{{name + ".csv", csv_text}, {name + ".gp", script}};
   for (const auto& file : figure_files(name)) {
     std::error_code ec;
     if (fs::file_size(scratch.path() / file, ec) == 0 || ec)
       throw UsageError("gnuplot could not draw '" + (fs::path(out.dir) / file).string() +
                        "' (a full disk?); the previous files are kept");
-    files.stage(fs::path(out.dir) / file, read_text_file((scratch.path() / file).string(), "gnuplot's " + file));
+    written.emplace_back(file, read_text_file((scratch.path() / file).string(), "gnuplot's " + file));
   }
-  files.stage(base.string() + ".json",
-              sweep_certificate(out.header, name, summary, table.columns, table.rows).dump(2) + "\n");
+  // The certificate is renamed last, then the manifest written: a run killed in between leaves files the previous
+  // manifest does not list as they are, and readers of the certificate refuse them (checkers/file_manifest.hpp).
+  written.emplace_back(name + ".json",
+                       sweep_certificate(out.header, name, summary, table.columns, table.rows).dump(2) + "\n");
+  StagedFiles files;
+  for (const auto& [file, text] : written) files.stage(fs::path(out.dir) / file, text);
   files.commit();
+  write_file_atomically(manifest_of(base.string() + ".json"), manifest_text(written));
 }
 
 }  // namespace tverify

@@ -60,7 +60,7 @@ void expect_one_line_error(const CliResult& r, const std::string& must_mention) 
 
 const std::vector<std::string> count3_sweep_files{
     "count3-values-latex.pdf", "count3-values-latex.tex", "count3-values.csv", "count3-values.gp",
-    "count3-values.json",      "count3-values.pdf",       "count3-values.png"};
+    "count3-values.json",      "count3-values.pdf",       "count3-values.png",       "count3-values.sha256"};
 
 }  // namespace
 
@@ -173,6 +173,33 @@ TEST_CASE("sweep output: a second run into a locked folder is refused; stale tem
   ::close(fd);
   CHECK(run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "2", "--out", "out"}).exit_code == 0);
   CHECK(names_in(cwd / "out") == count3_sweep_files);
+}
+
+TEST_CASE("sweep output: a set mixed by a run killed between its renames is refused by its readers",
+          "[cli][outputs]") {
+  // A SIGKILL after the CSV's rename and before the others' leaves the new run's CSV beside the old run's
+  // certificate and manifest: made here from two real sweeps, --n 2 into `old` and --n 3 into `new`.
+  const fs::path cwd = fresh_dir("mixed-set");
+  REQUIRE(run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "2", "--out", "old"}).exit_code == 0);
+  REQUIRE(run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "3", "--out", "new"}).exit_code == 0);
+  CHECK(run_in(cwd, {"report", "old/count3-values.json"}).exit_code == 0);
+  REQUIRE(read_all(cwd / "old" / "count3-values.csv") != read_all(cwd / "new" / "count3-values.csv"));
+  fs::copy_file(cwd / "new" / "count3-values.csv", cwd / "old" / "count3-values.csv",
+                fs::copy_options::overwrite_existing);
+  for (const std::string verb : {"report", "recheck"})
+    expect_one_line_error(run_in(cwd, {verb, "old/count3-values.json"}),
+                          "count3-values.csv' does not match its manifest 'old/count3-values.sha256'");
+  // The manifest is sha256sum's: the same tool finds the same file.
+  CHECK(run_program("sha256sum", {"--check", "--quiet", "count3-values.sha256"}, (cwd / "new").string(), ""));
+  CHECK_FALSE(run_program("sha256sum", {"--check", "--quiet", "count3-values.sha256"}, (cwd / "old").string(), ""));
+  // A certificate copied elsewhere alone has no manifest to answer to; a malformed manifest is refused.
+  fs::copy_file(cwd / "new" / "count3-values.json", cwd / "alone.json");
+  CHECK(run_in(cwd, {"report", "alone.json"}).exit_code == 0);
+  write_text(cwd / "new" / "count3-values.sha256", "not a digest  count3-values.json\n");
+  expect_one_line_error(run_in(cwd, {"report", "new/count3-values.json"}), "sha256sum's format");
+  // Running the sweep again repairs the set.
+  REQUIRE(run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "2", "--out", "old"}).exit_code == 0);
+  CHECK(run_in(cwd, {"report", "old/count3-values.json"}).exit_code == 0);
 }
 
 TEST_CASE("certificates onto devices and FIFOs are refused, planted links are not followed", "[cli][outputs]") {

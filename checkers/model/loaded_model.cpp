@@ -2,25 +2,14 @@
 
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
+#include "checkers/sha256.hpp"
 #include "constructions/model/onnx_reader.hpp"
-
-#include <openssl/evp.h>
 
 #include <fmt/format.h>
 
 namespace tverify::model {
 
 namespace {
-
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("SHA-256 of the model file failed");
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex;
-}
 
 std::optional<Weights<DoubleInterval>> double_weights(const Graph& graph) {
   try {
