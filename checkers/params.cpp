@@ -1,6 +1,7 @@
 #include "checkers/params.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 
 namespace tverify {
@@ -104,6 +105,11 @@ std::pair<long long, long long> parse_range(const ParamSpec& spec, const std::st
 
 }  // namespace
 
+struct ParamValues::ReadMarks {
+  explicit ReadMarks(std::size_t count) : read(count) {}
+  std::vector<std::atomic<bool>> read;
+};
+
 ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& raw) {
   ParamValues values;
   for (const auto& spec : specs) {
@@ -156,10 +162,23 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
                        (read.empty() ? std::string("none") : read) + ")");
     }
   }
+  values.read_ = std::make_shared<ReadMarks>(values.order_.size());
   return values;
 }
 
+void ParamValues::mark_read(const std::string& name) const {
+  const auto at = std::find(order_.begin(), order_.end(), name);
+  if (read_ && at != order_.end())
+    read_->read[static_cast<std::size_t>(at - order_.begin())].store(true, std::memory_order_relaxed);
+}
+
+bool ParamValues::was_read(const std::string& name) const {
+  const auto at = std::find(order_.begin(), order_.end(), name);
+  return read_ && at != order_.end() && read_->read[static_cast<std::size_t>(at - order_.begin())].load();
+}
+
 bool ParamValues::has(const std::string& name) const {
+  mark_read(name);
   return std::find(order_.begin(), order_.end(), name) != order_.end();
 }
 
@@ -173,11 +192,23 @@ ParamValues ParamValues::none_given() const {
   return out;
 }
 
-long long ParamValues::integer(const std::string& name) const { return integers_.at(name); }
-const std::string& ParamValues::choice(const std::string& name) const { return choices_.at(name); }
-bool ParamValues::flag(const std::string& name) const { return choices_.at(name) == "true"; }
-const std::optional<Exact>& ParamValues::rational(const std::string& name) const { return rationals_.at(name); }
-std::pair<long long, long long> ParamValues::range(const std::string& name) const { return ranges_.at(name); }
+long long ParamValues::integer(const std::string& name) const {
+  mark_read(name);
+  return integers_.at(name);
+}
+const std::string& ParamValues::choice(const std::string& name) const {
+  mark_read(name);
+  return choices_.at(name);
+}
+bool ParamValues::flag(const std::string& name) const { return choice(name) == "true"; }
+const std::optional<Exact>& ParamValues::rational(const std::string& name) const {
+  mark_read(name);
+  return rationals_.at(name);
+}
+std::pair<long long, long long> ParamValues::range(const std::string& name) const {
+  mark_read(name);
+  return ranges_.at(name);
+}
 
 Json ParamValues::to_json() const {
   Json out = Json::object();

@@ -7,6 +7,7 @@
 #include "core/exact.hpp"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <string>
@@ -69,6 +70,10 @@ class ParamValues {
   std::pair<long long, long long> range(const std::string& name) const;
   const std::string& text(const std::string& name) const { return choice(name); }
   Json to_json() const;  // in spec order
+  // Whether an accessor above (given, none_given and to_json aside) has read the parameter, through this object or
+  // a copy of it: the test that walks every (verb, construction, parameter) asks it of a parameter given and not
+  // refused.
+  bool was_read(const std::string& name) const;
 
  private:
   std::vector<std::string> order_;
@@ -77,6 +82,9 @@ class ParamValues {
   std::map<std::string, std::string> choices_;
   std::map<std::string, std::optional<Exact>> rationals_;
   std::map<std::string, std::pair<long long, long long>> ranges_;
+  struct ReadMarks;                     // one flag per name of order_, set by the accessors
+  std::shared_ptr<ReadMarks> read_;     // shared by copies
+  void mark_read(const std::string& name) const;
 };
 
 // Parses an integer option of the CLI itself (--threads, --max-inputs) with the same one-line error.

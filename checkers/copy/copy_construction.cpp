@@ -97,14 +97,17 @@ std::vector<SweepSpec> copy_sweeps() {
   };
 }
 
-// eval evaluates --input, whose length is its own; a sweep over L or tau sets it itself; the fast sweeps draw their
-// strings at the lengths of --vary, with neither --S nor a reading.
+// eval evaluates --input, whose length is its own; prove's claims hold for every GSSM state count; a sweep over L or
+// tau sets it itself; the fast sweeps draw their strings at the lengths of --vary, with neither --S nor a reading;
+// the bits sweep measures the transformer alone.
 std::vector<std::string> copy_unread_params(const std::string& verb, const SweepRequest* sweep, const ParamValues&) {
   if (verb == "eval") return {"L", "S", "reading"};
+  if (verb == "prove") return {"S"};
   if (!sweep) return {};
   if (sweep->fast) return {"L", "S", "reading"};
   if (vary_key(sweep->vary) == "L") return {"L", "S"};
   if (vary_key(sweep->vary) == "tau") return {"tau", "S"};
+  if (vary_key(sweep->vary) == "bits") return {"S"};
   return {};
 }
 

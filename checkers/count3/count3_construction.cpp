@@ -36,7 +36,7 @@ std::vector<ParamSpec> count3_params() {
           range_param("values", "the integer values x_i range over, lo:hi (independent of the length)", 0, 1'000'000,
                       "0:4"),
           choice_param("distribution",
-                       "exhaustive (every sequence) or experiment (Sec. 6.1 samples; n and values unused)",
+                       "exhaustive (every sequence) or experiment (Sec. 6.1 samples; --n, --values refused)",
                        {"exhaustive", "experiment"}, "exhaustive"),
           integer_param("samples", "number of experiment sequences (distribution experiment)", 1, 1'000'000, "100"),
           seed_param("seed of the experiment samples and of the random weights of entp.*"),
@@ -222,11 +222,13 @@ Evaluation eval_count3(const ParamValues& params, const std::string& variant, co
   return e;
 }
 
-// eval runs the programs on --input alone; check runs every program of its claims; a sweep over the value range sets
-// it itself and enumerates.
-std::vector<std::string> count3_unread_params(const std::string& verb, const SweepRequest* sweep, const ParamValues&) {
+// eval runs the programs on --input alone; check runs every program of its claims, on every sequence (--n, --values)
+// or on the experiment's samples (--samples); a sweep over the value range sets it itself and enumerates.
+std::vector<std::string> count3_unread_params(const std::string& verb, const SweepRequest* sweep,
+                                              const ParamValues& params) {
   if (verb == "eval") return {"n", "values", "distribution", "samples", "seed"};
-  if (verb == "check") return {"program"};
+  if (verb == "check" && params.choice("distribution") == "experiment") return {"program", "n", "values"};
+  if (verb == "check") return {"program", "samples"};
   if (sweep && vary_key(sweep->vary) == "values") return {"values", "distribution", "samples", "seed"};
   return {};
 }

@@ -403,13 +403,13 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
   return e;
 }
 
-// --seed draws a sample only with --samples; an --expected file gives the inputs, so neither --V nor --lengths is
-// read; eval evaluates --input alone (refuse_check_options names the check's options).
+// --seed draws a sample only with --samples; an --expected file gives the inputs, so neither --V, --lengths nor a
+// task's options (--N, --p, --q) is read; eval evaluates --input alone (refuse_check_options names the check's options).
 std::vector<std::string> model_unread_params(const std::string& verb, const SweepRequest*, const ParamValues& params) {
   if (verb == "eval") return {"lengths", "decode", "seed"};
   std::vector<std::string> out;
   if (!params.has("samples")) out.push_back("seed");
-  if (params.has("expected")) out.insert(out.end(), {"V", "lengths"});
+  if (params.has("expected")) out.insert(out.end(), {"V", "lengths", "N", "p", "q"});
   return out;
 }
 

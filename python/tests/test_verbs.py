@@ -137,6 +137,11 @@ def test_a_sweep_takes_the_run_limits(tmp_path):
     certificate = json.loads((tmp_path / "forced" / "length-D2-n2-onehot-paper.json").read_text())
     assert certificate["command"].endswith("--threads 1 --max-inputs 16 --force")
     assert tverify.recheck(tmp_path / "forced" / "length-D2-n2-onehot-paper.json", max_inputs=16, force=True)
+    # A sweep whose files record no counterexample refuses a counterexample limit, as the CLI does; so does its recheck.
+    with pytest.raises(ValueError, match="--max-counterexamples is not read by `tverify sweep copy --vary L`"):
+        tverify.sweep("copy", vary="L", out=tmp_path / "limit", D=2, n=2, L_max=4, max_counterexamples=3,
+                      progress=False)
+    assert not (tmp_path / "limit").exists()
 
 
 def test_recheck_reads_back_a_command_with_quotes_and_a_newline_in_a_path(tmp_path):
