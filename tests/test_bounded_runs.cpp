@@ -1,6 +1,7 @@
 // Every run is bounded before it starts: parameters whose cost cannot finish are refused inside the advertised
 // ranges (or the ranges say where they stop), and eval's input obeys the bounds of check. Each refusal is one line,
 // exit 2, nothing on stdout.
+#include "checkers/model/loaded_model.hpp"
 #include "cli_runner.hpp"
 
 #include <catch2/catch.hpp>
@@ -59,4 +60,20 @@ TEST_CASE("bounded runs: a probability below the double range is computed, not a
   INFO(r.err);
   CHECK(r.exit_code != 4);
   CHECK(r.exit_code >= 0);
+}
+
+TEST_CASE("bounded runs: a model's interval weights are converted to a rung only when an input reaches it",
+          "[model][bounds]") {
+  // attention_alibi has a softmax: its weights go up the interval ladder. Loading converts the first rung only
+  // (which refuses a weight no rung holds); the 16,384-bit copy, 4 KiB per weight, exists once asked for.
+  const auto model =
+      tverify::model::load_model(std::string(TVERIFY_SOURCE_DIR) + "/tests/models/attention_alibi.onnx", std::nullopt);
+  REQUIRE_FALSE(model.graph.rational);
+  CHECK(model.rung_converted<256>());
+  CHECK_FALSE(model.rung_converted<1024>());
+  CHECK_FALSE(model.rung_converted<16384>());
+  const auto& top = model.rung_weights<16384>();
+  CHECK(model.rung_converted<16384>());
+  CHECK(&top == &model.rung_weights<16384>());  // converted once
+  CHECK_FALSE(model.rung_converted<4096>());
 }

@@ -158,7 +158,7 @@ std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& mo
       model_rungs,
       [&]<unsigned Bits>() -> std::optional<Result> {
         try {
-          return f(std::get<Weights<Interval<Bits>>>(model.intervals));
+          return f(model.rung_weights<Bits>());
         } catch (const Undecided&) {
           return std::nullopt;
         }

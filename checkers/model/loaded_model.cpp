@@ -19,11 +19,6 @@ std::optional<Weights<DoubleInterval>> double_weights(const Graph& graph) {
   }
 }
 
-template <unsigned... Bits>
-RungWeights weights_at_rungs(const Graph& graph, Rungs<Bits...>) {
-  return RungWeights{convert_weights<Interval<Bits>>(graph)...};
-}
-
 }  // namespace
 
 LoadedModel load_model(const std::string& path, std::optional<int> weights_as_decimal) {
@@ -42,7 +37,7 @@ LoadedModel load_model(const std::string& path, std::optional<int> weights_as_de
     else {
       model.doubles = double_weights(model.graph);
       if (model.graph.exp_log) model.exp_log = convert_weights<ExpLogNumber>(model.graph);
-      model.intervals = weights_at_rungs(model.graph, model_rungs);
+      model.rung_weights<model_rungs.first>();
     }
   } catch (const ModelError& e) {
     throw UsageError(what + ": " + e.what());

@@ -29,7 +29,7 @@ const std::optional<Probe>& PrefixPlans::probe(const LoadedModel& model, std::si
   std::optional<Probe> p;
   if (model.graph.rational) p = probe_in(model, model.exact, length);
   else if (model.double_rung()) p = probe_in(model, *model.doubles, length);
-  if (!p && !model.graph.rational) p = probe_in(model, std::get<0>(model.intervals), length);
+  if (!p && !model.graph.rational) p = probe_in(model, model.rung_weights<model_rungs.first>(), length);
   return probes_.emplace(length, std::move(p)).first->second;
 }
 
