@@ -288,11 +288,11 @@ class DoubleInterval {
     return x.increasing<mpfr_sqrt>();
   }
   friend DoubleInterval tanh(const DoubleInterval& x) { return x.increasing_below_one<mpfr_tanh>(1.0); }
-  // erf' <= 2 / sqrt(pi). MPFR's erf costs about 1.6 times as much at 53 bits as at 24 (bench/bench_double_interval), and
-  // GELU calls it once per hidden unit and input; a 24-bit enclosure (relative width 2^-23) decided every input of
-  // the example GELU model, and a comparison it leaves undecided climbs to MPFI.
+  // erf' <= 2 / sqrt(pi). At 53 bits: MPFR 4.2.0's erf never returns for some arguments at 10 to 30 bits (the
+  // double nearest sqrt(3) at 24 bits, tests/test_double_interval.cpp), although a 24-bit enclosure would cost about
+  // 1/1.6 as much (bench/bench_double_interval).
   friend DoubleInterval erf(const DoubleInterval& x) {
-    return x.increasing_below_one<mpfr_erf, 24>(double_rounding::up(2 * std::numbers::inv_sqrtpi));
+    return x.increasing_below_one<mpfr_erf, 53>(double_rounding::up(2 * std::numbers::inv_sqrtpi));
   }
   // [max(lo, 0), max(hi, 0)]: the exact image of ReLU on the interval.
   friend DoubleInterval relu(const DoubleInterval& x) { return {std::max(x.lo_, 0.0), std::max(x.hi_, 0.0)}; }

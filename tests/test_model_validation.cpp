@@ -142,6 +142,49 @@ TEST_CASE("model validation: attributes and input counts the opset does not defi
   CHECK_THROWS_WITH(check(empty_max), Catch::Contains("Max and Min take one or more inputs"));
 }
 
+namespace {
+
+// The token embedding's Gather with this axis attribute, its rows read as the logits.
+std::string gather_with_axis(const Scratch& scratch, const std::string& name, const model::OnnxAttribute& axis) {
+  model::OnnxWriter w(name);
+  const std::string tokens = w.token_input("tokens");
+  const std::string embedding = w.rationals("E", {3, 2}, {1, 0, 0, 1, 1, 1});
+  w.node("Gather", {embedding, tokens}, {axis}, "logits");
+  w.output("logits", 2);
+  const auto path = scratch.dir / (name + ".onnx");
+  write_file_atomically(path, w.serialized());
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("model validation: graphs the fuzz target found are refused or evaluated, never an internal error",
+          "[model][validation]") {
+  const Scratch s("fuzzed");
+  CHECK_THROWS_AS(check(gather_with_axis(s, "axis_list", {"axis", std::vector<std::int64_t>{0}})), UsageError);
+  CHECK_THROWS_WITH(check(gather_with_axis(s, "axis_list", {"axis", std::vector<std::int64_t>{0}})),
+                    Catch::Contains("'axis' must be an integer"));
+  CHECK_THROWS_WITH(check(gather_with_axis(s, "axis_past", {"axis", std::int64_t{2}})),
+                    Catch::Contains("axis 2 is outside"));
+  const auto concat = model_with(s, "concat_of_nothing", [](model::OnnxWriter& w, const std::string& x) {
+    return w.node("Add", {x, w.node("Concat", {}, {{"axis", std::int64_t{1}}})});
+  });
+  CHECK_THROWS_WITH(check(concat), Catch::Contains("Concat has no input"));
+  const auto trilu = model_with(s, "trilu_empty_k", [](model::OnnxWriter& w, const std::string& x) {
+    return w.node("Trilu", {x, w.integers("k", {0}, {})});
+  });
+  CHECK_THROWS_WITH(check(trilu), Catch::Contains("Trilu's k must hold one integer (it holds 0)"));
+  // A negative step over an empty axis takes nothing (the start has no index to be clamped to): x beside [seq, 0].
+  const auto reversed = model_with(s, "empty_slice_reversed", [](model::OnnxWriter& w, const std::string& x) {
+    const std::string empty = w.node("Slice", {x, w.integers("starts", {1}, {0}), w.integers("ends", {1}, {0}),
+                                               w.integers("axes", {1}, {1})});
+    const std::string back = w.node("Slice", {empty, w.integers("from", {1}, {-1}), w.integers("to", {1}, {INT64_MIN}),
+                                              w.integers("on", {1}, {1}), w.integers("step", {1}, {-1})});
+    return w.node("Concat", {x, back}, {{"axis", std::int64_t{1}}});
+  });
+  CHECK_NOTHROW(check(reversed));
+}
+
 TEST_CASE("model validation: an output with zero classes is refused", "[model][validation]") {
   const Scratch s("classes");
   const auto none = model_with(

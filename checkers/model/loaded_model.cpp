@@ -51,8 +51,12 @@ std::optional<std::int64_t> embedding_rows(const LoadedModel& model) {
     if (node.op != "Gather" || node.inputs.size() < 2 || node.inputs[1] != model.graph.input_slot) continue;
     const auto it = model.graph.constants.find(node.inputs[0]);
     if (it == model.graph.constants.end() || it->second.shape.empty()) continue;
-    const std::size_t axis = normalized_axis(node.int_attribute("axis", 0), it->second.shape.size());
-    rows = std::min(rows.value_or(INT64_MAX), it->second.shape[axis]);
+    try {
+      const std::size_t axis = normalized_axis(node.int_attribute("axis", 0), it->second.shape.size());
+      rows = std::min(rows.value_or(INT64_MAX), it->second.shape[axis]);
+    } catch (const ModelError& e) {  // an axis that is no integer, or out of range
+      throw UsageError("--onnx '" + model.path + "': " + e.what());
+    }
   }
   return rows;
 }

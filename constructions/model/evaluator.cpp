@@ -110,7 +110,9 @@ std::optional<Tensor<T>> moved(const Node& node, const ops::Inputs<T>& in) {
   if (op == "Gather") return ops::gather(x(), ops::input(in, 1, node), node.int_attribute("axis", 0));
   if (op == "Trilu") {
     const auto* k = optional_integers(in, 1, "Trilu's k");
-    return ops::trilu(x(), k ? k->at(0) : 0, node.int_attribute("upper", 1) != 0);
+    if (k && k->size() != 1)
+      throw ModelError("Trilu's k must hold one integer (it holds " + std::to_string(k->size()) + ")");
+    return ops::trilu(x(), k ? k->front() : 0, node.int_attribute("upper", 1) != 0);
   }
   if (op == "Cast") return ops::cast(x(), node.int_attribute("to", 1));
   return std::nullopt;

@@ -130,6 +130,7 @@ Tensor<T> squeeze(const Tensor<T>& a, const std::vector<std::int64_t>* axes) {
 
 template <class T>
 Tensor<T> concat(const Inputs<T>& in, std::int64_t axis_attr) {
+  if (in.empty()) throw ModelError("Concat has no input (it takes one or more)");
   for (const auto* t : in)
     if (!t) throw ModelError("Concat of a missing input");
   const Tensor<T>& first = *in.at(0);
@@ -184,6 +185,9 @@ Tensor<T> slice(const Tensor<T>& a, const std::vector<std::int64_t>& starts, con
       b = std::clamp<std::int64_t>(b, 0, dim);
       e = std::clamp<std::int64_t>(e, 0, dim);
       shape[axis] = e > b ? 1 + (e - b - 1) / s : 0;
+    } else if (dim == 0) {  // nothing to take, and no index to clamp a start to
+      b = 0;
+      shape[axis] = 0;
     } else {
       b = std::clamp<std::int64_t>(b, 0, dim - 1);
       e = std::clamp<std::int64_t>(e, -1, dim - 1);
