@@ -53,9 +53,9 @@ void require_whole_set(const fs::path& file) {
     const fs::path listed = manifest.parent_path() / name;
     const bool present = fs::exists(listed, ec);
     if (!present || sha256_hex(read_text_file(listed.string(), "'" + listed.string() + "'")) != digest)
-      throw UsageError("'" + listed.string() + "' " + (present ? "does not match" : "is missing from") + " its manifest '" +
-                       manifest.string() + "': the files beside it come from different runs (a run was killed "
-                       "while replacing them); run the command that made them again");
+      throw UsageError("'" + listed.string() + "' " + (present ? "does not match" : "is missing from") +
+                       " its manifest '" + manifest.string() + "': the files beside it come from different runs (a "
+                       "run was killed while replacing them); run the command that made them again");
   }
 }
 

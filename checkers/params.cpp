@@ -1,7 +1,6 @@
 #include "checkers/params.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 
 namespace tverify {
@@ -166,15 +165,18 @@ ParamValues ParamValues::parse(const std::vector<ParamSpec>& specs, const std::m
   return values;
 }
 
-void ParamValues::mark_read(const std::string& name) const {
+std::atomic<bool>* ParamValues::read_mark(const std::string& name) const {
   const auto at = std::find(order_.begin(), order_.end(), name);
-  if (read_ && at != order_.end())
-    read_->read[static_cast<std::size_t>(at - order_.begin())].store(true, std::memory_order_relaxed);
+  return read_ && at != order_.end() ? &read_->read[static_cast<std::size_t>(at - order_.begin())] : nullptr;
+}
+
+void ParamValues::mark_read(const std::string& name) const {
+  if (auto* mark = read_mark(name)) mark->store(true, std::memory_order_relaxed);
 }
 
 bool ParamValues::was_read(const std::string& name) const {
-  const auto at = std::find(order_.begin(), order_.end(), name);
-  return read_ && at != order_.end() && read_->read[static_cast<std::size_t>(at - order_.begin())].load();
+  const auto* mark = read_mark(name);
+  return mark && mark->load();
 }
 
 bool ParamValues::has(const std::string& name) const {

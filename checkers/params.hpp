@@ -6,6 +6,7 @@
 #include "checkers/verdict.hpp"
 #include "core/exact.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -84,6 +85,7 @@ class ParamValues {
   std::map<std::string, std::pair<long long, long long>> ranges_;
   struct ReadMarks;                     // one flag per name of order_, set by the accessors
   std::shared_ptr<ReadMarks> read_;     // shared by copies
+  std::atomic<bool>* read_mark(const std::string& name) const;  // null for a name not in order_
   void mark_read(const std::string& name) const;
 };
 

@@ -404,7 +404,8 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
 }
 
 // --seed draws a sample only with --samples; an --expected file gives the inputs, so neither --V, --lengths nor a
-// task's options (--N, --p, --q) is read; eval evaluates --input alone (refuse_check_options names the check's options).
+// task's options (--N, --p, --q) is read; eval evaluates --input alone (refuse_check_options names the check's
+// options).
 std::vector<std::string> model_unread_params(const std::string& verb, const SweepRequest*, const ParamValues& params) {
   if (verb == "eval") return {"lengths", "decode", "seed"};
   std::vector<std::string> out;
@@ -427,12 +428,11 @@ Construction model_construction() {
            model_params(),
            {{"stored", "the model's weights as the file stores them (snapped only by --weights-as-decimal)"}},
            {claim, sample},
-           {{"lengths", false, "the error rate of the check at each length of --lengths, exact (or per length of the "
-                               "sample with --samples): model-lengths.csv, .png with the first failing length marked, "
-                               ".json",
-             {},
-             "",
-             true}},
+           {{.vary = "lengths",
+             .help = "the error rate of the check at each length of --lengths, exact (or per length of the sample "
+                     "with --samples): model-lengths.csv, .png with the first failing length marked, .json",
+             .options = {},
+             .reads_counterexample_limit = true}},
            features},
           {check_in_groups<ModelRun>(prepare_model_run,
                                      {{{&claim}, checked_against(claim)}, {{&sample}, checked_against(sample)}}),

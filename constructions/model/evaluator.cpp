@@ -44,7 +44,7 @@ const std::vector<std::int64_t>& integers(const ops::Inputs<T>& in, std::size_t 
   return integers_of(ops::input(in, i, node), what);
 }
 
-// A scalar integer input (CumSum's axis): one element, else ModelError.
+// A scalar integer input (CumSum's axis, Trilu's k): one element, else ModelError.
 template <class T>
 std::int64_t single_integer(const ops::Inputs<T>& in, std::size_t i, const Node& node, const std::string& what) {
   const auto& values = integers(in, i, node, what);
@@ -109,10 +109,8 @@ std::optional<Tensor<T>> moved(const Node& node, const ops::Inputs<T>& in) {
   if (op == "Expand") return ops::expand(x(), integers(in, 1, node, "Expand's shape"));
   if (op == "Gather") return ops::gather(x(), ops::input(in, 1, node), node.int_attribute("axis", 0));
   if (op == "Trilu") {
-    const auto* k = optional_integers(in, 1, "Trilu's k");
-    if (k && k->size() != 1)
-      throw ModelError("Trilu's k must hold one integer (it holds " + std::to_string(k->size()) + ")");
-    return ops::trilu(x(), k ? k->front() : 0, node.int_attribute("upper", 1) != 0);
+    const std::int64_t k = ops::has_input(in, 1) ? single_integer(in, 1, node, "Trilu's k") : 0;
+    return ops::trilu(x(), k, node.int_attribute("upper", 1) != 0);
   }
   if (op == "Cast") return ops::cast(x(), node.int_attribute("to", 1));
   return std::nullopt;
