@@ -370,6 +370,9 @@ TEST_CASE("model: bad models and parameters are one line and exit 2, nothing wri
       {{"--onnx", fixture("three_rows.onnx"), "--task", "reverse", "--V", "3"}, "larger than the embedding"},
       {{"--onnx", fixture("identity_fixed4.onnx"), "--task", "reverse", "--V", "2", "--lengths", "1:3"},
        "fixed sequence length of 4"},
+      // ar's sequence [0] has no recalled token: its length is the layout's, not a reference's
+      {{"--onnx", fixture("identity_fixed4.onnx"), "--task", "ar", "--V", "2", "--lengths", "1:3"},
+       "the inputs make sequences of 2 tokens"},
       {{"--onnx", fixture("reverse.onnx"), "--task", "dyck2", "--V", "3"}, "--V must be in [4, 4]"},
       {{"--onnx", fixture("reverse.onnx"), "--task", "sort", "--V", "2", "--decode", "generate"}, "--decode generate"},
       {{"--onnx", fixture("reverse.onnx"), "--task", "histogram", "--V", "2", "--lengths", "1:8"}, "classes"},

@@ -126,7 +126,7 @@ std::vector<std::size_t> ModelCases::sequence_lengths() const {
   };
   if (domain_)
     for (int n = domain_->min_length; n <= domain_->max_length; ++n)
-      add(case_of(*task_, Tokens(static_cast<std::size_t>(n), 0), V_).sequence.size());
+      add(sequence_length(*task_, n, V_));
   for (const auto& c : file_cases_) add(c.task_case.sequence.size());
   return lengths;
 }

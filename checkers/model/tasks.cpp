@@ -217,4 +217,11 @@ TaskCase case_of(const Task& task, const Tokens& x, long long V) {
   return c;
 }
 
+std::size_t sequence_length(const Task& task, int n, long long V) {
+  // Generation appends the reference's outputs, which every sequence has (no generative task restricts instances);
+  // otherwise the sequence is BOS and x.
+  if (task.generative) return case_of(task, Tokens(static_cast<std::size_t>(n), 0), V).sequence.size();
+  return static_cast<std::size_t>(n) + 1;
+}
+
 }  // namespace tverify::model

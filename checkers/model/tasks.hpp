@@ -57,5 +57,8 @@ std::vector<std::string> task_names();
 
 // The model's input and targets for the data tokens x.
 TaskCase case_of(const Task& task, const Tokens& x, long long V);
+// The length of case_of's sequence for data tokens of length n, for any n (a sequence that is no instance of the
+// task, which has no reference output, included).
+std::size_t sequence_length(const Task& task, int n, long long V);
 
 }  // namespace tverify::model
