@@ -182,6 +182,14 @@ void Construction::refuse_unread(const std::string& verb, const SweepRequest* sw
                                    sweep ? " --vary " + sweep->vary + (sweep->fast ? " --fast" : "") : ""));
 }
 
+void Construction::refuse_unread_budget(const std::string& verb, const RunOptions& options) const {
+  if (options.max_memory == 0 || (estimates_memory() && verb != "prove")) return;
+  throw UsageError(fmt::format("--max-memory is not read by `tverify {} {}`: tverify estimates the memory of model "
+                               "checks and sweeps only (other runs are bounded by the ranges of their parameters); "
+                               "leave it out",
+                               verb, name()));
+}
+
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,
                                      const std::string& variant) const {
   CheckReport report;
@@ -196,6 +204,7 @@ CheckReport Construction::check(const ParamValues& params, const std::string& va
                                 const std::vector<std::string>& claim_ids, const RunOptions& options) const {
   const auto start = std::chrono::steady_clock::now();
   refuse_unread("check", nullptr, params);
+  refuse_unread_budget("check", options);
   const ClaimSelection asked = requested_claims("check", params, variant, claim_ids);
   CheckReport report = new_report("check", params, variant);
   report.options = declaration_.features.records_counterexample_limit
@@ -215,6 +224,7 @@ CheckReport Construction::prove(const ParamValues& params, const std::string& va
   const auto start = std::chrono::steady_clock::now();
   require_verb("prove");
   refuse_unread("prove", nullptr, params);
+  refuse_unread_budget("prove", run);
   const ClaimSelection asked = requested_claims("prove", params, variant, claim_ids);
   CheckReport report = new_report("prove", params, variant);
   report.options = Json{{"timeout_ms", options.timeout_ms}, {"requested_claims", claim_ids}};
@@ -240,6 +250,7 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
                      request.vary + "'" + (request.fast ? " with --fast" : "") + ")");
   const SweepSpec* spec = select_sweep(matching, request);
   refuse_unread("sweep", &request, params);
+  refuse_unread_budget("sweep", run);
   if (request.max_counterexamples_given && !spec->reads_counterexample_limit)
     throw UsageError("--max-counterexamples is not read by `tverify " + sweep_label(name(), *spec) +
                      "`: its files record no counterexample; leave it out");

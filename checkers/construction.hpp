@@ -100,6 +100,9 @@ struct ConstructionFeatures {
   // The parameters `export` and `weights` read (the weights' parameters); nullopt: all.
   std::optional<std::vector<std::string>> export_params{};
   bool records_counterexample_limit = true;  // check certificates record --max-counterexamples
+  // check and sweep estimate their memory before they start and read --max-memory (the model checker); the other
+  // constructions' runs are bounded by caps on their parameters, and --max-memory given to them is refused.
+  bool estimates_memory = false;
   // The parameter whose range bounds the length of an input check runs (copy's --L): eval's --input obeys the same
   // bound. Empty: eval's input is bounded otherwise.
   std::string eval_length_param{};
@@ -157,6 +160,7 @@ class Construction {
   const std::vector<SweepSpec>& sweeps() const { return declaration_.sweeps; }
   bool evaluates_in_floating_point() const { return declaration_.features.evaluates_in_floating_point; }
   bool eval_traces() const { return declaration_.features.eval_traces; }
+  bool estimates_memory() const { return declaration_.features.estimates_memory; }
 
   // Checks the given claims (every claim check decides for this run when empty) on the construction's domain. The
   // report's options record the claims as requested (requested_claims), so that recheck re-runs the same command.
@@ -195,6 +199,8 @@ class Construction {
   CheckReport new_report(const std::string& verb, const ParamValues& params, const std::string& variant) const;
   // Throws UsageError naming the first given parameter that `verb` does not read (features.unread_params).
   void refuse_unread(const std::string& verb, const SweepRequest* sweep, const ParamValues& params) const;
+  // Throws UsageError when the run is given --max-memory and `verb` estimates no memory for this construction.
+  void refuse_unread_budget(const std::string& verb, const RunOptions& options) const;
 
   ConstructionDeclaration declaration_;
   ConstructionActions actions_;

@@ -34,6 +34,7 @@ struct RunOptions {
   bool force = false;
   bool progress = false;
   std::size_t max_counterexamples = 10;
+  std::uint64_t max_memory = 0;  // --max-memory in bytes; 0: the default (checkers/memory_budget.hpp)
   RunMonitor* monitor = nullptr;  // optional: progress counts and a stop request (the Python package)
 };
 

@@ -2,6 +2,7 @@
 
 #include "checkers/command_line.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/memory_budget.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -90,6 +91,7 @@ std::size_t count_value(const RunOptionSpec& spec, const std::string& text) {
 std::vector<RunOptionSpec> run_options_of(const std::string& verb, const Construction& c) {
   std::vector<RunOptionSpec> out = limits();
   out.push_back(text_option("variant"));
+  if (c.estimates_memory() && (verb == "check" || verb == "sweep")) out.push_back(text_option("max-memory"));
   if (verb == "check" || verb == "prove") {
     out.push_back({"claim", false, 1, 0, true});
     out.push_back(text_option("json"));
@@ -135,6 +137,7 @@ std::variant<RecordedCommand, std::string> read_recorded_command(const std::stri
         out.max_counterexamples = count_value(*table.run_option(name), text);
         out.max_counterexamples_given = true;
       }
+      else if (name == "max-memory") parse_memory_size(text, "--max-memory");  // recheck runs under its own budget
       else if (name == "timeout-s") out.timeout_ms = static_cast<unsigned>(count_value(*table.run_option(name), text) * 1000);
       else if (const RunOptionSpec* spec = table.run_option(name); !spec->flag && spec->min <= spec->max)
         count_value(*spec, text);  // no rerun reads it, but the CLI refuses it out of range

@@ -6,6 +6,7 @@
 #include "checkers/cluster.hpp"
 #include "checkers/command_line.hpp"
 #include "checkers/files.hpp"
+#include "checkers/memory_budget.hpp"
 #include "checkers/recheck.hpp"
 #include "checkers/recorded_command.hpp"
 #include "checkers/registry.hpp"
@@ -38,6 +39,7 @@ struct CommonRunArgs {
       std::clamp(static_cast<long long>(std::thread::hardware_concurrency()), 1LL, max_threads));  // --threads' range
   std::string max_inputs = "10000000";
   std::string max_counterexamples = std::to_string(default_max_counterexamples);
+  std::string max_memory;
   bool force = false, progress = false;
   std::string digits = std::to_string(default_enclosure_digits);
 
@@ -49,6 +51,13 @@ struct CommonRunArgs {
     app->add_option("--max-inputs", max_inputs, "refuse runs above this many inputs unless --force (default 10^7)");
     app->add_flag("--force", force, "run even above --max-inputs");
     app->add_option("--max-counterexamples", max_counterexamples, "counterexamples kept per claim (default 10)");
+  }
+
+  // Runs whose memory tverify estimates (Construction::estimates_memory), and recheck.
+  void add_memory_to(CLI::App* app) {
+    app->add_option("--max-memory", max_memory,
+                    "refuse a run estimated to need more memory than this: bytes, or with K, M, G or T (default: half "
+                    "of the available memory)");
   }
 
   // Printed enclosures only: certificates keep every digit.
@@ -65,6 +74,7 @@ struct CommonRunArgs {
     o.max_inputs = static_cast<std::uint64_t>(parse_integer_option("--max-inputs", max_inputs, 1, max_max_inputs));
     o.max_counterexamples = static_cast<std::size_t>(
         parse_integer_option("--max-counterexamples", max_counterexamples, 0, max_max_counterexamples));
+    if (!max_memory.empty()) o.max_memory = parse_memory_size(max_memory, "--max-memory");
     o.force = force;
     o.progress = progress || ProgressBar::wanted();
     return o;
@@ -409,6 +419,7 @@ int run(int argc, char** argv) {
       sub->add_option("--json", json_path, "write a certificate to this file ('-': to stdout, the report to stderr)");
       common.add_to(sub);
       common.add_digits_to(sub);
+      if (c->estimates_memory() && std::string(verb) == "check") common.add_memory_to(sub);
     };
     auto* sub = check->add_subcommand(c->name(), c->paper());
     check_args[c->name()].add_to(sub, *c, "check");
@@ -426,6 +437,7 @@ int run(int argc, char** argv) {
       sweep_options[c->name()].add_to(sw, *c);
       sw->add_option("--variant", variant, variant_help(*c));
       common.add_to(sw);
+      if (c->estimates_memory()) common.add_memory_to(sw);
     }
     auto* ev = eval->add_subcommand(c->name(), c->paper());
     eval_args[c->name()].add_to(ev, *c, "eval");
@@ -469,6 +481,7 @@ int run(int argc, char** argv) {
   recheck->add_option("certificate", recheck_path, "a certificate file")->required();
   CommonRunArgs recheck_common;
   recheck_common.add_to(recheck);
+  recheck_common.add_memory_to(recheck);
 
   app.set_version_flag("--version", fmt::format("tverify {} (commit {})", tool_version(), tool_commit()),
                        "print the version and the commit it was built from");

@@ -9,6 +9,7 @@
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
+#include "checkers/memory_budget.hpp"
 #include "checkers/recheck.hpp"
 #include "checkers/recorded_command.hpp"
 #include "checkers/registry.hpp"
@@ -157,12 +158,19 @@ auto run_polled(F work, const Progress& progress) {
   return std::move(*result);
 }
 
-// The CLI's --threads, --max-inputs, --max-counterexamples and --force, as the package passes them (checked there).
-using RunLimits = std::tuple<unsigned, std::uint64_t, std::size_t, bool>;
+// The CLI's --threads, --max-inputs, --max-counterexamples, --force (checked by the package) and --max-memory (as
+// text, None for the default; read here, with the CLI's parser).
+using RunLimits = std::tuple<unsigned, std::uint64_t, std::size_t, bool, std::optional<std::string>>;
 
 RunOptions run_options(const RunLimits& limits, RunMonitor* monitor = nullptr) {
   RunOptions o;
-  std::tie(o.threads, o.max_inputs, o.max_counterexamples, o.force) = limits;
+  std::optional<std::string> max_memory;
+  std::tie(o.threads, o.max_inputs, o.max_counterexamples, o.force, max_memory) = limits;
+  try {
+    if (max_memory) o.max_memory = parse_memory_size(*max_memory, "max_memory");
+  } catch (const UsageError& e) {
+    throw py::value_error(one_line(e.what()));
+  }
   o.monitor = monitor;
   return o;
 }

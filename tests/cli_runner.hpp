@@ -1,11 +1,12 @@
 // Runs the tverify binary with an argument vector (no shell, so hostile file names reach it verbatim) in a given
 // folder, with CI unset and no standard input, in its own process group so that a run past the timeout is killed with
-// whatever it started (gnuplot); collects its exit code, signal and output.
+// whatever it started (gnuplot); collects its exit code, signal, output and peak resident memory.
 #pragma once
 
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@ struct CliResult {
   bool timed_out = false;
   std::string out, err;
   double seconds = 0;
+  long peak_resident_kib = 0;  // the child's largest resident set (getrusage's ru_maxrss)
 };
 
 inline std::string read_all(const std::filesystem::path& p) {
@@ -77,7 +79,9 @@ inline CliResult run_tverify(const std::vector<std::string>& args, const std::fi
   int status = 0;
   auto pause = std::chrono::microseconds(200);
   for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
+    struct rusage usage {};
+    const pid_t done = wait4(pid, &status, WNOHANG, &usage);
+    if (done == pid) r.peak_resident_kib = usage.ru_maxrss;
     if (done == pid) break;
     if (done < 0 && errno != EINTR) break;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,11 +1,14 @@
 // Every run is bounded before it starts: parameters whose cost cannot finish are refused inside the advertised
 // ranges (or the ranges say where they stop), and eval's input obeys the bounds of check. Each refusal is one line,
 // exit 2, nothing on stdout.
+#include "checkers/files.hpp"
 #include "checkers/model/loaded_model.hpp"
 #include "cli_runner.hpp"
+#include "constructions/model/onnx_writer.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -76,4 +79,113 @@ TEST_CASE("bounded runs: a model's interval weights are converted to a rung only
   CHECK(model.rung_converted<16384>());
   CHECK(&top == &model.rung_weights<16384>());  // converted once
   CHECK_FALSE(model.rung_converted<4096>());
+}
+
+namespace {
+
+const std::string fixtures = std::string(TVERIFY_SOURCE_DIR) + "/tests/models/";
+const std::string examples = std::string(TVERIFY_SOURCE_DIR) + "/examples/models/";
+
+// The estimate a run would need, read from its refusal under the smallest budget: "... needs an estimated 40.2 MiB
+// (42152345 bytes: ...".
+std::uint64_t estimated_bytes(std::vector<std::string> args) {
+  args.insert(args.end(), {"--max-memory", "1M"});
+  const auto r = run_cli(args);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 2);
+  const auto open = r.err.find(" ("), bytes = r.err.find(" bytes: ");
+  REQUIRE(open != std::string::npos);
+  REQUIRE(bytes != std::string::npos);
+  return std::stoull(r.err.substr(open + 2, bytes - open - 2));
+}
+
+}  // namespace
+
+TEST_CASE("bounded runs: --max-memory takes a size in bytes or K, M, G, T, from 1M to 1024T", "[cli][bounds]") {
+  const std::vector<std::string> run{"check", "model", "--onnx", fixtures + "reverse.onnx", "--task", "reverse", "--V",
+                                     "2", "--lengths", "1:2", "--max-memory"};
+  auto with = [&](const std::string& size) {
+    auto args = run;
+    args.push_back(size);
+    return args;
+  };
+  for (const std::string bad : {"0", "1023K", "12X", "-5", "4.5G", "1025T", "G", "99999999999999999999"})
+    expect_refusal(with(bad), "--max-memory '" + bad + "' is no size");
+  for (const std::string good : {"1024K", "64M", "8g", "1024T", "1099511627776"}) {
+    const auto r = run_cli(with(good));
+    INFO(good << ": " << r.err);
+    CHECK(r.exit_code == (good == "1024K" ? 2 : 0));  // 1 MiB is a budget no run fits
+  }
+}
+
+TEST_CASE("bounded runs: a model check above --max-memory is refused, one line naming the estimate and the flag",
+          "[cli][bounds][model]") {
+  const std::vector<std::string> run{"check", "model", "--onnx", fixtures + "reverse.onnx", "--task", "reverse", "--V",
+                                     "2", "--lengths", "1:3", "--max-memory", "8M"};
+  expect_refusal(run, "above --max-memory 8.0 MiB; raise --max-memory or lower --lengths or run fewer --threads");
+  // The other constructions are bounded by their parameters' ranges: the option is theirs to refuse, not to ignore.
+  expect_refusal({"check", "copy", "--max-memory", "8G"}, "--max-memory");
+  expect_refusal({"sweep", "count3", "--vary", "n", "--out", "x", "--max-memory", "8G"}, "--max-memory");
+}
+
+namespace {
+
+// A rational model whose values are large: its one-hot tokens pick rows of a [2, width] embedding of thirds, and a
+// chain of Mul and Add by constant rows makes `steps` more [seq, width] tensors of rationals of a few limbs each.
+std::string wide_rational_model(const std::filesystem::path& dir, std::int64_t width, int steps) {
+  tverify::model::OnnxWriter w("wide_rational");
+  const std::string tokens = w.token_input("tokens");
+  std::vector<tverify::Exact> rows, factors;
+  for (std::int64_t i = 0; i < 2 * width; ++i) rows.emplace_back(i % 97 + 1, 3);
+  for (std::int64_t i = 0; i < width; ++i) factors.emplace_back(i % 89 + 1, 7);
+  const std::string embedding = w.rationals("E", {2, width}, rows), factor = w.rationals("F", {width}, factors);
+  std::string x = w.node("Gather", {embedding, tokens}, {{"axis", std::int64_t{0}}});
+  for (int s = 0; s < steps; ++s) x = w.node(s % 2 ? "Add" : "Mul", {x, factor});
+  w.node("Identity", {x}, {}, "logits");
+  w.output("logits", width);
+  const auto path = dir / "wide_rational.onnx";
+  tverify::write_file_atomically(path.string(), w.serialized());
+  return path.string();
+}
+
+// Whether the run is refused under a budget of `bytes`: its estimate is above them.
+bool refused_under(std::vector<std::string> args, std::uint64_t bytes) {
+  args.insert(args.end(), {"--max-memory", std::to_string(bytes)});
+  const auto r = run_cli(args);
+  INFO(r.err);
+  REQUIRE((r.exit_code != 2 || r.err.find("above --max-memory") != std::string::npos));
+  return r.exit_code == 2;
+}
+
+}  // namespace
+
+TEST_CASE("bounded runs: each model fixture's peak resident memory stays at most its estimate",
+          "[model][bounds][heavy]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-memory-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string long_input = (dir / "long.jsonl").string();
+  {
+    std::ofstream out(long_input);
+    out << "{\"input\": [" << tokens(64) << "], \"output\": [" << tokens(64) << "]}\n";
+  }
+  const std::vector<std::vector<std::string>> runs{
+      {"--onnx", fixtures + "reverse.onnx", "--task", "reverse", "--V", "3", "--lengths", "1:6"},
+      {"--onnx", fixtures + "identity.onnx", "--task", "ar", "--V", "2", "--lengths", "1:8"},
+      {"--onnx", fixtures + "masked_prefix.onnx", "--task", "majority", "--V", "2", "--lengths", "1:6"},
+      {"--onnx", fixtures + "attention_alibi.onnx", "--expected", fixtures + "attention_alibi.jsonl"},
+      {"--onnx", examples + "histogram.onnx", "--task", "histogram", "--V", "4", "--lengths", "1:4"},
+      {"--onnx", examples + "copy.onnx", "--task", "copy", "--V", "3", "--lengths", "1:4"},
+      {"--onnx", examples + "sort.onnx", "--task", "sort", "--V", "4", "--lengths", "1:5"},
+      // About 330 MiB of exact values in one evaluation: the estimate's share beyond the process is most of it.
+      {"--onnx", wide_rational_model(dir, 8192, 6), "--expected", long_input, "--threads", "1"}};
+  for (auto args : runs) {
+    args.insert(args.begin(), {"check", "model"});
+    const auto r = run_cli(args);
+    INFO(args[3] << ": " << r.err);
+    REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+    const auto peak = static_cast<std::uint64_t>(r.peak_resident_kib) * 1024;
+    CHECK(peak > 0);
+    CHECK(refused_under(args, peak - 1));  // the estimate is at least the peak
+  }
+  std::filesystem::remove_all(dir);
 }

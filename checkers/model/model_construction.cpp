@@ -1,6 +1,7 @@
 #include "checkers/model/model_construction.hpp"
 
 #include "checkers/confidence.hpp"
+#include "checkers/model/memory_estimate.hpp"
 #include "checkers/model/model_cases.hpp"
 #include "checkers/plot_labels.hpp"
 #include "checkers/sweep_output.hpp"
@@ -154,6 +155,15 @@ TaskOptions task_options_of(const ParamValues& params) {
   return options;
 }
 
+// Refuses a run whose estimated memory (checkers/model/memory_estimate.hpp) is above --max-memory.
+void require_memory(const LoadedModel& model, const std::vector<std::size_t>& lengths, const RunOptions& options,
+                    const std::string& to_lower) {
+  if (lengths.empty()) return;
+  const std::size_t longest = *std::max_element(lengths.begin(), lengths.end());
+  require_within_budget(model_memory_estimate(model, longest, options.threads, options.max_memory), options.max_memory,
+                        to_lower);
+}
+
 ModelRun prepare_model_run(const ParamValues& params, const std::string&, const ClaimSelection&,
                            const RunOptions& options, CheckReport& report) {
   const bool from_file = params.has("expected");
@@ -191,6 +201,8 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
   run.model = std::make_shared<LoadedModel>(load_model(onnx_path(params), decimal_digits(params)));
   run.limits = limits_for(*run.model, task, V, max_length);
   require_fixed_length_fits(*run.model, *run.cases, run.decode);
+  require_memory(*run.model, run.cases->sequence_lengths(), options,
+                 from_file ? "run fewer --threads or shorter inputs" : "lower --lengths or run fewer --threads");
   run.max_counterexamples = options.max_counterexamples;
   run.threads = options.threads;
   run.progress = options.progress;
@@ -375,6 +387,7 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
   Tokens tokens;
   for (const auto& item : split_list(input, ',', "--input", "token ids, comma-separated"))
     tokens.push_back(parse_integer_option("--input", item, 0, 1'000'000));
+  require_memory(model, {tokens.size()}, RunOptions{}, "give a shorter --input");
   TaskCase c;
   c.sequence = tokens;
   c.read_from = 0;
@@ -423,7 +436,8 @@ Construction model_construction() {
     return [&spec](const ModelRun& run, const ClaimSelection&) { return check_task(run, spec); };
   };
   // eval prints the certified argmax at every position (no --trace); there are no Z3 proofs.
-  const ConstructionFeatures features{.eval_traces = false, .unread_params = model_unread_params};
+  const ConstructionFeatures features{
+      .eval_traces = false, .estimates_memory = true, .unread_params = model_unread_params};
   return {{"model", "a user's ONNX model (torch.onnx.export), checked against a reference task",
            model_params(),
            {{"stored", "the model's weights as the file stores them (snapped only by --weights-as-decimal)"}},

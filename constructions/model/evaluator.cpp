@@ -3,7 +3,9 @@
 #include "constructions/model/ops_nonlinear.hpp"
 #include "core/precision_ladder.hpp"
 
+#include <algorithm>
 #include <deque>
+#include <functional>
 
 namespace tverify::model {
 
@@ -211,9 +213,13 @@ struct Evaluation {
   std::deque<Tensor<T>> computed;
 };
 
+// Each value a node computes, as it is made.
+template <class T>
+using OutputObserver = std::function<void(const Tensor<T>&)>;
+
 template <class T>
 void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens,
-               const PrefixPlan* plan, Evaluation<T>& e) {
+               const PrefixPlan* plan, Evaluation<T>& e, const OutputObserver<T>& observe = {}) {
   e.value.assign(static_cast<std::size_t>(graph.slot_count), nullptr);
   for (const auto& [slot, tensor] : weights.by_slot) e.value[static_cast<std::size_t>(slot)] = &tensor;
   const auto n = static_cast<std::int64_t>(tokens.size());
@@ -234,6 +240,7 @@ void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<
         if (node.outputs[j] < 0) continue;
         e.computed.push_back(std::move(out[j]));
         e.value[static_cast<std::size_t>(node.outputs[j])] = &e.computed.back();
+        if (observe) observe(e.computed.back());
       }
     } catch (const ModelError& err) {
       throw ModelError(node.label() + ": " + err.what());
@@ -265,6 +272,28 @@ std::vector<std::optional<Tensor<T>>> evaluate_slots(const Graph& graph, const W
   return slots;
 }
 
+template <class T>
+EvaluationSize measure_evaluation(const Graph& graph, const Weights<T>& weights,
+                                  const std::vector<std::int64_t>& tokens,
+                                  const std::function<void(const EvaluationSize&)>& after_each_value) {
+  EvaluationSize size;
+  Evaluation<T> e;
+  try {
+    run_graph<T>(graph, weights, tokens, nullptr, e, [&](const Tensor<T>& t) {
+      const auto elements = static_cast<std::uint64_t>(t.size());
+      (t.is_real() ? size.real_elements : size.integer_elements) += elements;
+      if (t.is_real()) size.largest_real = std::max(size.largest_real, elements);
+      ++size.tensors;
+      after_each_value(size);
+    });
+  } catch (const Undecided&) {
+    size.stopped = "a comparison this precision cannot decide";
+  } catch (const ModelError& err) {
+    size.stopped = err.what();
+  }
+  return size;
+}
+
 using TokenIds = std::vector<std::int64_t>;
 
 template Weights<Exact> convert_weights<Exact>(const Graph&);
@@ -294,6 +323,11 @@ template Tensor<Interval<16384>> evaluate(const Graph&, const Weights<Interval<1
                                           const PrefixPlan*);
 
 // The probes of constructions/model/prefix_analysis.hpp, taken exactly, in double intervals or at the first MPFI rung.
+template EvaluationSize measure_evaluation(const Graph&, const Weights<DoubleInterval>&, const TokenIds&,
+                                           const std::function<void(const EvaluationSize&)>&);
+template EvaluationSize measure_evaluation(const Graph&, const Weights<Interval<256>>&, const TokenIds&,
+                                           const std::function<void(const EvaluationSize&)>&);
+
 template std::vector<std::optional<Tensor<Exact>>> evaluate_slots(const Graph&, const Weights<Exact>&, const TokenIds&);
 template std::vector<std::optional<Tensor<DoubleInterval>>> evaluate_slots(const Graph&, const Weights<DoubleInterval>&,
                                                                            const TokenIds&);

@@ -10,8 +10,11 @@
 #include "constructions/model/graph.hpp"
 #include "constructions/model/prefix_plan.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tverify::model {
@@ -35,5 +38,21 @@ Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vec
 template <class T>
 std::vector<std::optional<Tensor<T>>> evaluate_slots(const Graph& graph, const Weights<T>& weights,
                                                      const std::vector<std::int64_t>& tokens);
+
+// The values one evaluation makes: how many tensors, their elements (real and integer) and the largest real one.
+// `stopped` says why the evaluation ended early (a model error, or a comparison the scalar type cannot decide); the
+// counts then cover the values made before.
+struct EvaluationSize {
+  std::uint64_t tensors = 0, real_elements = 0, integer_elements = 0;
+  std::uint64_t largest_real = 0;  // the elements of the largest real value
+  std::string stopped;
+};
+
+// Evaluates the graph on `tokens`, counting each value it makes; `after_each_value` sees the running counts and may
+// throw to end the evaluation (a budget passed).
+template <class T>
+EvaluationSize measure_evaluation(const Graph& graph, const Weights<T>& weights,
+                                  const std::vector<std::int64_t>& tokens,
+                                  const std::function<void(const EvaluationSize&)>& after_each_value);
 
 }  // namespace tverify::model

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 import tverify
-from helpers import cli, reproducible
+from helpers import SOURCE_DIR, cli, reproducible
 
 
 def test_constructions_are_the_registry():
@@ -100,3 +100,20 @@ def test_wrong_types_and_names_raise_before_any_work(tmp_path):
         tverify.check("markov", tied="yes")
     with pytest.raises(ValueError, match="threads"):
         tverify.check("copy", threads=0)
+
+
+def test_max_memory_is_the_cli_budget(tmp_path):
+    reverse = f"{SOURCE_DIR}/tests/models/reverse.onnx"
+    with pytest.raises(ValueError, match=r"above --max-memory 1.0 MiB; raise --max-memory"):
+        tverify.check_model(reverse, task="reverse", V=2, lengths="1:2", max_memory="1M", threads=1)
+    cert = tverify.check_model(reverse, task="reverse", V=2, lengths="1:2", max_memory=8 << 30, threads=1)
+    assert cert.json["command"].endswith("--threads 1 --max-memory 8589934592")
+    ran = cli(*cert.json["command"].split()[1:], "--json", "c.json", cwd=tmp_path)
+    assert ran.returncode == cert.exit_code
+    assert reproducible(cert.to_json()) == reproducible((tmp_path / "c.json").read_text())
+    with pytest.raises(ValueError, match=r"max_memory '' is no size"):
+        tverify.check("count3", max_memory="")
+    with pytest.raises(TypeError, match=r"max_memory is a size"):
+        tverify.check("count3", max_memory=1.5)
+    with pytest.raises(ValueError, match=r"--max-memory is not read by `tverify check count3`"):
+        tverify.check("count3", max_memory="8G")

@@ -113,14 +113,18 @@ def _claim_ids(claims):
 _DEFAULT_MAX_INPUTS, _DEFAULT_MAX_COUNTEREXAMPLES = 10_000_000, 10
 
 
-def _run_limits(threads, max_inputs, max_counterexamples, force):
-    """The CLI's --threads, --max-inputs, --max-counterexamples and --force, checked against the CLI's ranges, as
-    (the values the binding takes, the words of the command a certificate records)."""
+def _run_limits(threads, max_inputs, max_counterexamples, force, max_memory=None):
+    """The CLI's --threads, --max-inputs, --max-counterexamples, --force and --max-memory, checked against the CLI's
+    ranges (max_memory by the CLI's own parser), as (the values the binding takes, the words of the command a
+    certificate records)."""
     threads = _count("threads", min(os.cpu_count() or 1, 256) if threads is None else threads, 1, 256)
     max_inputs = _count("max_inputs", max_inputs, 1, 10**15)
     max_counterexamples = _count("max_counterexamples", max_counterexamples, 0, 100_000)
     if not isinstance(force, bool):
         raise TypeError(f"force is a flag: True or False (got {force!r})")
+    if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, (int, str))):
+        raise TypeError(f"max_memory is a size: bytes as an int, or a str such as '8G' (got {max_memory!r})")
+    memory = None if max_memory is None else str(max_memory)
     words = ["--threads", str(threads)]
     if max_inputs != _DEFAULT_MAX_INPUTS:
         words += ["--max-inputs", str(max_inputs)]
@@ -128,7 +132,9 @@ def _run_limits(threads, max_inputs, max_counterexamples, force):
         words += ["--max-counterexamples", str(max_counterexamples)]
     if force:
         words.append("--force")
-    return (threads, max_inputs, max_counterexamples, force), words
+    if memory is not None:
+        words += ["--max-memory", memory]
+    return (threads, max_inputs, max_counterexamples, force, memory), words
 
 
 class Certificate:
@@ -256,20 +262,20 @@ def _claims_command(verb, construction, words, claims, variant, limit_words):
 
 
 def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
-          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, **params):
+          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None, **params):
     """Checks claims of a construction over every input of its domain, as `tverify check` does.
 
     Parameters are keyword arguments named as the CLI's options (D=2, n=2, L=4; point_file= for --point-file);
     values are int, str or Fraction, flags True/False. claims: a list of claim ids (default: every claim check
-    decides for this run; one id may be a str). threads, max_inputs, max_counterexamples, force: the CLI's
-    --threads, --max-inputs, --max-counterexamples, --force. progress: None (a tqdm bar when tqdm is installed and CI
-    is unset), False, True, or a callable(done, total). Ctrl-C stops the check (KeyboardInterrupt). Raises ValueError
+    decides for this run; one id may be a str). threads, max_inputs, max_counterexamples, force, max_memory: the
+    CLI's --threads, --max-inputs, --max-counterexamples, --force, --max-memory (bytes, or '8G'). progress: None (a
+    tqdm bar when tqdm is installed and CI is unset), False, True, or a callable(done, total). Ctrl-C stops the check (KeyboardInterrupt). Raises ValueError
     with the CLI's one-line message for bad input.
     """
     spec = _construction(construction)
     given, words = _params(spec, params)
     claims = _claim_ids(claims)
-    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force)
+    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force, max_memory)
     command = shlex.join(_claims_command("check", construction, words, claims, variant, limit_words))
     text, code = _polled(lambda report: _tverify.check(construction, given, _variant(variant), claims, limits, command,
                                                        report), progress)
@@ -278,14 +284,14 @@ def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEF
 
 def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, smt2=None,
           max_inputs=_DEFAULT_MAX_INPUTS, max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None,
-          **params):
+          max_memory=None, **params):
     """Proves claims with Z3 over all inputs symbolically, as `tverify prove` does; a Certificate as check's.
     timeout_s: each query's Z3 timeout in seconds (1..86400); smt2: a folder to dump every query into as SMT-LIB2
     (the CLI's --smt2), written before Z3 runs it; the other options as check's."""
     spec = _construction(construction)
     given, words = _params(spec, params)
     claims = _claim_ids(claims)
-    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force)
+    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force, max_memory)
     timeout_s = _count("timeout_s", timeout_s, 1, 86400)
     command = _claims_command("prove", construction, words, claims, variant, limit_words)
     if timeout_s != 60:
@@ -343,10 +349,11 @@ def eval(construction, input, variant=None, trace=False, bits=None, **params):  
 
 
 def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
-          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, **params):
+          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None, **params):
     """Runs a sweep as `tverify sweep NAME --vary V --out DIR` does: writes its certificate, table and figures to
     `out` and returns the JSON summary it prints, as a dict. Keyword arguments are the construction's parameters and
-    the sweep's options, named as the CLI's; threads, max_inputs, max_counterexamples and force as check's."""
+    the sweep's options, named as the CLI's; threads, max_inputs, max_counterexamples, force and max_memory as
+    check's."""
     spec = _construction(construction)
     if not spec["sweeps"]:
         raise ValueError(f"{construction} has no sweeps")
@@ -354,7 +361,7 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_i
     in_sweep = {k: v for k, v in params.items() if k in sweep_names or k.replace("_", "-") in sweep_names}
     given, words = _params(spec, {k: v for k, v in params.items() if k not in in_sweep})
     options, option_words = _params(spec, in_sweep, spec["sweep_options"])
-    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force)
+    limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force, max_memory)
     command = ["tverify", "sweep", construction, *words, "--vary", str(vary), "--out", os.fspath(out), *option_words]
     if _flag("fast", fast):
         command.append("--fast")
@@ -409,12 +416,12 @@ def _certificate_text(certificate):
 
 
 def recheck(certificate, threads=None, max_inputs=_DEFAULT_MAX_INPUTS, max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES,
-            force=False, progress=None):
+            force=False, progress=None, max_memory=None):
     """Re-runs a certificate's command and compares every field it can reproduce, as `tverify recheck` does.
     certificate: a Certificate, a path, or certificate JSON text; the options as check's. Returns a Recheck (true
     when reproduced)."""
     text, name = _certificate_text(certificate)
-    limits, _ = _run_limits(threads, max_inputs, max_counterexamples, force)
+    limits, _ = _run_limits(threads, max_inputs, max_counterexamples, force, max_memory)
     return Recheck(*_polled(lambda report: _tverify.recheck(text, name, limits, report), progress))
 
 

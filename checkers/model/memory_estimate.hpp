@@ -1,0 +1,26 @@
+// The memory a model check needs, estimated before it starts: what the process holds after loading the model, the
+// weights at each interval rung not yet converted (an input may climb to any of them), and per thread one
+// evaluation's values, with its largest twice more (the output's copy, an op's temporaries), at the costliest scalar
+// the evaluation may use (exact rationals for a rational graph, the top interval rung otherwise). The values' sizes
+// come from a probe: one evaluation of the longest sequence in double intervals, which counts the elements of every
+// tensor the graph makes (an evaluation keeps all of them).
+//
+// What the estimate cannot see: rationals longer than four limbs (a deep exact product), exact exp-log numbers, and
+// the values after a node whose shape depends on a comparison the probe cannot decide (the probe stops there and
+// says so in the estimate's parts).
+#pragma once
+
+#include "checkers/memory_budget.hpp"
+#include "checkers/model/loaded_model.hpp"
+
+#include <cstddef>
+
+namespace tverify::model {
+
+// The estimate for `threads` threads evaluating sequences of at most `longest` tokens. Refuses (UsageError from
+// require_within_budget) as soon as the probe's running count passes `max_memory` (0: the default), so that the
+// probe itself never holds more than the budget.
+MemoryEstimate model_memory_estimate(const LoadedModel& model, std::size_t longest, unsigned threads,
+                                     std::uint64_t max_memory);
+
+}  // namespace tverify::model
