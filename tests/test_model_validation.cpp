@@ -3,7 +3,10 @@
 // wrong, on every input, never evaluated from memory the evaluator did not write.
 #include "checkers/files.hpp"
 #include "checkers/registry.hpp"
+#include "constructions/model/onnx_reader.hpp"
 #include "constructions/model/onnx_writer.hpp"
+
+#include <onnx/onnx_pb.h>
 
 #include <catch2/catch.hpp>
 
@@ -214,4 +217,133 @@ TEST_CASE("model validation: a tensor past 2^24 elements or a MatMul past 2^32 m
     return w.node("Add", {x, sum});
   });
   CHECK_THROWS_WITH(check(product), Catch::Contains("multiply-adds, above the 2^32 an op may take"));
+}
+
+namespace {
+
+// x + the integer tensor `value` ([seq]) as a real column: a body that reads an integer computation.
+std::string plus_integers(model::OnnxWriter& w, const std::string& x, const std::string& value) {
+  const std::string column = w.node("Unsqueeze", {w.node("Cast", {value}, {{"to", std::int64_t{1}}}),
+                                                  w.integers("column_axis", {1}, {1})});
+  return w.node("Add", {x, column});
+}
+
+// The tokens, or a constant, cast to the ONNX integer type `type`.
+std::string tokens_as(model::OnnxWriter& w, std::int64_t type) {
+  return w.node("Cast", {"tokens"}, {{"to", type}});
+}
+std::string constant_as(model::OnnxWriter& w, const std::string& name, std::int64_t value, std::int64_t type) {
+  return w.node("Cast", {w.integers(name, {}, {value})}, {{"to", type}});
+}
+
+constexpr std::int64_t uint8 = 2, int8 = 3, int32 = 6;
+
+}  // namespace
+
+// Integers narrower than int64 are computed exactly and refused where the specification's fixed-width result differs
+// from the exact one: the expected values are numpy's (np.uint8(2) * np.uint8(150) == 44, np.uint8(2) - np.uint8(5)
+// == 253, np.int32(2) * np.int32(2**31 - 1) == -2), where tverify's exact values 300, -3 and 2^32 - 2 are outside
+// the type.
+TEST_CASE("model validation: a narrow integer result outside its type, which ONNX wraps, is refused",
+          "[model][validation]") {
+  const Scratch s("narrow");
+  // Tokens 0..2 (V = 2 and BOS = 2): 2 * 150 = 300 is no uint8.
+  const auto wraps = model_with(s, "uint8_product", [](model::OnnxWriter& w, const std::string& x) {
+    return plus_integers(w, x, w.node("Mul", {tokens_as(w, uint8), constant_as(w, "k", 150, uint8)}));
+  });
+  CHECK_THROWS_WITH(check(wraps), Catch::Contains("(Mul)") &&
+                                      Catch::Contains("the uint8 value 300 is outside uint8's range [0, 255]"));
+  // 2 * 100 = 200 is a uint8: computed, the same value numpy's uint8 gives.
+  const auto fits = model_with(s, "uint8_in_range", [](model::OnnxWriter& w, const std::string& x) {
+    return plus_integers(w, x, w.node("Mul", {tokens_as(w, uint8), constant_as(w, "k", 100, uint8)}));
+  });
+  CHECK_NOTHROW(check(fits));
+  const auto below = model_with(s, "uint8_difference", [](model::OnnxWriter& w, const std::string& x) {
+    return plus_integers(w, x, w.node("Sub", {tokens_as(w, uint8), constant_as(w, "k", 5, uint8)}));
+  });
+  CHECK_THROWS_WITH(check(below), Catch::Contains("the uint8 value -3"));
+  const auto int32_product = model_with(s, "int32_product", [](model::OnnxWriter& w, const std::string& x) {
+    return plus_integers(w, x, w.node("Mul", {tokens_as(w, int32), constant_as(w, "k", INT32_MAX, int32)}));
+  });
+  CHECK_THROWS_WITH(check(int32_product), Catch::Contains("the int32 value 4294967294"));
+  // The type follows the data through shape ops: a Reshape of the uint8 tokens is uint8.
+  const auto reshaped = model_with(s, "uint8_reshaped", [](model::OnnxWriter& w, const std::string& x) {
+    const std::string flat = w.node("Reshape", {tokens_as(w, uint8), w.integers("flat", {1}, {-1})});
+    return plus_integers(w, x, w.node("Add", {flat, constant_as(w, "k", 254, uint8)}));
+  });
+  CHECK_THROWS_WITH(check(reshaped), Catch::Contains("the uint8 value 256"));
+  // A sum whose partial sums leave int8 but whose result does not is the exact one: numpy's wrapped partial sums
+  // end at the same 100 + 100 - 100 = 100.
+  const auto sum = model_with(s, "int8_sum", [](model::OnnxWriter& w, const std::string& x) {
+    const std::string terms = w.node("Cast", {w.integers("terms", {3}, {100, 100, -100})}, {{"to", int8}});
+    const std::string total = w.node("ReduceSum", {terms, w.integers("all", {1}, {0})}, {{"keepdims", std::int64_t{0}}});
+    return plus_integers(w, x, w.node("Add", {tokens_as(w, int8), total}));
+  });
+  CHECK_NOTHROW(check(sum));
+}
+
+TEST_CASE("model validation: Cast to a type tverify does not model, or one that rounds, is refused",
+          "[model][validation]") {
+  const Scratch s("cast");
+  for (const std::int64_t to : {0, 8, 14}) {  // undefined, string, complex64
+    const auto cast = model_with(s, "cast_to_" + std::to_string(to), [to](model::OnnxWriter& w, const std::string& x) {
+      const std::string there = w.node("Cast", {"tokens"}, {{"to", to}});
+      return plus_integers(w, x, w.node("Cast", {there}, {{"to", std::int64_t{7}}}));
+    });
+    CHECK_THROWS_WITH(check(cast), Catch::Contains("casts to") && Catch::Contains("numeric types and bool only"));
+  }
+  // Reals to float16 round (1/3 is no float16); tverify rounds nothing.
+  const auto half = model_with(s, "cast_to_float16", [](model::OnnxWriter& w, const std::string& x) {
+    return w.node("Cast", {x}, {{"to", std::int64_t{10}}});
+  });
+  CHECK_THROWS_WITH(check(half), Catch::Contains("Cast of reals to float16 rounds them"));
+  // 2^24 + 1 is no float32 (float32(16777217) == 16777216); 2^24 is.
+  const auto rounded = model_with(s, "cast_rounds", [](model::OnnxWriter& w, const std::string& x) {
+    return w.node("Add", {x, w.node("Cast", {w.integers("big", {}, {16777217})}, {{"to", std::int64_t{1}}})});
+  });
+  CHECK_THROWS_WITH(check(rounded), Catch::Contains("Cast of 16777217 to float32 rounds it"));
+  const auto exact = model_with(s, "cast_exact", [](model::OnnxWriter& w, const std::string& x) {
+    return w.node("Add", {x, w.node("Cast", {w.integers("big", {}, {16777216})}, {{"to", std::int64_t{1}}})});
+  });
+  CHECK_NOTHROW(check(exact));
+}
+
+TEST_CASE("model validation: --weights-as-decimal snaps every real weight, a Constant's value_float(s) included",
+          "[model][validation]") {
+  // 0.1f is 13421773 / 2^27; snapped to one decimal it is 1/10, wherever the file stores it.
+  model::OnnxWriter w("decimal_weights");
+  const std::string tokens = w.token_input("tokens");
+  const std::string x = w.node("Gather", {w.rationals("E", {2, 2}, {0, 1, 1, 0}), tokens}, {{"axis", std::int64_t{0}}});
+  w.node("Identity", {x}, {}, "logits");
+  w.output("logits", 2);
+  onnx::ModelProto proto;
+  REQUIRE(proto.ParseFromString(w.serialized()));
+  onnx::NodeProto& constant = *proto.mutable_graph()->add_node();
+  constant.set_op_type("Constant");
+  constant.add_output("tenth");
+  onnx::AttributeProto& one = *constant.add_attribute();
+  one.set_name("value_float");
+  one.set_type(onnx::AttributeProto::FLOAT);
+  one.set_f(0.1f);
+  onnx::NodeProto& list = *proto.mutable_graph()->add_node();
+  list.set_op_type("Constant");
+  list.add_output("tenths");
+  onnx::AttributeProto& many = *list.add_attribute();
+  many.set_name("value_floats");
+  many.set_type(onnx::AttributeProto::FLOATS);
+  many.add_floats(0.1f);
+  many.add_floats(0.7f);
+  const std::string bytes = proto.SerializeAsString();
+  const auto exact = std::get<model::Graph>(model::read_onnx(bytes));
+  const auto snapped = std::get<model::Graph>(model::read_onnx(bytes, model::ReadOptions{1}));
+  const auto value = [](const model::Graph& g, const char* key) -> const model::Attribute& {
+    for (const auto& node : g.nodes)
+      if (const auto* a = node.attribute(key)) return *a;
+    FAIL("no attribute " << key);
+    throw;
+  };
+  CHECK(value(exact, "value_float").f == Exact(13421773, BigInt(1) << 27));
+  CHECK(value(snapped, "value_float").f == Exact(1, 10));
+  CHECK(value(snapped, "value_floats").floats == std::vector<Exact>{Exact(1, 10), Exact(7, 10)});
+  CHECK(value(exact, "value_floats").floats[1] != Exact(7, 10));
 }

@@ -1,5 +1,6 @@
 #include "constructions/model/evaluator.hpp"
 
+#include "constructions/model/integer_types.hpp"
 #include "constructions/model/ops_nonlinear.hpp"
 #include "core/precision_ladder.hpp"
 
@@ -223,6 +224,11 @@ void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<
   e.value.assign(static_cast<std::size_t>(graph.slot_count), nullptr);
   for (const auto& [slot, tensor] : weights.by_slot) e.value[static_cast<std::size_t>(slot)] = &tensor;
   const auto n = static_cast<std::int64_t>(tokens.size());
+  if (const auto narrow = graph.narrow_integers.find(graph.input_slot); narrow != graph.narrow_integers.end()) try {
+      require_in_range(tokens, narrow->second);
+    } catch (const ModelError& err) {
+      throw ModelError("the token input '" + graph.input_name + "': " + err.what());
+    }
   e.computed.push_back(Tensor<T>::integer(graph.input_dims.size() == 2 ? Shape{1, n} : Shape{n}, tokens));
   e.value[static_cast<std::size_t>(graph.input_slot)] = &e.computed.back();
   for (std::size_t k = 0; k < graph.nodes.size(); ++k) {
@@ -238,6 +244,9 @@ void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<
       std::vector<Tensor<T>> out = run_node(node, in);
       for (std::size_t j = 0; j < node.outputs.size() && j < out.size(); ++j) {
         if (node.outputs[j] < 0) continue;
+        if (const auto narrow = graph.narrow_integers.find(node.outputs[j]);
+            narrow != graph.narrow_integers.end() && out[j].kind == ElementKind::Integer)
+          require_in_range(out[j].ints, narrow->second);
         e.computed.push_back(std::move(out[j]));
         e.value[static_cast<std::size_t>(node.outputs[j])] = &e.computed.back();
         if (observe) observe(e.computed.back());

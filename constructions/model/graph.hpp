@@ -56,6 +56,9 @@ struct Graph {
   std::string input_name, output_name;
   std::vector<Dimension> input_dims, output_dims;
   ElementKind input_kind = ElementKind::Integer;
+  // The ONNX type of every integer value narrower than int64, by slot (constructions/model/integer_types.hpp): the
+  // evaluator refuses such a value outside its type's range.
+  std::map<int, std::int64_t> narrow_integers;
   // Every op is rational (no Exp, Softmax, Sqrt, ...): the whole graph evaluates in exact arithmetic.
   bool rational = true;
   // Every op is rational or one of Exp, Softmax, Sigmoid, Log, Sqrt and Pow: the graph may evaluate in exact exp-log

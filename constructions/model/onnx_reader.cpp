@@ -1,5 +1,7 @@
 #include "constructions/model/onnx_reader.hpp"
 
+#include "constructions/model/integer_types.hpp"
+
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
@@ -16,15 +18,8 @@ struct Refused : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum DataType : int {
-  Float = 1, Uint8 = 2, Int8 = 3, Uint16 = 4, Int16 = 5, Int32 = 6, Int64 = 7, Bool = 9, Float16 = 10, Double = 11,
-  Uint32 = 12, Uint64 = 13, Bfloat16 = 16
-};
-
-bool is_real_type(int t) { return t == Float || t == Double || t == Float16 || t == Bfloat16; }
-bool is_integer_type(int t) {
-  return t == Uint8 || t == Int8 || t == Uint16 || t == Int16 || t == Int32 || t == Int64 || t == Uint32 || t == Uint64;
-}
+bool is_real_type(int t) { return t == onnx_float || t == onnx_double || t == onnx_float16 || t == onnx_bfloat16; }
+bool is_integer_type(int t) { return t == onnx_int64 || is_narrow_integer_type(t); }
 
 double half_to_double(std::uint16_t bits) {
   const int sign = bits >> 15, exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
@@ -83,11 +78,13 @@ class Reader {
     for (const auto& init : g.initializer()) {
       const int slot = define(init.name(), "initializer");
       graph_.constants[slot] = tensor_of(init, "initializer '" + init.name() + "'", true);
+      declared_[slot] = init.data_type();
     }
     read_input(g);
     for (int i = 0; i < g.node_size(); ++i) read_node(g.node(i), i);
     read_output(g);
     graph_.slot_count = static_cast<int>(slots_.size());
+    graph_.narrow_integers = narrow_integer_types(graph_, declared_);
     return std::move(graph_);
   }
 
@@ -138,6 +135,7 @@ class Reader {
                     std::to_string(*graph_.input_dims[0].size) + "; tverify feeds one sequence (batch 1)");
     graph_.input_name = in.name();
     graph_.input_slot = define(in.name(), "input");
+    declared_[graph_.input_slot] = type;
   }
 
   void read_output(const onnx::GraphProto& g) {
@@ -168,9 +166,33 @@ class Reader {
     for (const auto& name : n.input()) node.inputs.push_back(use(name, node.label()));
     for (const auto& name : n.output()) node.outputs.push_back(name.empty() ? -1 : define(name, "output"));
     if (node.outputs.empty() || node.outputs.front() < 0) throw Refused(node.label() + " has no output");
+    declare_constant_type(n, node);
+    if (node.op == "Cast") refuse_cast_target(node);
     if (!is_rational_op(node.op) || (node.op == "Pow" && !integer_exponent(node))) graph_.rational = false;
     if (!is_rational_op(node.op) && !is_exp_log_op(node.op)) graph_.exp_log = false;
     graph_.nodes.push_back(std::move(node));
+  }
+
+  // The type a Constant or ConstantOfShape node declares: its tensor's, or int64 for value_int(s), float32 for
+  // value_float(s) and ConstantOfShape's default.
+  void declare_constant_type(const onnx::NodeProto& n, const Node& node) {
+    if (node.op != "Constant" && node.op != "ConstantOfShape") return;
+    std::int64_t type = onnx_float;
+    for (const auto& a : n.attribute()) {
+      if (a.name() == "value" && a.has_t()) type = a.t().data_type();
+      if (a.name() == "value_int" || a.name() == "value_ints") type = onnx_int64;
+    }
+    declared_[node.outputs.front()] = type;
+  }
+
+  // Cast's `to` is a numeric type or bool: a string, complex or undefined target is no value tverify models.
+  static void refuse_cast_target(const Node& node) {
+    const Attribute* to = node.attribute("to");
+    if (!to || to->kind != Attribute::Kind::Int)
+      throw Refused(node.label() + " has no integer attribute 'to' (the element type it casts to)");
+    if (!is_real_type(static_cast<int>(to->i)) && !is_integer_type(static_cast<int>(to->i)) && to->i != onnx_bool)
+      throw Refused(node.label() + " casts to " + onnx_type_name(to->i) + "; tverify models casts to the numeric "
+                    "types and bool only");
   }
 
   // Pow's exponent is a constant integer (x^2 of a LayerNorm written out): then Pow is rational.
@@ -197,12 +219,13 @@ class Reader {
       case P::INT: out.kind = Attribute::Kind::Int, out.i = a.i(); break;
       case P::FLOAT:
         out.kind = Attribute::Kind::Float;
-        out.f = finite_exact(a.f(), node.label() + " attribute '" + a.name() + "'");
+        out.f = weight_attribute(finite_exact(a.f(), node.label() + " attribute '" + a.name() + "'"), node);
         break;
       case P::INTS: out.kind = Attribute::Kind::Ints, out.ints.assign(a.ints().begin(), a.ints().end()); break;
       case P::FLOATS:
         out.kind = Attribute::Kind::Floats;
-        for (float f : a.floats()) out.floats.push_back(finite_exact(f, node.label() + " attribute '" + a.name() + "'"));
+        for (float f : a.floats())
+          out.floats.push_back(weight_attribute(finite_exact(f, node.label() + " attribute '" + a.name() + "'"), node));
         break;
       case P::STRING: out.kind = Attribute::Kind::String, out.s = a.s(); break;
       case P::TENSOR:
@@ -214,6 +237,12 @@ class Reader {
                       "strings lists, sparse tensors)");
     }
     return out;
+  }
+
+  // A Constant's value_float(s) is a weight like a tensor's entries: snapped by --weights-as-decimal.
+  Exact weight_attribute(Exact q, const Node& node) const {
+    if (node.op == "Constant" && options_.weights_as_decimal) q = snapped(q, *options_.weights_as_decimal);
+    return q;
   }
 
   static Exact finite_exact(double x, const std::string& what) {
@@ -256,9 +285,9 @@ class Reader {
       refuse_infinite_weights(reals, what);
       return ExactTensor::real(std::move(shape), std::move(reals));
     }
-    if (is_integer_type(type) || type == Bool)
+    if (is_integer_type(type) || type == onnx_bool)
       return ExactTensor::integer(std::move(shape), integer_values(t, type, raw, count, what),
-                                  type == Bool ? ElementKind::Boolean : ElementKind::Integer);
+                                  type == onnx_bool ? ElementKind::Boolean : ElementKind::Integer);
     throw Refused(what + " has element type " + std::to_string(type) + " (strings, complex), which tverify does not read");
   }
 
@@ -278,17 +307,17 @@ class Reader {
   static std::vector<double> real_values(const onnx::TensorProto& t, int type, const std::string& raw,
                                          std::size_t count, const std::string& what) {
     std::vector<double> out;
-    if (type == Float) {
+    if (type == onnx_float) {
       if (!raw.empty()) for (float f : raw_values<float>(raw, count, what)) out.push_back(f);
       else out.assign(t.float_data().begin(), t.float_data().end());
-    } else if (type == Double) {
+    } else if (type == onnx_double) {
       if (!raw.empty()) out = raw_values<double>(raw, count, what);
       else out.assign(t.double_data().begin(), t.double_data().end());
     } else {  // float16 and bfloat16: 16-bit patterns, raw or in int32_data
       std::vector<std::uint16_t> bits;
       if (!raw.empty()) bits = raw_values<std::uint16_t>(raw, count, what);
       else for (std::int32_t b : t.int32_data()) bits.push_back(static_cast<std::uint16_t>(b));
-      for (std::uint16_t b : bits) out.push_back(type == Float16 ? half_to_double(b) : bfloat16_to_double(b));
+      for (std::uint16_t b : bits) out.push_back(type == onnx_float16 ? half_to_double(b) : bfloat16_to_double(b));
     }
     if (out.size() != count)
       throw Refused(what + " holds " + std::to_string(out.size()) + " values for " + std::to_string(count) + " elements");
@@ -301,23 +330,23 @@ class Reader {
     auto take = [&](const auto& values) { out.assign(values.begin(), values.end()); };
     if (!raw.empty()) {
       switch (type) {
-        case Int64: take(raw_values<std::int64_t>(raw, count, what)); break;
-        case Int32: take(raw_values<std::int32_t>(raw, count, what)); break;
-        case Int16: take(raw_values<std::int16_t>(raw, count, what)); break;
-        case Uint16: take(raw_values<std::uint16_t>(raw, count, what)); break;
-        case Int8: take(raw_values<std::int8_t>(raw, count, what)); break;
-        case Uint8: case Bool: take(raw_values<std::uint8_t>(raw, count, what)); break;
-        case Uint32: take(raw_values<std::uint32_t>(raw, count, what)); break;
-        default: {  // Uint64: refuse values past int64
+        case onnx_int64: take(raw_values<std::int64_t>(raw, count, what)); break;
+        case onnx_int32: take(raw_values<std::int32_t>(raw, count, what)); break;
+        case onnx_int16: take(raw_values<std::int16_t>(raw, count, what)); break;
+        case onnx_uint16: take(raw_values<std::uint16_t>(raw, count, what)); break;
+        case onnx_int8: take(raw_values<std::int8_t>(raw, count, what)); break;
+        case onnx_uint8: case onnx_bool: take(raw_values<std::uint8_t>(raw, count, what)); break;
+        case onnx_uint32: take(raw_values<std::uint32_t>(raw, count, what)); break;
+        default: {  // uint64: refuse values past int64
           for (std::uint64_t v : raw_values<std::uint64_t>(raw, count, what)) {
             if (v > static_cast<std::uint64_t>(INT64_MAX)) throw Refused(what + " holds an integer past 2^63");
             out.push_back(static_cast<std::int64_t>(v));
           }
         }
       }
-    } else if (type == Int64) {
+    } else if (type == onnx_int64) {
       take(t.int64_data());
-    } else if (type == Uint32 || type == Uint64) {
+    } else if (type == onnx_uint32 || type == onnx_uint64) {
       for (std::uint64_t v : t.uint64_data()) {
         if (v > static_cast<std::uint64_t>(INT64_MAX)) throw Refused(what + " holds an integer past 2^63");
         out.push_back(static_cast<std::int64_t>(v));
@@ -327,7 +356,7 @@ class Reader {
     }
     if (out.size() != count)
       throw Refused(what + " holds " + std::to_string(out.size()) + " values for " + std::to_string(count) + " elements");
-    if (type == Bool)
+    if (type == onnx_bool)
       for (auto& b : out) b = b != 0;
     return out;
   }
@@ -335,6 +364,7 @@ class Reader {
   ReadOptions options_;
   Graph graph_;
   std::map<std::string, int> slots_;
+  std::map<int, std::int64_t> declared_;  // the ONNX element types the file declares, by slot
 };
 
 }  // namespace

@@ -15,8 +15,8 @@ namespace tverify::model {
 inline constexpr std::int64_t min_opset = 13, max_opset = 17;
 
 struct ReadOptions {
-  // Snap every real weight (initializers and Constant tensors) to the nearest multiple of 10^-K, ties away from 0:
-  // for a float export of intended decimal weights. nullopt: the stored values, exactly.
+  // Snap every real weight (initializers, Constant tensors and value_float(s)) to the nearest multiple of 10^-K, ties
+  // away from 0: for a float export of intended decimal weights. nullopt: the stored values, exactly.
   std::optional<int> weights_as_decimal;
 };
 

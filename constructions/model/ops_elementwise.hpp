@@ -4,6 +4,7 @@
 #pragma once
 
 #include "constructions/model/graph.hpp"
+#include "constructions/model/integer_types.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -187,21 +188,6 @@ std::int64_t truncated(const Extended<T>& x) {
   }
 }
 
-// The value range of an ONNX integer type (uint8 2, int8 3, uint16 4, int16 5, int32 6, int64 7, uint32 12,
-// uint64 13: kept within int64).
-inline std::pair<std::int64_t, std::int64_t> integer_range(std::int64_t to) {
-  switch (to) {
-    case 2: return {0, 255};
-    case 3: return {-128, 127};
-    case 4: return {0, 65535};
-    case 5: return {-32768, 32767};
-    case 6: return {INT32_MIN, INT32_MAX};
-    case 12: return {0, UINT32_MAX};
-    case 13: return {0, INT64_MAX};
-    default: return {INT64_MIN, INT64_MAX};
-  }
-}
-
 // A value cast to an integer type that cannot hold it is refused: ONNX Runtime wraps it around (or leaves a real
 // out of range undefined), which tverify does not imitate.
 inline std::int64_t fitted(std::int64_t v, std::int64_t to) {
@@ -212,14 +198,34 @@ inline std::int64_t fitted(std::int64_t v, std::int64_t to) {
   return v;
 }
 
-// Cast(to): real types stay the reals they are (tverify evaluates no rounding: a Cast to float16 or float32 is the
-// identity on the reals); reals to integers truncate; anything to bool is != 0; an integer the target type cannot
-// hold is refused.
+// The significand bits of an ONNX real type: an integer converts to it exactly when its odd part has at most that
+// many bits (and, for float16, it is at most 65504 in magnitude).
+inline int significand_bits(std::int64_t to) {
+  return to == onnx_float16 ? 11 : to == onnx_bfloat16 ? 8 : to == onnx_float ? 24 : 53;
+}
+
+// An integer cast to a real type must convert exactly: a rounded one is refused (tverify evaluates no rounding).
+inline std::int64_t exactly_real(std::int64_t v, std::int64_t to) {
+  const std::uint64_t magnitude = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  const std::uint64_t odd = magnitude == 0 ? 0 : magnitude >> __builtin_ctzll(magnitude);
+  if (odd >> significand_bits(to) != 0 || (to == onnx_float16 && magnitude > 65504))
+    throw ModelError("Cast of " + std::to_string(v) + " to " + onnx_type_name(to) + " rounds it; tverify evaluates "
+                     "no rounding");
+  return v;
+}
+
+// Cast(to), to a numeric type or bool (the reader refuses the others). Reals stay the reals they are: a Cast to
+// float32 or float64 is the identity on them, the implicit float32 rounding of activations being outside tverify's
+// contract (docs/model.md); a Cast of reals to float16 or bfloat16, which rounds them explicitly, is refused. Reals
+// to integers truncate; anything to bool is != 0; an integer the target type cannot hold, or that a real type would
+// round, is refused.
 template <class T>
 Tensor<T> cast(const Tensor<T>& a, std::int64_t to) {
-  const bool to_real = to == 1 || to == 10 || to == 11 || to == 16;
-  const bool to_bool = to == 9;
+  const bool to_real = to == onnx_float || to == onnx_float16 || to == onnx_double || to == onnx_bfloat16;
+  const bool to_bool = to == onnx_bool;
   if (a.is_real()) {
+    if (to == onnx_float16 || to == onnx_bfloat16)
+      throw ModelError("Cast of reals to " + onnx_type_name(to) + " rounds them; tverify evaluates no rounding");
     if (to_real) return a;
     Tensor<T> out = Tensor<T>::integer(a.shape, {}, to_bool ? ElementKind::Boolean : ElementKind::Integer);
     for (const auto& x : a.reals) out.ints.push_back(to_bool ? decided_sign(x) != 0 : fitted(truncated(x), to));
@@ -227,7 +233,7 @@ Tensor<T> cast(const Tensor<T>& a, std::int64_t to) {
   }
   if (to_real) {
     Tensor<T> out = Tensor<T>::real(a.shape, {});
-    for (std::int64_t x : a.ints) out.reals.push_back({T(static_cast<long>(x)), 0});
+    for (std::int64_t x : a.ints) out.reals.push_back({T(static_cast<long>(exactly_real(x, to))), 0});
     return out;
   }
   Tensor<T> out = a;
