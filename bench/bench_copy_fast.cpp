@@ -4,7 +4,7 @@
 // domain D = 2, n = 3, L = 16 (65,536 strings, each generated until its first wrong token, as the exact check does)
 // through the fast path, on 1 and 2 threads.
 #include "constructions/copy/strings.hpp"
-#include "checkers/copy/fast/copy_fast.hpp"
+#include "constructions/copy/fast/copy_fast.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -30,16 +30,16 @@ void BM_FullCopy(benchmark::State& state) {
   const int length = static_cast<int>(state.range(0));
   const unsigned threads = static_cast<unsigned>(state.range(1));
   const int n = static_cast<int>(state.range(2));
-  const fast::FastCopy fast(transformer_for(16, n, length), {.key_index = state.range(3) != 0});
+  const copy::fast::FastCopy fast(transformer_for(16, n, length), {.key_index = state.range(3) != 0});
   // Two strings taken in turn: a table keeps the positions a string shares with the previous one, and these share
   // almost none, so each iteration computes the whole copy.
   const copy::TokenString xs[2] = {copy::repeat_free_string(16, n, static_cast<std::size_t>(length), 1),
                                    copy::repeat_free_string(16, n, static_cast<std::size_t>(length), 2)};
-  fast::FastStats stats;
+  copy::fast::FastStats stats;
   std::size_t turn = 0;
   for (auto _ : state) {
     const copy::TokenString& x = xs[turn++ % 2];
-    const fast::FastCopyRun r = fast.copy_string(x, threads, false);
+    const copy::fast::FastCopyRun r = fast.copy_string(x, threads, false);
     if (!r.run.copied) throw std::runtime_error("bench: the repeat-free string was not copied: " + r.run.failure());
     stats = r.stats;
   }
@@ -72,20 +72,20 @@ BENCHMARK(BM_FullCopy)
     ->Iterations(1);
 
 void BM_ExhaustiveThm23(benchmark::State& state) {
-  const fast::FastCopy fast(transformer_for(2, 3, 16));
+  const copy::fast::FastCopy fast(transformer_for(2, 3, 16));
   const auto threads = static_cast<std::uint64_t>(state.range(0));
   std::uint64_t copied = 0;
-  fast::FastStats stats;
+  copy::fast::FastStats stats;
   for (auto _ : state) {
     std::vector<std::uint64_t> per(threads, 0);
-    std::vector<fast::FastStats> per_stats(threads);
+    std::vector<copy::fast::FastStats> per_stats(threads);
     std::vector<std::thread> pool;
     for (std::uint64_t t = 0; t < threads; ++t)
       pool.emplace_back([&, t] {
         std::uint64_t mine = 0;  // locals: no false sharing of per[]
-        fast::FastStats my_stats;
+        copy::fast::FastStats my_stats;
         copy::TokenString x;  // one string and one result, reused string after string as an exhaustive check does
-        fast::FastCopyRun r;
+        copy::fast::FastCopyRun r;
         for (std::uint64_t i = (1u << 16) * t / threads; i < (1u << 16) * (t + 1) / threads; ++i) {
           copy::string_at(i, 2, 16, x);
           fast.copy_string(x, r, 1, false);

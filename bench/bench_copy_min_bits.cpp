@@ -3,7 +3,7 @@
 // evaluator), corrected construction, one-hot, the proof's tau, at 3 bits: D = 16, n = 4 for L up to 2^16, and
 // D = 18, n = 4 (D^n > 10^5, the sweep's configuration) for L = 10^5. Beside it, FinitePrecisionCopy itself where it
 // finishes in reasonable time (L <= 256).
-#include "checkers/copy/fast/mpfr_bits_copy.hpp"
+#include "constructions/copy/fast/mpfr_bits_copy.hpp"
 #include "constructions/copy/strings.hpp"
 
 #include <benchmark/benchmark.h>
@@ -24,9 +24,9 @@ copy::CopyTransformer transformer(int alphabet, int length) {
 void BM_MpfrBitsCopy(benchmark::State& state) {
   const int length = static_cast<int>(state.range(0)), alphabet = static_cast<int>(state.range(1));
   const copy::CopyTransformer t = transformer(alphabet, length);
-  const fast::MpfrBitsCopy evaluator(t);
+  const copy::fast::MpfrBitsCopy evaluator(t);
   const copy::TokenString x = copy::repeat_free_string(alphabet, 4, static_cast<std::size_t>(length), 1);
-  fast::BitsRun run;
+  copy::fast::BitsRun run;
   for (auto _ : state) run = evaluator.run(x, 3, static_cast<unsigned>(state.range(2)));
   if (run.refusal) state.SkipWithError(run.refusal->c_str());
   state.counters["copied"] = run.copied();

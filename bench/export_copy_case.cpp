@@ -3,7 +3,7 @@
 // layer 1's MLP, the head windows, tau) as doubles and the repeat-free string x; the peers rebuild the same
 // construction from them. Prints the fast path's time for the full copy (every decision certified).
 #include "constructions/copy/strings.hpp"
-#include "checkers/copy/fast/copy_fast.hpp"
+#include "constructions/copy/fast/copy_fast.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   const unsigned threads = argc > 5 ? static_cast<unsigned>(std::stoi(argv[5])) : 1;
   const copy::CopyTransformer t(copy::CopyTransformerConfig{alphabet, n, length, copy::EmbeddingKind::OneHot,
                                                             copy::TransformerVariant::Corrected, {}});
-  if (const Refusal why = fast::FastCopy::refusal(t)) {
+  if (const Refusal why = copy::fast::FastCopy::refusal(t)) {
     std::cerr << "export_copy_case: D = " << alphabet << ", n = " << n << ": " << *why << "\n";
     return 2;
   }
@@ -56,9 +56,9 @@ int main(int argc, char** argv) {
   out["x"] = x;
   std::ofstream(argv[4]) << out.dump();
 
-  const fast::FastCopy fast(t);
+  const copy::fast::FastCopy fast(t);
   const auto start = std::chrono::steady_clock::now();
-  const fast::FastCopyRun r = fast.copy_string(x, threads, false);
+  const copy::fast::FastCopyRun r = fast.copy_string(x, threads, false);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("tverify fast path: D={} n={} L={} threads={}: {:.4f} s, copied={}, steps by bound {} (by the key index "
              "{}) / levels {} / exact {}\n",

@@ -86,7 +86,7 @@ LevelDecision decide_levels(const std::vector<ScoreLevel<S>>& levels, const Inte
 //   |Delta_l| > exp(-tau (z_l - z_{l-1})) * sum_{m < l} |Delta_m|,
 // a comparison decided at 64 bits however small the weights are (MPFR's exponent range holds e^{-10^5}; no sum of
 // 1 and e^{-10^5} is ever formed). Delta_l = 0 at every level is an exact tie. The fast integer path decides its
-// steps the same way (checkers/copy/fast: decide_lexicographically).
+// steps the same way (constructions/copy/fast: decide_lexicographically).
 template <unsigned Bits, class S>
 LevelDecision decide_levels_lexicographically(const std::vector<ScoreLevel<S>>& levels, const Interval<Bits>& tau) {
   using I = Interval<Bits>;

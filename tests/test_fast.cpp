@@ -1,8 +1,8 @@
 // fast: the integer fast path of the copy transformer must take the same decision at every step as the exact
 // evaluator (CopyTransformer::copy_string) - same outputs, margins, ties, failure step and text - on thousands of
 // seeded random strings per configuration, every variant, with and without threads. Any disagreement is a bug.
-#include "checkers/copy/fast/copy_fast.hpp"
-#include "checkers/copy/fast/simd_kernels.hpp"
+#include "constructions/copy/fast/copy_fast.hpp"
+#include "constructions/copy/fast/simd_kernels.hpp"
 
 #include "copy_runs.hpp"
 #include "random_strings.hpp"
@@ -16,7 +16,7 @@
 
 using namespace tverify;
 using namespace tverify::copy;
-using namespace tverify::fast;
+using namespace tverify::copy::fast;
 using tverify::testing::expect_same_run;
 using tverify::testing::random_string;
 

@@ -1,10 +1,10 @@
-// fast (CAT): the window-grouped fast path (checkers/cat/fast/cat_fast.hpp) must decide the last position exactly as the
-// exact evaluator (CatLayer::decode_last) does - same token, same margin, ties included - on thousands of seeded random
-// sequences per configuration, every variant and embedding; and its NAR matching must equal tasks.hpp's. At large L,
-// where the exact evaluator is out of reach, the expected length limits are derived by hand below.
+// fast (CAT): the window-grouped fast path (constructions/cat/fast/cat_fast.hpp) must decide the last position exactly
+// as the exact evaluator (CatLayer::decode_last) does - same token, same margin, ties included - on thousands of seeded
+// random sequences per configuration, every variant and embedding; and its NAR matching must equal tasks.hpp's. At
+// large L, where the exact evaluator is out of reach, the expected length limits are derived by hand below.
 #include "checkers/cat/cat_construction.hpp"
 #include "checkers/registry.hpp"
-#include "checkers/cat/fast/cat_fast.hpp"
+#include "constructions/cat/fast/cat_fast.hpp"
 #include "constructions/cat/tasks.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,11 +1,11 @@
-// The index stage of the fast copy path (checkers/copy/fast/interior_keys.hpp): the decomposition of interior keys
+// The index stage of the fast copy path (constructions/copy/fast/interior_keys.hpp): the decomposition of interior keys
 // must give every interior key's score exactly and its bound B must be the largest score of an interior key with
 // another n-gram, over every pair of windows of small domains; steps certified without a scan must take the exact
 // evaluator's decision; and a bound made too small must be caught by these comparisons.
-#include "checkers/copy/fast/copy_fast.hpp"
-#include "checkers/copy/fast/index_proofs.hpp"
-#include "checkers/copy/fast/interior_keys.hpp"
-#include "checkers/copy/fast/ngram_index.hpp"
+#include "constructions/copy/fast/copy_fast.hpp"
+#include "proofs/copy_index_proofs.hpp"
+#include "constructions/copy/fast/interior_keys.hpp"
+#include "constructions/copy/fast/ngram_index.hpp"
 
 #include "copy_runs.hpp"
 #include "random_strings.hpp"
@@ -20,7 +20,8 @@
 
 using namespace tverify;
 using namespace tverify::copy;
-using namespace tverify::fast;
+using namespace tverify::copy::fast;
+using namespace tverify::proofs;
 using tverify::testing::expect_same_run;
 using tverify::testing::random_string;
 using tverify::testing::same_run;

@@ -4,7 +4,7 @@
 // softmax weights leave double's range, with the per-step MPFR path forced, and with threads. Any disagreement is a
 // bug. The reference is the plain MPFR evaluator, which rounds every operation itself.
 #include "checkers/copy/fast_sweeps/min_bits_sweep.hpp"
-#include "checkers/copy/fast/mpfr_bits_copy.hpp"
+#include "constructions/copy/fast/mpfr_bits_copy.hpp"
 #include "constructions/copy/strings.hpp"
 
 #include "random_strings.hpp"
@@ -19,7 +19,7 @@
 
 using namespace tverify;
 using namespace tverify::copy;
-using namespace tverify::fast;
+using namespace tverify::copy::fast;
 using tverify::testing::random_string;
 
 namespace {

@@ -52,7 +52,7 @@ Tally for_each_sequence(int vocabulary, int min_length, int max_length, const Ru
 // The worst-case NAR instances of length L for this layer (sweeps; worst_case.cpp): b^p g t b^r g for every query g,
 // target t and filler b, with the filler before, around or after the match (p = 0, F/2, F; p + r = F = L - 2N - 1),
 // as runs. The first one the layer does not decode to its target, by the exact evaluator (materialised, small L) or
-// by the fast path (checkers/cat/fast/cat_fast.hpp, any L).
+// by the fast path (constructions/cat/fast/cat_fast.hpp, any L).
 std::vector<RunSequence> worst_case_family(int vocabulary, int n, std::uint64_t length);
 std::optional<Tokens> worst_case_failure(const CatLayer& layer, int vocabulary, int n, int length);
 std::optional<RunSequence> worst_case_failure_fast(const CatConfig& config, int vocabulary, int n,

@@ -123,7 +123,8 @@ std::vector<Json> c_keys(bool fast) {
 }
 
 std::string evaluator_text(bool fast) {
-  return fast ? "fast path: keys grouped by their window, the exact evaluator's level decision (checkers/cat/fast/cat_fast.hpp)"
+  return fast ? "fast path: keys grouped by their window, the exact evaluator's level decision "
+                "(constructions/cat/fast/cat_fast.hpp)"
               : "the exact evaluator (CatLayer), every instance materialised";
 }
 

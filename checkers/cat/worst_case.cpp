@@ -1,6 +1,6 @@
 // The worst-case NAR family of the CAT sweeps, and its first failure by the exact evaluator or by the fast path.
 #include "checkers/cat/cat_claims.hpp"
-#include "checkers/cat/fast/cat_fast.hpp"
+#include "constructions/cat/fast/cat_fast.hpp"
 #include "constructions/cat/signatures.hpp"
 
 namespace tverify::cat {

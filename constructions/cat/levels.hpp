@@ -2,8 +2,8 @@
 // c^2 <q, k> / sqrt(|q|^2 |k|^2), so the softmax readout o = sum_s softmax_s(logit_s) v_s only needs, per level, how
 // many keys it holds and the exact sum of their values:
 //   o = sum_g e^{z_g - z_0} V_g / sum_g n_g e^{z_g - z_0}      (n_g keys and value sum V_g at level g)
-// The exact evaluator (CatLayer) adds its keys one by one; the fast path (checkers/cat/fast/cat_fast.hpp) adds whole
-// groups of identical windows at once. Both decide the output token with `decide_levels`, so they agree by
+// The exact evaluator (CatLayer) adds its keys one by one; the fast path (constructions/cat/fast/cat_fast.hpp) adds
+// whole groups of identical windows at once. Both decide the output token with `decide_levels`, so they agree by
 // construction once their levels agree (the differential tests compare the decisions).
 #pragma once
 

@@ -26,8 +26,9 @@ class FinitePrecisionCopy {
   // The first generation step (0-based) whose token is not x's, or nullopt when x is copied.
   std::optional<std::size_t> first_wrong_step(const TokenString& x) const;
 
-  // What the fast evaluator (checkers/copy/fast/mpfr_bits_copy) reads: one generation step - layer 2 and the readout at
-  // the last block (the query) over all of them (the keys), giving the generated token - and the rounded weights.
+  // What the fast evaluator (constructions/copy/fast/mpfr_bits_copy) reads: one generation step - layer 2 and the
+  // readout at the last block (the query) over all of them (the keys), giving the generated token - and the rounded
+  // weights.
   Token next_token(std::span<const Block* const> blocks) const;
   struct Weights {
     std::vector<std::vector<F>> psi, inner, outer;

@@ -1,7 +1,7 @@
 #include "checkers/copy/fast_sweeps/format_sweep.hpp"
 
 #include "checkers/checkpoint.hpp"
-#include "checkers/copy/fast/copy_fast.hpp"
+#include "constructions/copy/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/parallel.hpp"
 
@@ -11,7 +11,7 @@
 #include <cmath>
 #include <sstream>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 std::vector<FloatFormat> parse_formats(const std::string& text) {
   std::vector<FloatFormat> out;
@@ -152,4 +152,4 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
   return summary;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -8,9 +8,9 @@
 #pragma once
 
 #include "checkers/copy/fast_sweeps/length_sweep.hpp"
-#include "checkers/copy/fast/float_copy.hpp"
+#include "constructions/copy/fast/float_copy.hpp"
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 // "float64,float32,bfloat16,float16" -> the formats; UsageError naming --formats otherwise.
 std::vector<FloatFormat> parse_formats(const std::string& text);
@@ -24,4 +24,4 @@ void prepare_repeat_free_sweep(const copy::CopyTransformer& transformer, const L
 Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
                         const std::vector<FloatFormat>& formats, const FastSweepOptions& options);
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -3,7 +3,7 @@
 #include "checkers/certificate.hpp"
 #include "checkers/checkpoint.hpp"
 #include "checkers/confidence.hpp"
-#include "checkers/copy/fast/copy_fast.hpp"
+#include "constructions/copy/fast/copy_fast.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/parallel.hpp"
 
@@ -16,7 +16,7 @@
 #include <fstream>
 #include <random>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 namespace {
 
@@ -256,4 +256,4 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
   return summary;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

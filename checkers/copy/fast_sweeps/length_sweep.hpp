@@ -16,7 +16,7 @@
 #include "checkers/verdict.hpp"
 #include "constructions/copy/transformer.hpp"
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 struct LengthGrid {
   long lo = 0, hi = 0, step = 2;
@@ -61,4 +61,4 @@ Json fast_sweep_params(const copy::CopyTransformerConfig& base, const LengthGrid
 Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
                             const FastSweepOptions& options);
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -1,9 +1,9 @@
 #include "checkers/copy/fast_sweeps/min_bits_sweep.hpp"
 
 #include "checkers/checkpoint.hpp"
-#include "checkers/copy/fast/copy_fast.hpp"
+#include "constructions/copy/fast/copy_fast.hpp"
 #include "checkers/copy/fast_sweeps/format_sweep.hpp"
-#include "checkers/copy/fast/mpfr_bits_copy.hpp"
+#include "constructions/copy/fast/mpfr_bits_copy.hpp"
 #include "core/refusal.hpp"
 #include "checkers/sweep_output.hpp"
 
@@ -13,7 +13,7 @@
 #include <chrono>
 #include <cmath>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 namespace {
 
@@ -151,4 +151,4 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
   return summary;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -10,8 +10,8 @@
 
 #include "checkers/copy/fast_sweeps/length_sweep.hpp"
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& options);
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -1,4 +1,4 @@
-#include "checkers/copy/fast/float_copy.hpp"
+#include "constructions/copy/fast/float_copy.hpp"
 
 
 #include <bit>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 namespace {
 
@@ -166,4 +166,4 @@ FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, co
 }
 
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

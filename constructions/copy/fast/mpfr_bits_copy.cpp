@@ -1,8 +1,8 @@
-#include "checkers/copy/fast/mpfr_bits_copy.hpp"
+#include "constructions/copy/fast/mpfr_bits_copy.hpp"
 
 #include "core/refusal.hpp"
-#include "checkers/copy/fast/bits_layer1_table.hpp"
-#include "checkers/copy/fast/rounded_sum.hpp"
+#include "constructions/copy/fast/bits_layer1_table.hpp"
+#include "constructions/copy/fast/rounded_sum.hpp"
 #include "core/parallel.hpp"
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <limits>
 #include <span>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 namespace {
 
@@ -247,4 +247,4 @@ BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads
   return run;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

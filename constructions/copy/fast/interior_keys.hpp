@@ -13,7 +13,7 @@
 // Only the construction's weights enter; the derivation holds for any weights that pass the check of make().
 #pragma once
 
-#include "checkers/copy/fast/integer_layer1.hpp"
+#include "constructions/copy/fast/integer_layer1.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 // One query's terms f_i(a) and constant C (reused from step to step).
 struct QueryTerms {
@@ -90,4 +90,4 @@ class InteriorKeys {
 bool interior_window(const copy::TokenString& sequence, std::size_t p, int n, int alphabet);
 std::uint64_t interior_ngram(const copy::TokenString& sequence, std::size_t p, int n, int alphabet);
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

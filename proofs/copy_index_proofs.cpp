@@ -1,4 +1,4 @@
-#include "checkers/copy/fast/index_proofs.hpp"
+#include "proofs/copy_index_proofs.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,13 +8,11 @@
 #include <stdexcept>
 #include <string>
 
-namespace tverify::fast {
+namespace tverify::proofs {
+
+using namespace copy::fast;  // the index stage whose facts these are (this file only)
 
 namespace {
-
-using proofs::from_outcome;
-using proofs::ProofResult;
-using proofs::QueryOutcome;
 
 // Model values up to 2^40 in magnitude: sums of a few of them stay exact in 64 bits on replay.
 constexpr std::int64_t replay_limit = std::int64_t{1} << 40;
@@ -107,7 +105,7 @@ std::int64_t decomposed_key(const InteriorKeys::Coordinate& c, const copy::Token
 
 }  // namespace
 
-ProofResult prove_ngram_bound(int n, const proofs::QueryOptions& options, std::int64_t slack) {
+ProofResult prove_ngram_bound(int n, const QueryOptions& options, std::int64_t slack) {
   if (n < 1) throw std::invalid_argument("the ngram bound needs n >= 1");
   z3::context ctx;
   const z3::sort integer = ctx.int_sort();
@@ -140,7 +138,7 @@ ProofResult prove_ngram_bound(int n, const proofs::QueryOptions& options, std::i
   }
   hypotheses.push_back(other_ngram);
   const z3::expr goal = score <= top - *smallest_loss - ctx.int_val(slack);
-  const QueryOutcome q = proofs::prove(ctx, fmt::format("{}.n{}", options.name, n), hypotheses, goal, options);
+  const QueryOutcome q = prove(ctx, fmt::format("{}.n{}", options.name, n), hypotheses, goal, options);
   ProofResult r = from_outcome(
       fmt::format("for every D >= 2, every query's terms C, f_0..f_{} (integer tables over the tokens) and every "
                   "interior window x whose n-gram is not g* (g*_i the first maximiser of f_i): C + sum_i f_i(x_i) <= "
@@ -153,7 +151,7 @@ ProofResult prove_ngram_bound(int n, const proofs::QueryOptions& options, std::i
 
 ProofResult prove_key_decomposition(const IntegerLayer1& layer1, int alphabet,
                                     const std::vector<InteriorKeys::Coordinate>& coordinates,
-                                    const proofs::QueryOptions& options) {
+                                    const QueryOptions& options) {
   const int n = layer1.n();
   const std::size_t tokens = static_cast<std::size_t>(alphabet);
   if (alphabet < 2 || tokens > layer1.tokens() || coordinates.size() != layer1.key_dim())
@@ -187,7 +185,7 @@ ProofResult prove_key_decomposition(const IntegerLayer1& layer1, int alphabet,
     goal = goal && key == decomposed;
   }
   const QueryOutcome q =
-      proofs::prove(ctx, fmt::format("{}.D{}-n{}", options.name, alphabet, n), hypotheses, goal.simplify(), options);
+      prove(ctx, fmt::format("{}.D{}-n{}", options.name, alphabet, n), hypotheses, goal.simplify(), options);
   ProofResult r = from_outcome(
       fmt::format("for every window of {} tokens of [{}]: each of the {} key coordinates of layer 1 (integers) "
                   "equals kappa_c + sum_i k_(c,i)(x_i)",
@@ -211,4 +209,4 @@ ProofResult prove_key_decomposition(const IntegerLayer1& layer1, int alphabet,
   return r;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::proofs

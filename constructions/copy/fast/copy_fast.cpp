@@ -1,6 +1,6 @@
 // The fast copy path's driver: one FastCopy per transformer, its per-thread states, and the autoregressive copy of a
 // string, step by step or in parallel blocks of steps (the stages that decide a step are in copy_stages.cpp).
-#include "checkers/copy/fast/copy_table.hpp"
+#include "constructions/copy/fast/copy_table.hpp"
 #include "core/parallel.hpp"
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <memory>
 #include <thread>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 using copy::CopyStep;
 
@@ -139,4 +139,4 @@ void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned thre
   out.run.copied = copied;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -26,14 +26,14 @@
 // The run reports how many steps each stage decided.
 #pragma once
 
-#include "checkers/copy/fast/interior_keys.hpp"
-#include "checkers/copy/fast/window_cache.hpp"
-#include "checkers/copy/fast/simd_kernels.hpp"
+#include "constructions/copy/fast/interior_keys.hpp"
+#include "constructions/copy/fast/window_cache.hpp"
+#include "constructions/copy/fast/simd_kernels.hpp"
 
 #include <optional>
 #include <unordered_map>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 struct FastStats {
   std::uint64_t steps = 0, by_bound = 0, by_levels = 0, by_exact = 0;
@@ -146,4 +146,4 @@ class FastCopy {
   std::uint64_t instance_;  // keys the per-thread window caches
 };
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

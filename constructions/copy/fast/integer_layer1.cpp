@@ -1,4 +1,4 @@
-#include "checkers/copy/fast/integer_layer1.hpp"
+#include "constructions/copy/fast/integer_layer1.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 namespace {
 
@@ -297,4 +297,4 @@ IntegerRow IntegerLayer1::at(const copy::TokenString& sequence, std::size_t p) c
   return row;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

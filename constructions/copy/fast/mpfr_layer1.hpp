@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 class SparseMpfrLayer1 {
  public:
@@ -43,4 +43,4 @@ class SparseMpfrLayer1 {
   F scratch_;
 };
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

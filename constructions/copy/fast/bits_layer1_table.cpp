@@ -1,12 +1,12 @@
-#include "checkers/copy/fast/bits_layer1_table.hpp"
+#include "constructions/copy/fast/bits_layer1_table.hpp"
 
-#include "checkers/copy/fast/mpfr_layer1.hpp"
+#include "constructions/copy/fast/mpfr_layer1.hpp"
 #include "core/parallel.hpp"
 
 #include <cmath>
 #include <limits>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 namespace {
 
@@ -96,4 +96,4 @@ Layer1Table layer1_table(const copy::CopyTransformer& transformer, const copy::T
   return t;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

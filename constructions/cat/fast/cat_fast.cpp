@@ -1,4 +1,4 @@
-#include "checkers/cat/fast/cat_fast.hpp"
+#include "constructions/cat/fast/cat_fast.hpp"
 
 #include <algorithm>
 #include <map>

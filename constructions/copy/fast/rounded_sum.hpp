@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 // x rounded to nearest at `bits` significant bits as MPFR's MPFR_RNDN does: a tie goes to the even significand, and
 // at one bit (both neighbours have significand 1) away from zero; x is a normal double or zero.
@@ -87,4 +87,4 @@ class RoundedSum {
   long frozen_below_ = std::numeric_limits<long>::min();
 };
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 // A non-zero entry of a query: (key coordinate, integer weight).
 struct QueryEntry {
@@ -116,4 +116,4 @@ class IntegerLayer1 {
   Refusal weight_refusal_;
 };
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

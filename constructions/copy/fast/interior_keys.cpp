@@ -1,9 +1,9 @@
-#include "checkers/copy/fast/interior_keys.hpp"
+#include "constructions/copy/fast/interior_keys.hpp"
 
 #include <algorithm>
 #include <limits>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 namespace {
 
@@ -147,4 +147,4 @@ std::uint64_t interior_ngram(const copy::TokenString& sequence, std::size_t p, i
   return code;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -6,7 +6,7 @@
 // counts instead of scoring every key (copy_fast.hpp, stage 0).
 #pragma once
 
-#include "checkers/copy/fast/integer_layer1.hpp"
+#include "constructions/copy/fast/integer_layer1.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 // Value rows (one entry per token) are padded with zeros to a multiple of 4 entries, so that the loops over a row have
 // a fixed-width body the compiler unrolls and vectorises (a row has only D + 2 or so entries).
@@ -80,4 +80,4 @@ struct WindowCache {
   const WindowLevels& levels_of(std::uint32_t query_window, IntegerRow& scratch);
 };
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -1,9 +1,9 @@
-#include "checkers/copy/fast/window_cache.hpp"
+#include "constructions/copy/fast/window_cache.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 using copy::Token;
 using copy::TokenString;
@@ -124,4 +124,4 @@ const WindowLevels& WindowCache::levels_of(std::uint32_t query_window, IntegerRo
   return of;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

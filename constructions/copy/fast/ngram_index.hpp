@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 class NgramIndex {
  public:
@@ -54,4 +54,4 @@ class NgramIndex {
   std::vector<std::uint32_t> previous_;  // by position: the previous position with the same code
 };
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 struct BitsRun {
   std::optional<std::size_t> first_wrong_step;  // nullopt: x is copied
@@ -56,4 +56,4 @@ class MpfrBitsCopy {
   std::size_t max_levels_;
 };
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

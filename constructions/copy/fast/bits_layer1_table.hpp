@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 // Rows of (index, value id) entries, compressed: row i is entries[offsets[i] .. offsets[i + 1]).
 struct SparseRows {
@@ -59,4 +59,4 @@ struct Layer1Table {
 Layer1Table layer1_table(const copy::CopyTransformer& transformer, const copy::TokenString& sequence,
                          std::size_t count, int bits, unsigned threads);
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

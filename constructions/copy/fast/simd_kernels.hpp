@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 // Scores are 32-bit: IntegerLayer1 refuses weights whose score bound reaches 2^31, so nothing here overflows.
 // scores[j] += weight * column[j] for j < count.
@@ -24,4 +24,4 @@ std::int32_t max_of(const std::int32_t* values, std::size_t count);
 void top_count_and_runner_up(const std::int32_t* values, std::size_t count, std::int32_t top, std::size_t& top_count,
                              std::int32_t& runner_up);
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -1,7 +1,7 @@
 // The certification stages of the fast copy path (docs/fast.md): each generation step is decided by the cheapest
 // stage that can certify it - window bounds, the top level's bound, the exact lexicographic comparison of level sums -
 // and only then by the exact evaluator.
-#include "checkers/copy/fast/copy_table.hpp"
+#include "constructions/copy/fast/copy_table.hpp"
 #include "core/double_bounds.hpp"
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <limits>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 using copy::CopyStep;
 
@@ -343,4 +343,4 @@ CopyStep FastCopy::decide(Table& table, std::size_t p, Scratch& scratch, FastSta
   return transformer_.next_token(transformer_.layer1(prefix), p);
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

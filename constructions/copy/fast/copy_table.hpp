@@ -1,10 +1,10 @@
-// The fast copy path's table (private to checkers/copy/fast): layer 1 of one copy sequence in integers, built
+// The fast copy path's table (private to constructions/copy/fast): layer 1 of one copy sequence in integers, built
 // incrementally and shared read-only by the workers of a parallel copy; and each thread's state for a FastCopy.
 #pragma once
 
-#include "checkers/copy/fast/copy_fast.hpp"
-#include "checkers/copy/fast/ngram_index.hpp"
-#include "checkers/copy/fast/simd_kernels.hpp"
+#include "constructions/copy/fast/copy_fast.hpp"
+#include "constructions/copy/fast/ngram_index.hpp"
+#include "constructions/copy/fast/simd_kernels.hpp"
 #include "core/large_buffer.hpp"
 #include "core/parallel.hpp"
 
@@ -15,7 +15,7 @@
 #include <mutex>
 #include <optional>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 using copy::Token;
 using copy::TokenString;
@@ -327,4 +327,4 @@ struct FastCopy::Table {
   TokenString next_;  // the next copy sequence, built in a reused buffer
 };
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

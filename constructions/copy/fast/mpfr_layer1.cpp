@@ -1,8 +1,8 @@
-#include "checkers/copy/fast/mpfr_layer1.hpp"
+#include "constructions/copy/fast/mpfr_layer1.hpp"
 
 #include <algorithm>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 SparseMpfrLayer1::SparseMpfrLayer1(const copy::FinitePrecisionCopy& finite)
     : dim_(finite.dim()), n_(finite.n()) {
@@ -85,4 +85,4 @@ SparseMpfrLayer1::Output SparseMpfrLayer1::compute(const copy::TokenString& wind
   return result;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 enum class FloatFormat { Float64, Float32, BFloat16, Float16 };
 
@@ -28,4 +28,4 @@ struct FloatRun {
 
 FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, const copy::TokenString& x);
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

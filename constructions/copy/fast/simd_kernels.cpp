@@ -1,9 +1,9 @@
-#include "checkers/copy/fast/simd_kernels.hpp"
+#include "constructions/copy/fast/simd_kernels.hpp"
 
 #include <algorithm>
 #include <limits>
 
-namespace tverify::fast {
+namespace tverify::copy::fast {
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define TVERIFY_CLONES __attribute__((target_clones("avx2", "default")))
@@ -53,4 +53,4 @@ TopLevel top_level(const std::int32_t* values, std::size_t count) {
   return level;
 }
 
-}  // namespace tverify::fast
+}  // namespace tverify::copy::fast

@@ -18,20 +18,20 @@
 #include <cstdint>
 #include <vector>
 
-#include "checkers/copy/fast/integer_layer1.hpp"
-#include "checkers/copy/fast/interior_keys.hpp"
+#include "constructions/copy/fast/integer_layer1.hpp"
+#include "constructions/copy/fast/interior_keys.hpp"
 #include "proofs/z3_query.hpp"
 
-namespace tverify::fast {
+namespace tverify::proofs {
 
 // The ngram bound at n, every D >= 2 (`slack` lowers B, as ngram_bound's does: 0 but in the tests of a wrong bound).
-proofs::ProofResult prove_ngram_bound(int n, const proofs::QueryOptions& options, std::int64_t slack = 0);
+ProofResult prove_ngram_bound(int n, const QueryOptions& options, std::int64_t slack = 0);
 
 // The decomposition of layer 1's keys over interior windows of `alphabet` tokens, as `coordinates` state it
 // (InteriorKeys::coordinates(), or a table altered by a test): one per key coordinate, each term a table of
 // `alphabet` entries at an offset 0..n (std::invalid_argument otherwise).
-proofs::ProofResult prove_key_decomposition(const IntegerLayer1& layer1, int alphabet,
-                                            const std::vector<InteriorKeys::Coordinate>& coordinates,
-                                            const proofs::QueryOptions& options);
+ProofResult prove_key_decomposition(const copy::fast::IntegerLayer1& layer1, int alphabet,
+                                    const std::vector<copy::fast::InteriorKeys::Coordinate>& coordinates,
+                                    const QueryOptions& options);
 
-}  // namespace tverify::fast
+}  // namespace tverify::proofs
