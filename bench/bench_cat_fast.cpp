@@ -14,7 +14,8 @@ using namespace tverify;
 
 const cat::CatSetup& setup() {
   static const cat::CatSetup s = cat::make_setup(
-      ParamValues::parse(find_construction("cat").params(), {{"V", "4"}, {"N", "2"}, {"L", "64"}, {"c", "12"}}), "key_delay_full");
+      ParamValues::parse(find_construction("cat").params(), {{"V", "4"}, {"N", "2"}, {"L", "64"}, {"c", "12"}}),
+      "key_delay_full");
   return s;
 }
 
@@ -25,7 +26,11 @@ void BM_FamilyProbeFast(benchmark::State& state) {
   state.counters["L"] = static_cast<double>(length);
   state.counters["fails"] = failed;
 }
-BENCHMARK(BM_FamilyProbeFast)->RangeMultiplier(4)->Range(1 << 10, 1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FamilyProbeFast)
+    ->RangeMultiplier(4)
+    ->Range(1 << 10, 1 << 20)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_FamilyProbeExact(benchmark::State& state) {
   const int length = static_cast<int>(state.range(0));
@@ -35,7 +40,11 @@ void BM_FamilyProbeExact(benchmark::State& state) {
   state.counters["L"] = length;
   state.counters["fails"] = failed;
 }
-BENCHMARK(BM_FamilyProbeExact)->RangeMultiplier(4)->Range(1 << 6, 1 << 10)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FamilyProbeExact)
+    ->RangeMultiplier(4)
+    ->Range(1 << 6, 1 << 10)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -21,8 +21,8 @@ void BM_KeyDelayExhaustive(benchmark::State& state) {
     instances = r.details["valid_instances"].get<std::uint64_t>();
     benchmark::DoNotOptimize(r);
   }
-  state.counters["instances/s"] = benchmark::Counter(static_cast<double>(instances) * static_cast<double>(state.iterations()),
-                                                     benchmark::Counter::kIsRate);
+  state.counters["instances/s"] = benchmark::Counter(
+      static_cast<double>(instances) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["valid_instances"] = static_cast<double>(instances);
 }
 BENCHMARK(BM_KeyDelayExhaustive)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);

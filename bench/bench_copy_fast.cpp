@@ -103,8 +103,8 @@ void BM_ExhaustiveThm23(benchmark::State& state) {
   state.counters["steps"] = static_cast<double>(stats.steps);
   state.counters["by_bound"] = static_cast<double>(stats.by_bound);
   state.counters["by_levels"] = static_cast<double>(stats.by_levels);
-  state.counters["strings/s"] = benchmark::Counter(65536.0 * static_cast<double>(state.iterations()),
-                                                   benchmark::Counter::kIsRate);
+  state.counters["strings/s"] =
+      benchmark::Counter(65536.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["copied"] = static_cast<double>(copied);
 }
 BENCHMARK(BM_ExhaustiveThm23)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);

@@ -16,8 +16,8 @@ namespace {
 using namespace tverify;
 
 copy::CopyTransformer transformer(int alphabet, int length) {
-  return copy::CopyTransformer(copy::CopyTransformerConfig{alphabet, 4, length, copy::EmbeddingKind::OneHot,
-                                                           copy::TransformerVariant::Corrected, {}});
+  return copy::CopyTransformer(copy::CopyTransformerConfig{
+      alphabet, 4, length, copy::EmbeddingKind::OneHot, copy::TransformerVariant::Corrected, {}});
 }
 
 // Arguments: L, D, threads (n = 4, 3 bits).

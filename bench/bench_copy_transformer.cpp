@@ -15,13 +15,12 @@ void BM_Thm2_3Exhaustive(benchmark::State& state) {
   const auto domain = make_string_domain(2, 3, 16, options);
   const CopyTransformerConfig config{2, 3, 16, EmbeddingKind::OneHot, TransformerVariant::Corrected, std::nullopt};
   for (auto _ : state) {
-    auto results = check_transformer_claims(domain, config, {NgramReading::Text}, {false, false, false, true, false},
-                                            options);
+    auto results =
+        check_transformer_claims(domain, config, {NgramReading::Text}, {false, false, false, true, false}, options);
     benchmark::DoNotOptimize(results);
   }
-  state.counters["strings/s"] =
-      benchmark::Counter(static_cast<double>(domain.size) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
+  state.counters["strings/s"] = benchmark::Counter(
+      static_cast<double>(domain.size) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Thm2_3Exhaustive)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(2);
 

@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
   }
   const int alphabet = std::stoi(argv[1]), n = std::stoi(argv[2]), length = std::stoi(argv[3]);
   const unsigned threads = argc > 5 ? static_cast<unsigned>(std::stoi(argv[5])) : 1;
-  const copy::CopyTransformer t(copy::CopyTransformerConfig{alphabet, n, length, copy::EmbeddingKind::OneHot,
-                                                            copy::TransformerVariant::Corrected, {}});
+  const copy::CopyTransformer t(copy::CopyTransformerConfig{
+      alphabet, n, length, copy::EmbeddingKind::OneHot, copy::TransformerVariant::Corrected, {}});
   if (const Refusal why = copy::fast::FastCopy::refusal(t)) {
     std::cerr << "export_copy_case: D = " << alphabet << ", n = " << n << ": " << *why << "\n";
     return 2;
@@ -60,9 +60,10 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const copy::fast::FastCopyRun r = fast.copy_string(x, threads, false);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fmt::print("tverify fast path: D={} n={} L={} threads={}: {:.4f} s, copied={}, steps by bound {} (by the key index "
-             "{}) / levels {} / exact {}\n",
-             alphabet, n, length, threads, seconds, r.run.copied, r.stats.by_bound, r.stats.by_index, r.stats.by_levels,
-             r.stats.by_exact);
+  fmt::print(
+      "tverify fast path: D={} n={} L={} threads={}: {:.4f} s, copied={}, steps by bound {} (by the key index "
+      "{}) / levels {} / exact {}\n",
+      alphabet, n, length, threads, seconds, r.run.copied, r.stats.by_bound, r.stats.by_index, r.stats.by_levels,
+      r.stats.by_exact);
   return r.run.copied ? 0 : 1;
 }

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <limits>
 
-
 namespace tverify {
 
 Json claim_to_json(const ClaimResult& c) {
@@ -111,16 +110,16 @@ Json sweep_certificate(const Json& header, const std::string& output, const Json
 
 void ensure_writable(const std::string& path) { ensure_writable_file(path, "--json"); }
 
-void write_json_atomically(const std::string& path, const Json& json) { write_file_atomically(path, json.dump(2) + "\n"); }
+void write_json_atomically(const std::string& path, const Json& json) {
+  write_file_atomically(path, json.dump(2) + "\n");
+}
 
 namespace {
 
 bool names_verdict(const Json& j) {
   try {
     return j.is_string() && (verdict_from_string(j.get<std::string>()), true);
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
+  } catch (const std::invalid_argument&) { return false; }
 }
 
 void check_claim(const FieldCheck& check, const Json& c, std::size_t index) {
@@ -132,7 +131,8 @@ void check_claim(const FieldCheck& check, const Json& c, std::size_t index) {
   check.string(c, "verdict", at + ".verdict");
   if (!names_verdict(c["verdict"])) check.fail(at + ".verdict", "verified, refuted, unknown or vacuous");
   constexpr std::uint64_t max_count = std::uint64_t{1} << 62;
-  for (const char* key : {"checked", "passed", "failed", "unknown"}) check.count(c, key, at + "." + key, max_count, false);
+  for (const char* key : {"checked", "passed", "failed", "unknown"})
+    check.count(c, key, at + "." + key, max_count, false);
   check.boolean(c, "outside_hypotheses", at + ".outside_hypotheses");
   const bool vacuous = c["verdict"] == "vacuous";
   if (vacuous != c.value("outside_hypotheses", false))
@@ -201,7 +201,8 @@ Json validated_certificate(const Json& j, const std::string& what) {
     if (!o.is_object()) check.fail("options", "an object");
     check.count(o, "max_counterexamples", "options.max_counterexamples", 100000, false);
     check.count(o, "timeout_ms", "options.timeout_ms", 86'400'000, false, 1000);  // --timeout-s 1..86400
-    if (o.contains("requested_claims") && !o["requested_claims"].is_array()) check.fail("options.requested_claims", "a list");
+    if (o.contains("requested_claims") && !o["requested_claims"].is_array())
+      check.fail("options.requested_claims", "a list");
     if (o.contains("requested_claims"))
       for (const auto& id : o["requested_claims"])
         if (!id.is_string()) check.fail("options.requested_claims", "a list of claim ids");

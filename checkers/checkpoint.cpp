@@ -78,8 +78,6 @@ std::vector<Json> Checkpoint::sorted_rows() const {
   return rows;
 }
 
-ParamSpec resume_option() {
-  return flag_param("resume", "continue an interrupted sweep from the checkpoint in --out");
-}
+ParamSpec resume_option() { return flag_param("resume", "continue an interrupted sweep from the checkpoint in --out"); }
 
 }  // namespace tverify

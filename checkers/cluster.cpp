@@ -35,9 +35,7 @@ void distribute_items(std::uint64_t items, const std::function<std::string(std::
       try {
         auto [index, result] = Json::parse(message).get<std::pair<std::uint64_t, std::string>>();
         on_result(index, std::move(result));
-      } catch (...) {
-        failed = std::current_exception();
-      }
+      } catch (...) { failed = std::current_exception(); }
     });
     FinishedItem finished;
     for (std::uint64_t i = dispenser->take({}); i < items; i = dispenser->take(std::move(finished))) {

@@ -68,9 +68,10 @@ bool ClaimSelection::has(const ClaimSpec& claim) const {
 Construction::Construction(ConstructionDeclaration declaration, ConstructionActions actions)
     : declaration_(std::move(declaration)), actions_(std::move(actions)) {
   for (const auto& s : declaration_.sweeps)
-    if (!s.selector.empty() && std::none_of(s.options.begin(), s.options.end(),
-                                            [&](const ParamSpec& o) { return o.name == s.selector; }))
-      throw std::logic_error(declaration_.name + ": the selector --" + s.selector + " of a sweep is not one of its options");
+    if (!s.selector.empty() &&
+        std::none_of(s.options.begin(), s.options.end(), [&](const ParamSpec& o) { return o.name == s.selector; }))
+      throw std::logic_error(declaration_.name + ": the selector --" + s.selector +
+                             " of a sweep is not one of its options");
 }
 
 const ClaimSpec& Construction::claim(const std::string& id) const {
@@ -79,8 +80,8 @@ const ClaimSpec& Construction::claim(const std::string& id) const {
     if (c.id == id) return c;
     known.push_back(c.id);
   }
-  throw UsageError("--claim '" + id + "' is not a claim of " + name() + did_you_mean(id, known) + " (claims: " +
-                   joined(known) + ")");
+  throw UsageError("--claim '" + id + "' is not a claim of " + name() + did_you_mean(id, known) +
+                   " (claims: " + joined(known) + ")");
 }
 
 bool Construction::has_proofs() const {
@@ -139,8 +140,8 @@ ClaimSelection Construction::requested_claims(const std::string& verb, const Par
 std::vector<ParamSpec> Construction::params_for(const std::string& verb) const {
   const auto& features = declaration_.features;
   const auto& read = verb == "prove"                         ? features.prove_params
-                      : verb == "export" || verb == "weights" ? features.export_params
-                                                              : std::nullopt;
+                     : verb == "export" || verb == "weights" ? features.export_params
+                                                             : std::nullopt;
   if (!read) return params();
   std::vector<ParamSpec> out;
   for (const auto& p : params())
@@ -155,7 +156,8 @@ void Construction::require_verb(const std::string& verb) const {
   if (verb == "sweep" && (sweeps().empty() || !actions_.sweep))
     throw UsageError("construction '" + name() + "' has no sweeps");
   if (verb == "export" && !has_export())
-    throw UsageError("construction '" + name() + "' has no ONNX export (constructions with one: see `tverify export --help`)");
+    throw UsageError("construction '" + name() +
+                     "' has no ONNX export (constructions with one: see `tverify export --help`)");
   if (verb == "weights" && !has_weights())
     throw UsageError("construction '" + name() + "' has no named weights (tverify.constructions() says which do)");
 }
@@ -177,17 +179,18 @@ void Construction::refuse_unread(const std::string& verb, const SweepRequest* sw
   if (!declaration_.features.unread_params) return;
   for (const auto& name : declaration_.features.unread_params(verb, sweep, params))
     if (params.given(name))
-      throw UsageError(fmt::format("--{} is not read by `tverify {} {}{}` with these options; leave it out", name,
-                                   verb, this->name(),
+      throw UsageError(fmt::format("--{} is not read by `tverify {} {}{}` with these options; leave it out", name, verb,
+                                   this->name(),
                                    sweep ? " --vary " + sweep->vary + (sweep->fast ? " --fast" : "") : ""));
 }
 
 void Construction::refuse_unread_budget(const std::string& verb, const RunOptions& options) const {
   if (options.max_memory == 0 || (estimates_memory() && verb != "prove")) return;
-  throw UsageError(fmt::format("--max-memory is not read by `tverify {} {}`: tverify estimates the memory of model "
-                               "checks and sweeps only (other runs are bounded by the ranges of their parameters); "
-                               "leave it out",
-                               verb, name()));
+  throw UsageError(
+      fmt::format("--max-memory is not read by `tverify {} {}`: tverify estimates the memory of model "
+                  "checks and sweeps only (other runs are bounded by the ranges of their parameters); "
+                  "leave it out",
+                  verb, name()));
 }
 
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,
@@ -258,16 +261,17 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
   for (const auto& o : spec->options) own.push_back("--" + o.name);
   for (const auto& [option, text] : request.options)
     if (std::none_of(spec->options.begin(), spec->options.end(), [&](const ParamSpec& o) { return o.name == option; }))
-      throw UsageError("--" + option + " is not an option of " + sweep_label(name(), *spec) + " (its options: " +
-                       (own.empty() ? "none" : joined(own)) + ")");
+      throw UsageError("--" + option + " is not an option of " + sweep_label(name(), *spec) +
+                       " (its options: " + (own.empty() ? "none" : joined(own)) + ")");
   if (request.out_dir.empty() || request.out_dir == "-")
-    throw UsageError("--out must name a directory (a sweep writes its certificate, table and figures there; '-', "
-                     "standard output, cannot hold them)");
-  SweepRun sweep_run{*spec, request.vary,
-                     SweepOutput{request.out_dir,
-                                 sweep_certificate_header(request.command, name(), variant, params.to_json(),
-                                                          request.vary, request.fast, request.options)},
-                     ParamValues::parse(spec->options, request.options)};
+    throw UsageError(
+        "--out must name a directory (a sweep writes its certificate, table and figures there; '-', "
+        "standard output, cannot hold them)");
+  SweepRun sweep_run{
+      *spec, request.vary,
+      SweepOutput{request.out_dir, sweep_certificate_header(request.command, name(), variant, params.to_json(),
+                                                            request.vary, request.fast, request.options)},
+      ParamValues::parse(spec->options, request.options)};
   if (sweep_run.options.has("resume") && sweep_run.options.flag("resume") &&
       !std::filesystem::is_directory(request.out_dir))
     throw UsageError("--resume: --out '" + request.out_dir +

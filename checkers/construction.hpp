@@ -33,10 +33,10 @@ struct VariantSpec {
 enum class DecidedBy { Check, Prove, CheckAndProve };
 
 struct ClaimSpec {
-  std::string id;          // stable: "copy.alg1"
-  std::string section;     // where the paper states it
-  std::string statement;   // the paper's wording
-  std::string checked;     // what tverify checks, precisely, and on which domain
+  std::string id;         // stable: "copy.alg1"
+  std::string section;    // where the paper states it
+  std::string statement;  // the paper's wording
+  std::string checked;    // what tverify checks, precisely, and on which domain
   std::vector<std::string> params;
   DecidedBy decided_by = DecidedBy::Check;
   // Empty when the claim is about the run's parameters and variant; otherwise why it is not (e.g. "checked with
@@ -51,9 +51,9 @@ struct ClaimSpec {
 // sweeps those select, by its selector option when it has one (the sweep without a selector when none is given). It
 // has its own options.
 struct SweepSpec {
-  std::string vary;  // "tau", "L", ...
-  bool fast = false;  // selected by --fast
-  std::string help;   // what it varies and what it writes
+  std::string vary;                // "tau", "L", ...
+  bool fast = false;               // selected by --fast
+  std::string help;                // what it varies and what it writes
   std::vector<ParamSpec> options;  // without the dashes; "--out" and "--vary" are every sweep's
   std::string selector{};          // the name of one of `options` whose presence selects this sweep; empty: none
   bool reads_counterexample_limit = false;  // its files record counterexamples, as many as --max-counterexamples
@@ -64,12 +64,12 @@ struct SweepSpec {
 std::string vary_key(const std::string& vary);
 
 struct SweepRequest {
-  std::string vary;     // as given ("tau", "L=1024:1048576:x2")
+  std::string vary;  // as given ("tau", "L=1024:1048576:x2")
   bool fast = false;
-  std::string out_dir;  // where the CSV, PNG and JSON go
+  std::string out_dir;                         // where the CSV, PNG and JSON go
   std::map<std::string, std::string> options;  // name (no dashes) -> text; flags as "true"
-  std::string command{};  // the command line, recorded in the sweep's certificates
-  bool max_counterexamples_given = false;  // refused by a sweep that records no counterexample
+  std::string command{};                       // the command line, recorded in the sweep's certificates
+  bool max_counterexamples_given = false;      // refused by a sweep that records no counterexample
 };
 
 // A sweep request matched with its spec and its options validated.

@@ -34,7 +34,7 @@ struct RunOptions {
   bool force = false;
   bool progress = false;
   std::size_t max_counterexamples = 10;
-  std::uint64_t max_memory = 0;  // --max-memory in bytes; 0: the default (checkers/memory_budget.hpp)
+  std::uint64_t max_memory = 0;   // --max-memory in bytes; 0: the default (checkers/memory_budget.hpp)
   RunMonitor* monitor = nullptr;  // optional: progress counts and a stop request (the Python package)
 };
 
@@ -91,9 +91,7 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
           }
           progress.advance(end - start);
         }
-      } catch (...) {
-        errors[c] = std::current_exception();
-      }
+      } catch (...) { errors[c] = std::current_exception(); }
     }
   };
   const std::uint64_t threads = std::max<std::uint64_t>(1, std::min<std::uint64_t>(options.threads, chunks));

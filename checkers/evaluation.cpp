@@ -24,10 +24,9 @@ Json evaluation_json(const Evaluation& evaluation, const std::string& command, c
                      const std::string& variant, const Json& params, const std::string& input) {
   Json trace = Json::array();
   for (const auto& t : evaluation.trace) trace.push_back(tensor_json(t));
-  return Json{{"tool", "tverify"},   {"version", tool_version()}, {"commit", tool_commit()},
-              {"command", command},  {"verb", "eval"},            {"construction", construction},
-              {"variant", variant},  {"params", params},          {"input", input},
-              {"result", evaluation.result}, {"trace", trace}};
+  return Json{{"tool", "tverify"}, {"version", tool_version()},    {"commit", tool_commit()}, {"command", command},
+              {"verb", "eval"},    {"construction", construction}, {"variant", variant},      {"params", params},
+              {"input", input},    {"result", evaluation.result},  {"trace", trace}};
 }
 
 }  // namespace tverify

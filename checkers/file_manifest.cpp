@@ -21,8 +21,8 @@ std::vector<std::pair<std::string, std::string>> manifest_entries(const fs::path
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
     const bool hex = line.size() > 66 && std::all_of(line.begin(), line.begin() + 64, [](char c) {
-      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-    });
+                       return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+                     });
     const std::string name = hex ? line.substr(66) : "";
     if (!hex || line.compare(64, 2, "  ") != 0 || name.find('/') != std::string::npos || name == "." || name == "..")
       throw UsageError(what + " line " + std::to_string(number) +
@@ -54,7 +54,8 @@ void require_whole_set(const fs::path& file) {
     const bool present = fs::exists(listed, ec);
     if (!present || sha256_hex(read_text_file(listed.string(), "'" + listed.string() + "'")) != digest)
       throw UsageError("'" + listed.string() + "' " + (present ? "does not match" : "is missing from") +
-                       " its manifest '" + manifest.string() + "': the files beside it come from different runs (a "
+                       " its manifest '" + manifest.string() +
+                       "': the files beside it come from different runs (a "
                        "run was killed while replacing them); run the command that made them again");
   }
 }

@@ -34,7 +34,8 @@ constexpr const char* temp_prefix = ".tverify-tmp.";
 std::string error_text(int err) { return std::strerror(err); }
 
 UsageError cannot_write(const fs::path& path, int err) {
-  return UsageError("cannot write '" + path.string() + "': " + error_text(err) + " (the previous file, if any, is kept)");
+  return UsageError("cannot write '" + path.string() + "': " + error_text(err) +
+                    " (the previous file, if any, is kept)");
 }
 
 mode_t file_mode() {
@@ -62,10 +63,11 @@ void refuse_foreign_link(const fs::path& path, const std::string& prefix) {
   std::error_code ec;
   const fs::path leads_to = fs::canonical(path, ec);
   const std::string why = ec ? "leads nowhere (" + ec.message() + ")"
-                        : !fs::is_regular_file(leads_to, ec) ? "leads to '" + leads_to.string() + "', which is no regular file"
-                        : fs::canonical(folder_of(path), ec) != leads_to.parent_path()
-                            ? "leads to '" + leads_to.string() + "', outside its folder"
-                            : "";
+                          : !fs::is_regular_file(leads_to, ec)
+                              ? "leads to '" + leads_to.string() + "', which is no regular file"
+                          : fs::canonical(folder_of(path), ec) != leads_to.parent_path()
+                              ? "leads to '" + leads_to.string() + "', outside its folder"
+                              : "";
   if (!why.empty())
     throw UsageError(prefix + "'" + path.string() + "' is a link that " + why +
                      "; tverify replaces only a link to a regular file in the same folder");
@@ -79,7 +81,8 @@ void refuse_non_regular(const fs::path& path, const std::string& option) {
   if (fs::is_symlink(status)) return refuse_foreign_link(path, prefix);
   if (ec || !fs::exists(status) || fs::is_regular_file(status)) return;
   if (fs::is_directory(status)) throw UsageError(prefix + "'" + path.string() + "' is a directory; give a file path");
-  throw UsageError(prefix + "'" + path.string() + "' is not a regular file (a device, FIFO or socket); give a file path");
+  throw UsageError(prefix + "'" + path.string() +
+                   "' is not a regular file (a device, FIFO or socket); give a file path");
 }
 
 // mkstemp beside `target`; returns the open descriptor and fills `temp`.
@@ -98,8 +101,10 @@ void write_all(int fd, const std::string& text, const fs::path& target, const fs
   while (left > 0 && err == 0) {
     const ssize_t n = ::write(fd, p, left);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) err = n < 0 ? errno : EIO;
-    else p += n, left -= static_cast<std::size_t>(n);
+    if (n <= 0)
+      err = n < 0 ? errno : EIO;
+    else
+      p += n, left -= static_cast<std::size_t>(n);
   }
   if (err == 0 && ::fchmod(fd, file_mode()) != 0) err = errno;
   if (err == 0 && ::fsync(fd) != 0) err = errno;
@@ -241,7 +246,8 @@ void ensure_writable_file(const std::string& path, const std::string& option) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw UsageError(option + " '" + path + "': directory '" + dir.string() + "' does not exist");
-  if (::access(dir.c_str(), W_OK) != 0) throw UsageError(option + " '" + path + "': directory '" + dir.string() + "' is not writable");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw UsageError(option + " '" + path + "': directory '" + dir.string() + "' is not writable");
 }
 
 void refuse_input_as_output(const std::string& path, const std::string& option,
@@ -333,7 +339,8 @@ OutputDirLock::OutputDirLock(const std::string& dir, const std::string& option) 
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd_);
     fd_ = -1;
-    throw UsageError(option + " '" + dir + "' is in use by another tverify run (it holds the folder's lock); wait for "
+    throw UsageError(option + " '" + dir +
+                     "' is in use by another tverify run (it holds the folder's lock); wait for "
                      "it to finish or choose another folder");
   }
   remove_stale_temporaries(dir);
@@ -400,8 +407,7 @@ bool run_program(const std::string& program, const std::vector<std::string>& arg
   }
   ::close(pipe_fds[1]);
   const timespec no_wait{0, 0};
-  while (sigtimedwait(&pipe_set, nullptr, &no_wait) > 0) {
-  }
+  while (sigtimedwait(&pipe_set, nullptr, &no_wait) > 0) {}
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)

@@ -12,9 +12,8 @@
 namespace tverify {
 
 struct FieldCheck {
-  std::string what;  // the file, as messages name it: "certificate 'a.json'"
+  std::string what;                      // the file, as messages name it: "certificate 'a.json'"
   mutable std::set<std::string> read{};  // every field a check has looked at, by its path
-
 
   [[noreturn]] void fail(const std::string& field, const std::string& must) const {
     throw UsageError(what + ": field \"" + field + "\" must be " + must);

@@ -12,11 +12,11 @@ namespace {
 // named by its code point, so that no input stops pdflatex.
 std::string latex_symbol(unsigned code) {
   static const std::map<unsigned, std::string> symbols{
-      {0x3C4, "$\\tau$"},   {0x3B8, "$\\theta$"}, {0x3C0, "$\\pi$"},     {0x3B1, "$\\alpha$"}, {0x3B2, "$\\beta$"},
-      {0x3A3, "$\\Sigma$"}, {0x3A8, "$\\Psi$"},   {0x221A, "$\\surd$"},  {0xB1, "$\\pm$"},     {0x2264, "$\\le$"},
-      {0x2265, "$\\ge$"},   {0x2260, "$\\ne$"},   {0xD7, "$\\times$"},   {0xB7, "$\\cdot$"},   {0x2212, "$-$"},
-      {0x2192, "$\\to$"},   {0x2026, "\\dots{}"}, {0x2013, "--"},        {0x2014, "---"},      {0x11D, "\\^g"},
-      {0x302, "\\^{}"}, {0x303, "\\~{}"}};
+      {0x3C4, "$\\tau$"},   {0x3B8, "$\\theta$"}, {0x3C0, "$\\pi$"},    {0x3B1, "$\\alpha$"}, {0x3B2, "$\\beta$"},
+      {0x3A3, "$\\Sigma$"}, {0x3A8, "$\\Psi$"},   {0x221A, "$\\surd$"}, {0xB1, "$\\pm$"},     {0x2264, "$\\le$"},
+      {0x2265, "$\\ge$"},   {0x2260, "$\\ne$"},   {0xD7, "$\\times$"},  {0xB7, "$\\cdot$"},   {0x2212, "$-$"},
+      {0x2192, "$\\to$"},   {0x2026, "\\dots{}"}, {0x2013, "--"},       {0x2014, "---"},      {0x11D, "\\^g"},
+      {0x302, "\\^{}"},     {0x303, "\\~{}"}};
   const auto it = symbols.find(code);
   return it != symbols.end() ? it->second : fmt::format("[U+{:04X}]", code);
 }
@@ -55,9 +55,13 @@ std::string latex_escape(const std::string& text) {
       continue;
     }
     switch (c) {
-      case '#': case '$': case '%': case '&': case '_': case '{': case '}':
-        out += '\\', out += static_cast<char>(c);
-        break;
+      case '#':
+      case '$':
+      case '%':
+      case '&':
+      case '_':
+      case '{':
+      case '}': out += '\\', out += static_cast<char>(c); break;
       case '\\': out += "$\\backslash$"; break;
       case '^': out += "\\^{}"; break;
       case '~': out += "\\~{}"; break;

@@ -78,10 +78,11 @@ void require_within_budget(const MemoryEstimate& estimate, std::uint64_t max_mem
   const bool defaulted = max_memory == 0;
   const std::uint64_t budget = defaulted ? default_max_memory() : max_memory;
   if (estimate.bytes <= budget) return;
-  throw UsageError(fmt::format("this run needs an estimated {} ({} bytes: {}), above --max-memory {}{}; raise "
-                               "--max-memory or {}",
-                               memory_text(estimate.bytes), estimate.bytes, estimate.parts, memory_text(budget),
-                               defaulted ? " (the default: half of the available memory)" : "", to_lower));
+  throw UsageError(
+      fmt::format("this run needs an estimated {} ({} bytes: {}), above --max-memory {}{}; raise "
+                  "--max-memory or {}",
+                  memory_text(estimate.bytes), estimate.bytes, estimate.parts, memory_text(budget),
+                  defaulted ? " (the default: half of the available memory)" : "", to_lower));
 }
 
 }  // namespace tverify

@@ -35,7 +35,8 @@ ParamSpec range_param(std::string name, std::string help, long long min, long lo
 
 ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices,
                        std::string default_value) {
-  return {std::move(name), std::move(help), ParamSpec::Kind::Choice, 0, 0, std::move(choices), std::move(default_value)};
+  return {std::move(name),    std::move(help),         ParamSpec::Kind::Choice, 0, 0,
+          std::move(choices), std::move(default_value)};
 }
 
 ParamSpec text_param(std::string name, std::string help, std::string default_value) {
@@ -53,8 +54,15 @@ ParamSpec probability_param(std::string name, std::string help, std::string defa
 ParamSpec seed_param(std::string help) { return integer_param("seed", std::move(help), 0, 1'000'000'000'000, "1"); }
 
 ParamSpec rational_param(std::string name, std::string help, std::string default_value, RationalBounds bounds) {
-  return {std::move(name),           std::move(help),       ParamSpec::Kind::PositiveRational, 0, 0,
-          std::move(bounds.words),   std::move(default_value), std::move(bounds.min),         std::move(bounds.max)};
+  return {std::move(name),
+          std::move(help),
+          ParamSpec::Kind::PositiveRational,
+          0,
+          0,
+          std::move(bounds.words),
+          std::move(default_value),
+          std::move(bounds.min),
+          std::move(bounds.max)};
 }
 
 std::vector<std::string> without_repeats(const std::vector<std::string>& items) {
@@ -64,7 +72,8 @@ std::vector<std::string> without_repeats(const std::vector<std::string>& items) 
   return out;
 }
 
-std::vector<std::string> split_list(const std::string& text, char sep, const std::string& option, const std::string& what) {
+std::vector<std::string> split_list(const std::string& text, char sep, const std::string& option,
+                                    const std::string& what) {
   std::vector<std::string> items;
   std::size_t start = 0;
   for (;;) {
@@ -91,14 +100,15 @@ namespace {
 
 std::pair<long long, long long> parse_range(const ParamSpec& spec, const std::string& text) {
   const auto colon = text.find(':');
-  const auto fail = [&] { return UsageError("--" + spec.name + " must be " + spec.range_text() + " (got '" + text + "')"); };
+  const auto fail = [&] {
+    return UsageError("--" + spec.name + " must be " + spec.range_text() + " (got '" + text + "')");
+  };
   if (colon == std::string::npos) throw fail();
   try {
     const long long lo = parse_integer_option("--" + spec.name, text.substr(0, colon), spec.min, spec.max);
     const long long hi = parse_integer_option("--" + spec.name, text.substr(colon + 1), spec.min, spec.max);
     if (lo <= hi) return {lo, hi};
-  } catch (const UsageError&) {
-  }
+  } catch (const UsageError&) {}
   throw fail();
 }
 

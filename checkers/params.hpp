@@ -23,20 +23,19 @@ struct ParamSpec {
   std::string name;  // without dashes: "D"
   std::string help;
   Kind kind = Kind::Integer;
-  long long min = 1, max = 1;            // Integer: inclusive range; IntegerRange: the bounds of both ends
-  std::vector<std::string> choices;      // Choice; PositiveRational: words that stand for "no number" (a default)
-  std::string default_value;             // empty: optional, absent unless given (ParamValues::has)
+  long long min = 1, max = 1;                  // Integer: inclusive range; IntegerRange: the bounds of both ends
+  std::vector<std::string> choices;            // Choice; PositiveRational: words that stand for "no number" (a default)
+  std::string default_value;                   // empty: optional, absent unless given (ParamValues::has)
   std::string rational_min{}, rational_max{};  // PositiveRational: inclusive exact bounds ("1/1048576"); empty: none
 
-  std::string range_text() const;        // "an integer in [1, 64]" / "one of paper, corrected"
+  std::string range_text() const;  // "an integer in [1, 64]" / "one of paper, corrected"
 };
 
 // Named constructors, so that a declaration reads as what it declares. An empty default makes the parameter
 // optional (absent unless given).
 ParamSpec integer_param(std::string name, std::string help, long long min, long long max, std::string default_value);
 ParamSpec range_param(std::string name, std::string help, long long min, long long max, std::string default_value);
-ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices,
-                       std::string default_value);
+ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value);
 ParamSpec text_param(std::string name, std::string help, std::string default_value);
 ParamSpec flag_param(std::string name, std::string help);
 // An exact number strictly between 0 and 1 ("1/3", "0.8"), read with ParamValues::rational.
@@ -57,7 +56,7 @@ class ParamValues {
   // Validates every given raw value against its spec and fills in defaults. Throws UsageError on the first bad one.
   static ParamValues parse(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& raw);
 
-  bool has(const std::string& name) const;  // false only for an optional parameter that was not given
+  bool has(const std::string& name) const;    // false only for an optional parameter that was not given
   bool given(const std::string& name) const;  // given, not filled in from its default
   // The same values, none of them counted as given (values read back from a certificate, defaults included).
   ParamValues none_given() const;
@@ -83,8 +82,8 @@ class ParamValues {
   std::map<std::string, std::string> choices_;
   std::map<std::string, std::optional<Exact>> rationals_;
   std::map<std::string, std::pair<long long, long long>> ranges_;
-  struct ReadMarks;                     // one flag per name of order_, set by the accessors
-  std::shared_ptr<ReadMarks> read_;     // shared by copies
+  struct ReadMarks;                                             // one flag per name of order_, set by the accessors
+  std::shared_ptr<ReadMarks> read_;                             // shared by copies
   std::atomic<bool>* read_mark(const std::string& name) const;  // null for a name not in order_
   void mark_read(const std::string& name) const;
 };
@@ -97,6 +96,7 @@ std::vector<std::string> without_repeats(const std::vector<std::string>& items);
 
 // The items of a list separated by `sep` ("0,1,1"). An empty item ("0,,1", "0,1,", "") is a UsageError naming
 // `option` and `what` the list must be.
-std::vector<std::string> split_list(const std::string& text, char sep, const std::string& option, const std::string& what);
+std::vector<std::string> split_list(const std::string& text, char sep, const std::string& option,
+                                    const std::string& what);
 
 }  // namespace tverify

@@ -12,9 +12,12 @@ namespace {
 std::vector<std::string> pieces(const std::string& label) {
   std::vector<std::string> out{""};
   for (std::size_t i = 0; i < label.size(); ++i) {
-    if (label[i] == '\\' && i + 1 < label.size() && label[i + 1] == '$') out.back() += label[++i];
-    else if (label[i] == '$') out.emplace_back();
-    else out.back() += label[i];
+    if (label[i] == '\\' && i + 1 < label.size() && label[i + 1] == '$')
+      out.back() += label[++i];
+    else if (label[i] == '$')
+      out.emplace_back();
+    else
+      out.back() += label[i];
   }
   return out;
 }
@@ -22,9 +25,9 @@ std::vector<std::string> pieces(const std::string& label) {
 // Math in gnuplot's enhanced text: ^{..} and _{..} as they are, the commands tverify's labels use as UTF-8 or words.
 std::string enhanced_math(const std::string& math) {
   static const std::map<std::string, std::string> commands{
-      {"tau", "τ"},    {"theta", "θ"}, {"pi", "π"},    {"alpha", "α"},  {"beta", "β"}, {"le", "≤"}, {"ge", "≥"},
-      {"cdot", "·"},   {"times", "×"}, {"ln", "ln"},   {"log", "log"},  {"infty", "∞"}, {",", " "}, {"mathrm", ""},
-      {"text", ""},    {"ne", "≠"},    {"pm", "±"},    {"star", "*"}, {"max", "max"}, {"min", "min"}};
+      {"tau", "τ"},  {"theta", "θ"}, {"pi", "π"},  {"alpha", "α"}, {"beta", "β"},  {"le", "≤"},   {"ge", "≥"},
+      {"cdot", "·"}, {"times", "×"}, {"ln", "ln"}, {"log", "log"}, {"infty", "∞"}, {",", " "},    {"mathrm", ""},
+      {"text", ""},  {"ne", "≠"},    {"pm", "±"},  {"star", "*"},  {"max", "max"}, {"min", "min"}};
   std::string out;
   for (std::size_t i = 0; i < math.size(); ++i) {
     if (math[i] != '\\') {
@@ -71,8 +74,10 @@ std::string gnuplot_label(const std::string& label, LabelTarget target) {
   std::string out;
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const bool math = k % 2 == 1;
-    if (target == LabelTarget::Latex) out += math ? "$" + parts[k] + "$" : latex_escape(parts[k]);
-    else out += math ? enhanced_math(parts[k]) : enhanced_words(parts[k]);
+    if (target == LabelTarget::Latex)
+      out += math ? "$" + parts[k] + "$" : latex_escape(parts[k]);
+    else
+      out += math ? enhanced_math(parts[k]) : enhanced_words(parts[k]);
   }
   return double_quoted(out);
 }

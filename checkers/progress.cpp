@@ -43,8 +43,8 @@ void ProgressBar::draw(bool final) {
   const int width = 30;
   const int filled = static_cast<int>(fraction * width);
   const double left = rate > 0 ? static_cast<double>(total_ - done) / rate : 0;
-  fmt::print(stderr, "\r{} [{:=<{}}{:<{}}] {}/{} {:.0f}/s, {:.0f}s left ", label_, "", filled, "", width - filled,
-             done, total_, rate, left);
+  fmt::print(stderr, "\r{} [{:=<{}}{:<{}}] {}/{} {:.0f}/s, {:.0f}s left ", label_, "", filled, "", width - filled, done,
+             total_, rate, left);
   std::fflush(stderr);
 }
 

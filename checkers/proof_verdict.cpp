@@ -17,8 +17,8 @@ ClaimResult claim_from_proof(const ClaimSpec& spec, const proofs::ProofResult& p
     case proofs::QueryStatus::CounterModel:
       if (p.replayed) {
         r.failed = 1;
-        r.counterexamples.push_back({Json(p.counterexample), Json(p.statement), Json("violated"),
-                                     "Z3 model, replayed in exact arithmetic"});
+        r.counterexamples.push_back(
+            {Json(p.counterexample), Json(p.statement), Json("violated"), "Z3 model, replayed in exact arithmetic"});
         r.summary = "Z3: sat, model replayed exactly";
       } else {
         r.unknown = 1;

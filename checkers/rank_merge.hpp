@@ -19,9 +19,7 @@ namespace tverify {
 inline Json error_entry(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
-  } catch (const UsageError& e) {
-    return Json::array({"usage", e.what()});
-  } catch (const std::exception& e) {
+  } catch (const UsageError& e) { return Json::array({"usage", e.what()}); } catch (const std::exception& e) {
     return Json::array({"internal", e.what()});
   }
 }
@@ -58,8 +56,10 @@ Acc merged_across_ranks(Cluster& cluster, const std::vector<char>& ran, std::vec
       for (const Json& entry : Json::from_cbor(blob)) {
         const auto c = entry.at(0).get<std::uint64_t>();
         if (ran[c]) continue;
-        if (entry.size() == 2) partial[c] = entry.at(1).get<Acc>();
-        else failure[c] = entry.at(2);
+        if (entry.size() == 2)
+          partial[c] = entry.at(1).get<Acc>();
+        else
+          failure[c] = entry.at(2);
       }
     const auto first = std::find_if(failure.begin(), failure.end(), [](const Json& f) { return !f.is_null(); });
     if (first != failure.end()) {

@@ -43,17 +43,14 @@ Json fresh_sweep_certificate(const Json& cert, const CertificateCommand& command
     for (const auto& entry : std::filesystem::directory_iterator(folder))
       if (entry.path().extension() == ".json" && entry.path().string().find(".checkpoint.") == std::string::npos)
         written.push_back(entry.path());
-    if (written.size() != 1)
-      throw UsageError("recheck: the sweep's command wrote no output named '" + output + "'");
+    if (written.size() != 1) throw UsageError("recheck: the sweep's command wrote no output named '" + output + "'");
     fresh = written.front();
   }
   return read_json_file(fresh.string(), "the fresh sweep output '" + fresh.filename().string() + "'");
 }
 
 // At most 120 characters of a stored text, for a difference's line.
-std::string shortened(const std::string& text) {
-  return text.size() <= 120 ? text : text.substr(0, 117) + "...";
-}
+std::string shortened(const std::string& text) { return text.size() <= 120 ? text : text.substr(0, 117) + "..."; }
 
 // What a recheck runs: the certificate's recorded command where it reads as one of its verb and construction (the
 // stored parameters, variant and options are then compared against it), else the stored fields, with the command
@@ -75,7 +72,8 @@ Rerun from_stored_fields(const Json& cert, const CertificateCommand& stored, std
   if (options.contains("timeout_ms")) run.timeout_ms = options["timeout_ms"].get<unsigned>();
   if (is_sweep(cert)) {
     const Json& sweep = cert["sweep"];
-    run.sweep = SweepRequest{sweep["vary"].get<std::string>(), sweep["fast"].get<bool>(), "", {}, cert.value("command", "")};
+    run.sweep =
+        SweepRequest{sweep["vary"].get<std::string>(), sweep["fast"].get<bool>(), "", {}, cert.value("command", "")};
     for (const auto& [name, text] : sweep["options"].items()) run.sweep.options[name] = text.get<std::string>();
   }
   run.differences.push_back({"command", shortened(cert.value("command", "")),
@@ -100,7 +98,8 @@ Rerun from_recorded_command(const Json& cert, const CertificateCommand& stored, 
     if (!stored_params.contains(key) || stored_params[key] != value)
       run.differences.push_back({"params." + key, text(stored_params, key), text(given, key) + " in its command"});
   for (const auto& [key, value] : stored_params.items())
-    if (!given.contains(key)) run.differences.push_back({"params." + key, text(stored_params, key), "absent in its command"});
+    if (!given.contains(key))
+      run.differences.push_back({"params." + key, text(stored_params, key), "absent in its command"});
   if (cert.value("variant", "") != run.command.variant)
     run.differences.push_back({"variant", cert.value("variant", ""), run.command.variant + " in its command"});
   return run;
@@ -108,7 +107,8 @@ Rerun from_recorded_command(const Json& cert, const CertificateCommand& stored, 
 
 Rerun rerun_of(const Json& cert, const std::string& path) {
   const CertificateCommand stored = certificate_command(cert, path);
-  const auto recorded = read_recorded_command(cert.value("command", ""), cert.value("verb", "check"), stored.construction);
+  const auto recorded =
+      read_recorded_command(cert.value("command", ""), cert.value("verb", "check"), stored.construction);
   if (const auto* why_not = std::get_if<std::string>(&recorded)) return from_stored_fields(cert, stored, *why_not);
   return from_recorded_command(cert, stored, std::get<RecordedCommand>(recorded));
 }
@@ -156,9 +156,7 @@ CertificateCommand certificate_command(const Json& cert, const std::string& path
     for (const auto& claim : cert["claims"]) c.claim(claim["id"].get<std::string>());
     for (const auto& id : requested_claims_of(cert)) c.claim(id);
     return out;
-  } catch (const UsageError& e) {
-    throw UsageError("certificate '" + path + "': " + e.what());
-  }
+  } catch (const UsageError& e) { throw UsageError("certificate '" + path + "': " + e.what()); }
 }
 
 RecheckResult recheck_certificate(const Json& cert, const std::string& path, RunOptions options) {
@@ -169,7 +167,8 @@ RecheckResult recheck_certificate(const Json& cert, const std::string& path, Run
   if (is_sweep(cert)) {
     if (const Cluster* cluster = active_cluster(); cluster && cluster->ranks() > 1)
       throw UsageError("recheck of a sweep's certificate runs in one process (not under mpirun with " +
-                       std::to_string(cluster->ranks()) + " ranks): its sweep writes into a temporary folder of its own");
+                       std::to_string(cluster->ranks()) +
+                       " ranks): its sweep writes into a temporary folder of its own");
     const Json fresh = fresh_sweep_certificate(cert, run.command, run.sweep, options);
     result = RecheckResult{all_differences(cert, run, fresh), fresh["probes"]["rows"].size(), std::nullopt, "probes"};
   } else {

@@ -26,10 +26,10 @@ struct CertificateCommand {
 CertificateCommand certificate_command(const Json& certificate, const std::string& path);
 
 struct RecheckResult {
-  std::vector<CertificateDifference> differences;  // empty: reproduced
-  std::size_t claim_results = 0;                     // in the fresh run (a sweep's: its probes)
-  std::optional<std::string> made_at_other_commit;   // the certificate's commit, when it is not this build's
-  std::string counted = "claim results";             // what claim_results counts
+  std::vector<CertificateDifference> differences;   // empty: reproduced
+  std::size_t claim_results = 0;                    // in the fresh run (a sweep's: its probes)
+  std::optional<std::string> made_at_other_commit;  // the certificate's commit, when it is not this build's
+  std::string counted = "claim results";            // what claim_results counts
 };
 // Re-runs the certificate's command (with its counterexample limit and Z3 timeout; threads from `options`). A sweep
 // certificate's command runs into a temporary folder, and the certificate of the same output is compared, its

@@ -13,12 +13,15 @@ namespace {
 
 RunOptionSpec text_option(std::string name) { return {std::move(name), false, 1, 0, false}; }
 RunOptionSpec flag_option(std::string name) { return {std::move(name), true, 1, 0, false}; }
-RunOptionSpec count_option(std::string name, long long min, long long max) { return {std::move(name), false, min, max, false}; }
+RunOptionSpec count_option(std::string name, long long min, long long max) {
+  return {std::move(name), false, min, max, false};
+}
 
 // What every run takes (`CommonRunArgs` of the CLI).
 std::vector<RunOptionSpec> limits() {
-  return {count_option("threads", 1, max_threads), flag_option("progress"), count_option("max-inputs", 1, max_max_inputs),
-          flag_option("force"), count_option("max-counterexamples", 0, max_max_counterexamples)};
+  return {count_option("threads", 1, max_threads), flag_option("progress"),
+          count_option("max-inputs", 1, max_max_inputs), flag_option("force"),
+          count_option("max-counterexamples", 0, max_max_counterexamples)};
 }
 
 // Every option `verb` takes for `c`, parameters and sweep options included, by name.
@@ -127,27 +130,32 @@ std::variant<RecordedCommand, std::string> read_recorded_command(const std::stri
     for (const auto& [name, value] : std::get<std::vector<ReadOption>>(read)) {
       if (value && value->empty()) return "--" + name + " needs a value (got an empty string)";
       const std::string text = value.value_or("true");
-      if (OptionTable::find(table.params, name)) out.params[name] = text;
-      else if (OptionTable::find(table.sweep, name)) out.sweep_options[name] = text;
-      else if (name == "claim") out.claims.push_back(text);
-      else if (name == "variant") out.variant = text;
-      else if (name == "vary") out.vary = text;
-      else if (name == "fast") out.fast = true;
+      if (OptionTable::find(table.params, name))
+        out.params[name] = text;
+      else if (OptionTable::find(table.sweep, name))
+        out.sweep_options[name] = text;
+      else if (name == "claim")
+        out.claims.push_back(text);
+      else if (name == "variant")
+        out.variant = text;
+      else if (name == "vary")
+        out.vary = text;
+      else if (name == "fast")
+        out.fast = true;
       else if (name == "max-counterexamples") {
         out.max_counterexamples = count_value(*table.run_option(name), text);
         out.max_counterexamples_given = true;
-      }
-      else if (name == "max-memory") parse_memory_size(text, "--max-memory");  // recheck runs under its own budget
-      else if (name == "timeout-s") out.timeout_ms = static_cast<unsigned>(count_value(*table.run_option(name), text) * 1000);
+      } else if (name == "max-memory")
+        parse_memory_size(text, "--max-memory");  // recheck runs under its own budget
+      else if (name == "timeout-s")
+        out.timeout_ms = static_cast<unsigned>(count_value(*table.run_option(name), text) * 1000);
       else if (const RunOptionSpec* spec = table.run_option(name); !spec->flag && spec->min <= spec->max)
         count_value(*spec, text);  // no rerun reads it, but the CLI refuses it out of range
     }
     ParamValues::parse(table.params, out.params);
     if (!out.variant.empty()) c.variant_or_default(out.variant);
     for (const auto& id : out.claims) c.claim(id);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
+  } catch (const UsageError& e) { return e.what(); }
   if (verb == "sweep" && out.vary.empty()) return std::string("a sweep without --vary");
   out.claims = without_repeats(out.claims);
   return out;

@@ -42,8 +42,8 @@ struct RecordedCommand {
   std::vector<std::string> claims;            // --claim, each once, in order; empty: every claim the verb decides
   std::size_t max_counterexamples = default_max_counterexamples;
   bool max_counterexamples_given = false;
-  unsigned timeout_ms = default_timeout_ms;   // prove's --timeout-s
-  std::string vary;                           // sweep's --vary, --fast and its options
+  unsigned timeout_ms = default_timeout_ms;  // prove's --timeout-s
+  std::string vary;                          // sweep's --vary, --fast and its options
   bool fast = false;
   std::map<std::string, std::string> sweep_options;
 };

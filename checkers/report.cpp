@@ -45,15 +45,18 @@ Cells certificate_cells(const Json& cert) {
 }
 
 Table per_claim(const std::vector<Json>& certs) {
-  Table t{"", {"construction", "variant", "parameters", "claim", "domain inputs", "passed/failed/unknown", "verdict",
-               "summary"}, {}, 4};
+  Table t{"",
+          {"construction", "variant", "parameters", "claim", "domain inputs", "passed/failed/unknown", "verdict",
+           "summary"},
+          {},
+          4};
   for (const auto& cert : certs)
     for (const auto& c : cert["claims"]) {
       Cells row = certificate_cells(cert);
-      row.insert(row.end(), {claim_name(c), inputs_text(cert),
-                             fmt::format("{}/{}/{}", c.value("passed", 0ull), c.value("failed", 0ull),
-                                         c.value("unknown", 0ull)),
-                             verdict_text(c), c.value("summary", "")});
+      row.insert(row.end(),
+                 {claim_name(c), inputs_text(cert),
+                  fmt::format("{}/{}/{}", c.value("passed", 0ull), c.value("failed", 0ull), c.value("unknown", 0ull)),
+                  verdict_text(c), c.value("summary", "")});
       t.rows.push_back(std::move(row));
     }
   return t;
@@ -62,8 +65,7 @@ Table per_claim(const std::vector<Json>& certs) {
 Table per_certificate(const std::vector<Json>& certs) {
   Cells claims;
   for (const auto& cert : certs)
-    for (const auto& c : cert["claims"])
-      add_unique(claims, claim_name(c));
+    for (const auto& c : cert["claims"]) add_unique(claims, claim_name(c));
   Table t{"", {"construction", "variant", "parameters", "domain inputs"}, {}, 3};
   t.header.insert(t.header.end(), claims.begin(), claims.end());
   for (const auto& cert : certs) {
@@ -84,8 +86,7 @@ Table per_certificate(const std::vector<Json>& certs) {
 // The caption of a claims table: which constructions, how many certificates.
 std::string claims_caption(const std::vector<Json>& certs) {
   Cells names;
-  for (const auto& cert : certs)
-    add_unique(names, cert.value("construction", ""));
+  for (const auto& cert : certs) add_unique(names, cert.value("construction", ""));
   return fmt::format("Claims checked by tverify ({}), {} certificate{}", fmt::join(names, ", "), certs.size(),
                      certs.size() == 1 ? "" : "s");
 }
@@ -104,7 +105,9 @@ Table sweep_table(const Json& cert) {
     if (value.is_primitive()) summary += (summary.empty() ? "" : "; ") + key + ": " + json_text(value);
   Table t{fmt::format("{} ({}; variant {}; {}): {}", sweep_kind(cert), cert["sweep"].value("output", ""),
                       cert.value("variant", ""), params_text(cert["params"]), summary),
-          cert["probes"]["columns"].get<Cells>(), {}, 1};
+          cert["probes"]["columns"].get<Cells>(),
+          {},
+          1};
   for (const auto& row : cert["probes"]["rows"]) t.rows.push_back(row.get<Cells>());
   return t;
 }
@@ -121,7 +124,9 @@ Table sweep_summary_table(const std::vector<Json>& certs) {
       if (value.is_primitive() && std::find(keys.begin(), keys.end(), key) == keys.end()) add_unique(summary, key);
   const Cells params(keys.begin() + 2, keys.end());
   Table t{fmt::format("{}, {} certificate{}", sweep_kind(certs.front()), certs.size(), certs.size() == 1 ? "" : "s"),
-          keys, {}, keys.size()};
+          keys,
+          {},
+          keys.size()};
   t.header.insert(t.header.end(), summary.begin(), summary.end());
   t.constant_columns_in_caption = true;
   auto cell = [](const Json& object, const std::string& key) {
@@ -172,12 +177,11 @@ std::string provenance_note(const std::vector<Json>& certs) {
 void require_known_columns(const std::vector<Table>& tables, const std::vector<std::string>& names) {
   Cells known;
   for (const auto& t : tables)
-    for (const auto& h : t.header)
-      add_unique(known, h);
+    for (const auto& h : t.header) add_unique(known, h);
   for (const auto& name : names)
     if (std::find(known.begin(), known.end(), name) == known.end())
-      throw UsageError(fmt::format("--columns: '{}' is not a column of these tables (columns: {})", name,
-                                   fmt::join(known, ", ")));
+      throw UsageError(
+          fmt::format("--columns: '{}' is not a column of these tables (columns: {})", name, fmt::join(known, ", ")));
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ enum class TableFormat { Markdown, Latex };
 enum class TableLayout { PerClaim, PerCertificate };
 
 std::string certificates_table(const std::vector<Json>& certificates, TableFormat format,
-                               TableLayout layout = TableLayout::PerClaim, const std::vector<std::string>& columns = {});
+                               TableLayout layout = TableLayout::PerClaim,
+                               const std::vector<std::string>& columns = {});
 
 }  // namespace tverify

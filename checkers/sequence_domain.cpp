@@ -21,9 +21,10 @@ SequenceDomain make_sequence_domain(int max_length, long long lo, long long hi, 
     d.first_index.push_back(static_cast<std::uint64_t>(total));
     total += power;
     if (total > BigInt(std::numeric_limits<std::int64_t>::max()))
-      throw UsageError(fmt::format("sequences of length {}..{} over the values {}..{} number more than 2^63, above "
-                                   "--max-inputs {}; lower the length or the number of values",
-                                   min_length, max_length, lo, hi, options.max_inputs));
+      throw UsageError(
+          fmt::format("sequences of length {}..{} over the values {}..{} number more than 2^63, above "
+                      "--max-inputs {}; lower the length or the number of values",
+                      min_length, max_length, lo, hi, options.max_inputs));
   }
   d.size = static_cast<std::uint64_t>(total);
   check_budget(d.size, options, fmt::format("sequences of length {}..{} over {}..{}", min_length, max_length, lo, hi));
@@ -44,9 +45,10 @@ Sequence SequenceDomain::at(std::uint64_t index) const {
 }
 
 std::string SequenceDomain::describe() const {
-  return fmt::format("every sequence of length {}..{} over the values {}..{} ({} sequences; shorter first, then "
-                     "lexicographic)",
-                     min_length, max_length, lo, hi, size);
+  return fmt::format(
+      "every sequence of length {}..{} over the values {}..{} ({} sequences; shorter first, then "
+      "lexicographic)",
+      min_length, max_length, lo, hi, size);
 }
 
 }  // namespace tverify

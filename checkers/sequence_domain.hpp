@@ -18,7 +18,7 @@ using Sequence = std::vector<long long>;
 struct SequenceDomain {
   int min_length = 1, max_length = 1;
   long long lo = 0, hi = 0;
-  std::uint64_t size = 0;  // sum over m of (hi - lo + 1)^m
+  std::uint64_t size = 0;                  // sum over m of (hi - lo + 1)^m
   std::vector<std::uint64_t> first_index;  // first_index[m - min_length]: index of the first sequence of length m
 
   Sequence at(std::uint64_t index) const;

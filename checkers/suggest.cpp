@@ -36,8 +36,10 @@ std::optional<std::string> closest_word(const std::string& word, const std::vect
   bool tied = false;
   for (const auto& c : candidates) {
     const std::size_t d = edit_distance(lowered(word), lowered(c));
-    if (d < best_distance) best = c, best_distance = d, tied = false;
-    else if (d == best_distance && best && c != *best) tied = true;
+    if (d < best_distance)
+      best = c, best_distance = d, tied = false;
+    else if (d == best_distance && best && c != *best)
+      tied = true;
   }
   if (tied || best_distance == 0) return std::nullopt;
   return best;

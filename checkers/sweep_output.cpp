@@ -82,9 +82,8 @@ std::string style_text(SeriesStyle style) {
 std::string curve_clauses(const SweepTable& t, const PlotSpec& p, const std::string& csv_file, LabelTarget target,
                           std::string& settings) {
   const std::size_t xi = column_index(t, p.x_column);
-  const std::string verdict = p.verdict_column.empty()
-                                  ? ""
-                                  : fmt::format("strcol({})", column_index(t, p.verdict_column));
+  const std::string verdict =
+      p.verdict_column.empty() ? "" : fmt::format("strcol({})", column_index(t, p.verdict_column));
   std::vector<std::string> clauses, off_scale;
   for (std::size_t k = 0; k < p.series.size(); ++k) {
     const PlotSeries& s = p.series[k];
@@ -93,9 +92,8 @@ std::string curve_clauses(const SweepTable& t, const PlotSpec& p, const std::str
       continue;
     }
     const std::size_t yi = column_index(t, s.column);
-    const std::string y = verdict.empty() || k > 0
-                              ? std::to_string(yi)
-                              : fmt::format("({} eq 'unknown' ? NaN : column({}))", verdict, yi);
+    const std::string y = verdict.empty() || k > 0 ? std::to_string(yi)
+                                                   : fmt::format("({} eq 'unknown' ? NaN : column({}))", verdict, yi);
     // Its colour, and a point shape and size of its own, so that series lying on top of each other stay visible.
     const std::string colour = fmt::format("lc rgb '{}' pt {} ps {:.2f}", palette[k % std::size(palette)],
                                            point_types[k % std::size(point_types)], std::max(0.6, 1.5 - 0.3 * k));
@@ -106,15 +104,16 @@ std::string curve_clauses(const SweepTable& t, const PlotSpec& p, const std::str
       if (s.style != SeriesStyle::Points)
         clauses.push_back(fmt::format("'{}' using {}:{} skip 1 with lines {} notitle", csv_file, xi, y, colour));
     } else {
-      clauses.push_back(fmt::format("'{}' using {}:{} skip 1 with {} {} {}", csv_file, xi, y,
-                                    style_text(s.style), colour, title));
+      clauses.push_back(
+          fmt::format("'{}' using {}:{} skip 1 with {} {} {}", csv_file, xi, y, style_text(s.style), colour, title));
     }
   }
   if (has_unknown_row(t, p.verdict_column) && !p.series.empty())
-    clauses.push_back(fmt::format("'{}' using {}:({} eq 'unknown' ? column({}) : NaN) skip 1 with points pt 6 ps 1.6 "
-                                  "lc rgb '#000000' title {}",
-                                  csv_file, xi, verdict, column_index(t, p.series.front().column),
-                                  gnuplot_label("undecided (verdict unknown)", target)));
+    clauses.push_back(
+        fmt::format("'{}' using {}:({} eq 'unknown' ? column({}) : NaN) skip 1 with points pt 6 ps 1.6 "
+                    "lc rgb '#000000' title {}",
+                    csv_file, xi, verdict, column_index(t, p.series.front().column),
+                    gnuplot_label("undecided (verdict unknown)", target)));
   if (!off_scale.empty()) {
     std::string names;
     for (const auto& n : off_scale) names += (names.empty() ? "" : ", ") + n;
@@ -162,10 +161,11 @@ std::string figure(const SweepTable& t, const PlotSpec& p, const std::string& cs
   // says what it shows). The key goes below the plot, a line's height clear of the x label.
   std::string title = p.title;
   if (const auto colon = title.find(": "); colon != std::string::npos) title.replace(colon, 2, ":\n");
-  std::string s = fmt::format("reset\nset datafile separator ','\nset key below height 1\nset grid\n{}\n"
-                              "set xlabel {}\nset ylabel {}\n",
-                              target == LabelTarget::Latex ? "unset title" : "set title " + gnuplot_label(title, target),
-                              gnuplot_label(p.xlabel, target), gnuplot_label(p.ylabel, target));
+  std::string s = fmt::format(
+      "reset\nset datafile separator ','\nset key below height 1\nset grid\n{}\n"
+      "set xlabel {}\nset ylabel {}\n",
+      target == LabelTarget::Latex ? "unset title" : "set title " + gnuplot_label(title, target),
+      gnuplot_label(p.xlabel, target), gnuplot_label(p.ylabel, target));
   if (p.logx) s += "set logscale x\n";
   if (p.heat_column.empty()) s += "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n";
   if (!p.logx && p.heat_column.empty() && few_whole_numbers(t, p.x_column)) s += "set xtics 1\n";
@@ -182,9 +182,10 @@ std::string figure(const SweepTable& t, const PlotSpec& p, const std::string& cs
                           gnuplot_label(label, target));
     }
     if (p.shade) {
-      s += fmt::format("set object 1 rect from {},graph 0 to {},graph 1 behind fillcolor rgb '{}' "
-                       "fillstyle transparent solid 0.15 noborder\n",
-                       p.shade->first, p.shade->second, shade_colour);
+      s += fmt::format(
+          "set object 1 rect from {},graph 0 to {},graph 1 behind fillcolor rgb '{}' "
+          "fillstyle transparent solid 0.15 noborder\n",
+          p.shade->first, p.shade->second, shade_colour);
       plot += fmt::format(", \\\n     keyentry with boxes fillstyle transparent solid 0.15 fillcolor rgb '{}' title {}",
                           shade_colour, gnuplot_label(p.shade_label, target));
     }
@@ -201,7 +202,8 @@ std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::st
   return fmt::format("# {}: re-run in this folder with `gnuplot {}.gp`\n", name, name) +
          fmt::format("set terminal pngcairo size 900,600 enhanced font ',11'\nset output '{}.png'\n", name) +
          figure(t, p, csv_file, LabelTarget::Enhanced) +
-         fmt::format("set terminal pdfcairo size 4.6in,3.2in enhanced font ',10'\nset output '{}.pdf'\nreplot\n", name) +
+         fmt::format("set terminal pdfcairo size 4.6in,3.2in enhanced font ',10'\nset output '{}.pdf'\nreplot\n",
+                     name) +
          fmt::format("set terminal cairolatex pdf size 4.6in,3.2in\nset output '{}-latex.tex'\n", name) +
          figure(t, p, csv_file, LabelTarget::Latex) + "unset output\n";
 }
@@ -262,7 +264,8 @@ void write_sweep(const SweepOutput& out, const std::string& name, const SweepTab
   if (!writes_outputs()) return;
   const fs::path base = fs::path(out.dir) / name;
   if (table.rows.empty())
-    throw UsageError("the sweep '" + name + "' has no probe to write: its range is empty (widen it, e.g. a larger "
+    throw UsageError("the sweep '" + name +
+                     "' has no probe to write: its range is empty (widen it, e.g. a larger "
                      "--L-max); the previous files are kept");
   const std::string csv_text = csv(table), script = gnuplot_script(table, plot, name);
   const TemporaryFolder scratch("tverify-plot", "for gnuplot");

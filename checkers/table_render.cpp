@@ -83,7 +83,8 @@ std::string latex_part(const Table& t, const std::string& note) {
   const std::vector<double> shares = column_shares(t);
   std::string spec;
   for (double share : shares)
-    spec += fmt::format(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {:.4f}\\linewidth-2\\tabcolsep\\relax}}", share);
+    spec +=
+        fmt::format(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {:.4f}\\linewidth-2\\tabcolsep\\relax}}", share);
   const std::string caption = latex_escape(t.caption);
   // LaTeX typesets a caption twice (it measures it first), and a \footnotemark there would step the footnote counter
   // twice: the counter is stepped once before the table, and the mark and the text name its value.
@@ -135,8 +136,7 @@ Table constant_columns_in_caption(Table t) {
   std::string moved;
   for (std::size_t c = 0; c < t.header.size() && !t.rows.empty();) {
     const bool movable = c < t.key_columns ? t.key_columns > 1 : t.constant_columns_in_caption && t.rows.size() > 1;
-    if (!movable ||
-        !std::all_of(t.rows.begin(), t.rows.end(), [&](const Cells& r) { return r[c] == t.rows[0][c]; })) {
+    if (!movable || !std::all_of(t.rows.begin(), t.rows.end(), [&](const Cells& r) { return r[c] == t.rows[0][c]; })) {
       ++c;
       continue;
     }

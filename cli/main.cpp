@@ -21,7 +21,6 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -103,7 +102,8 @@ struct DeclaredOptions {
       return;
     }
     const std::string default_text = p.default_value.empty() ? "" : "; default " + p.default_value;
-    options[p.name] = app->add_option("--" + p.name, values[p.name], p.help + " (" + p.range_text() + default_text + ")" + note);
+    options[p.name] =
+        app->add_option("--" + p.name, values[p.name], p.help + " (" + p.range_text() + default_text + ")" + note);
   }
   std::map<std::string, std::string> given() const {
     std::map<std::string, std::string> out;
@@ -133,7 +133,8 @@ std::string variant_help(const Construction& c) {
   std::string out = "one of:";
   const auto all = c.variants();
   for (std::size_t i = 0; i < all.size(); ++i)
-    out += fmt::format(" {} ({}{}){}", all[i].name, all[i].help, i == 0 ? "; default" : "", i + 1 < all.size() ? ";" : "");
+    out +=
+        fmt::format(" {} ({}{}){}", all[i].name, all[i].help, i == 0 ? "; default" : "", i + 1 < all.size() ? ";" : "");
   return out;
 }
 
@@ -251,11 +252,9 @@ int run_prove(const ConstructionArgs& args, const std::vector<std::string>& clai
 
 int run_check(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
               const std::string& json_path, const CommonRunArgs& common, const std::string& command) {
-  return run_claims_verb(
-      args, variant, json_path, common, command,
-      [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
-        return c.check(params, v, claims, options);
-      });
+  return run_claims_verb(args, variant, json_path, common, command,
+                         [&](const Construction& c, const ParamValues& params, const std::string& v,
+                             const RunOptions& options) { return c.check(params, v, claims, options); });
 }
 
 // Validates everything before the export, then writes the model atomically.
@@ -468,15 +467,17 @@ int run(int argc, char** argv) {
   bool markdown = false, latex = false, wide = false;
   report->add_option("certificates", report_paths, "certificate files")->required();
   auto* md_flag = report->add_flag("--markdown", markdown, "a Markdown table (default)");
-  report->add_flag("--latex", latex,
-                   "LaTeX: captioned booktabs longtables, split when wider than a page (preamble: "
-                   "\\usepackage{booktabs,longtable,array})")
+  report
+      ->add_flag("--latex", latex,
+                 "LaTeX: captioned booktabs longtables, split when wider than a page (preamble: "
+                 "\\usepackage{booktabs,longtable,array})")
       ->excludes(md_flag);
   report->add_flag("--wide", wide, "one row per certificate, one column per claim");
   std::string report_columns;
   report->add_option("--columns", report_columns, "only these columns, comma-separated (names as in the header)");
 
-  auto* recheck = app.add_subcommand("recheck", "re-run a certificate and say whether it reproduces (exit 0) or not (1)");
+  auto* recheck =
+      app.add_subcommand("recheck", "re-run a certificate and say whether it reproduces (exit 0) or not (1)");
   std::string recheck_path;
   recheck->add_option("certificate", recheck_path, "a certificate file")->required();
   CommonRunArgs recheck_common;
@@ -493,9 +494,7 @@ int run(int argc, char** argv) {
   reject_flag_values(app, argc, argv);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
+  } catch (const CLI::CallForHelp& e) { return app.exit(e); } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
@@ -511,7 +510,8 @@ int run(int argc, char** argv) {
   claims = without_repeats(claims);  // --claim X --claim X asks for X once
   const std::string command = quoted_command(argc, argv);
   if (list->parsed()) {
-    fmt::print("{}", list_name.empty() ? format_construction_list() : format_construction(find_construction(list_name)));
+    fmt::print("{}",
+               list_name.empty() ? format_construction_list() : format_construction(find_construction(list_name)));
     return 0;
   }
   for (const auto& c : all_constructions()) {

@@ -7,8 +7,8 @@ namespace {
 
 std::string params_line(const Json& params) {
   std::string out;
-  for (const auto& [k, v] : params.items()) out += fmt::format("{}{}={}", out.empty() ? "" : " ", k,
-                                                               v.is_string() ? v.get<std::string>() : v.dump());
+  for (const auto& [k, v] : params.items())
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", k, v.is_string() ? v.get<std::string>() : v.dump());
   return out;
 }
 

@@ -172,15 +172,25 @@ class Tape {
 
 // Arithmetic on tape variables, so that one templated model evaluates over T or over TapeVar<T>.
 template <class T>
-TapeVar<T> operator+(TapeVar<T> a, TapeVar<T> b) { return a.tape->linear(a, T(1), b, T(1)); }
+TapeVar<T> operator+(TapeVar<T> a, TapeVar<T> b) {
+  return a.tape->linear(a, T(1), b, T(1));
+}
 template <class T>
-TapeVar<T> operator-(TapeVar<T> a, TapeVar<T> b) { return a.tape->linear(a, T(1), b, T(-1)); }
+TapeVar<T> operator-(TapeVar<T> a, TapeVar<T> b) {
+  return a.tape->linear(a, T(1), b, T(-1));
+}
 template <class T>
-TapeVar<T> operator-(TapeVar<T> a) { return a.tape->scale(a, T(-1)); }
+TapeVar<T> operator-(TapeVar<T> a) {
+  return a.tape->scale(a, T(-1));
+}
 template <class T>
-TapeVar<T> operator*(TapeVar<T> a, TapeVar<T> b) { return a.tape->multiply(a, b); }
+TapeVar<T> operator*(TapeVar<T> a, TapeVar<T> b) {
+  return a.tape->multiply(a, b);
+}
 template <class T>
-TapeVar<T> operator*(TapeVar<T> a, const T& c) { return a.tape->scale(a, c); }
+TapeVar<T> operator*(TapeVar<T> a, const T& c) {
+  return a.tape->scale(a, c);
+}
 template <class T>
 TapeVar<T> exp(TapeVar<T> a) {
   const T e = exp(a.tape->value(a));
@@ -192,7 +202,9 @@ TapeVar<T> reciprocal(TapeVar<T> a) {
   return a.tape->unary(a, r, -(r * r), T(2) * r * r * r);
 }
 template <class T>
-TapeVar<T> relu(TapeVar<T> a) { return a.tape->relu_of(a); }
+TapeVar<T> relu(TapeVar<T> a) {
+  return a.tape->relu_of(a);
+}
 // softplus(a) = log(1 + e^a): derivative sigma(a), second derivative sigma(a) (1 - sigma(a)).
 template <class T>
 TapeVar<T> softplus(TapeVar<T> a) {

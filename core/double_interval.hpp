@@ -86,8 +86,14 @@ inline double sum_error(double a, double b, double s) {
   const double bb = s - a;
   return (a - (s - bb)) + (b - bb);
 }
-inline double add_down(double a, double b) { const double s = checked(a + b); return lower_of(s, sum_error(a, b, s)); }
-inline double add_up(double a, double b) { const double s = checked(a + b); return upper_of(s, sum_error(a, b, s)); }
+inline double add_down(double a, double b) {
+  const double s = checked(a + b);
+  return lower_of(s, sum_error(a, b, s));
+}
+inline double add_up(double a, double b) {
+  const double s = checked(a + b);
+  return upper_of(s, sum_error(a, b, s));
+}
 
 // a * b rounded down / up (fma(a, b, -p) == a * b - p exactly unless p is near the subnormal range).
 inline double product_error(double a, double b, double p) {
@@ -167,14 +173,16 @@ template <MpfrFunction F, mpfr_prec_t Bits>
 Enclosure mpfr_enclosure(double x) {
   static_assert(Bits >= MPFR_PREC_MIN && Bits <= 53);
   MpfrScratch<Bits>& s = MpfrScratch<Bits>::of_thread();  // done with before the fallback's calls use theirs
-  mpfr_set_d(s.in, x, MPFR_RNDN);  // exact: x is a double
+  mpfr_set_d(s.in, x, MPFR_RNDN);                         // exact: x is a double
   const int ternary = F(s.out, s.in, MPFR_RNDN);
   const double r = checked(mpfr_get_d(s.out, MPFR_RNDN));
   if (std::fabs(r) < DBL_MIN && !(mpfr_zero_p(s.out) && ternary == 0))
     return {mpfr_rounded(F, x, MPFR_RNDD), mpfr_rounded(F, x, MPFR_RNDU)};
   if (ternary == 0) return {r, r};
-  if (ternary > 0) mpfr_nextbelow(s.out);
-  else mpfr_nextabove(s.out);
+  if (ternary > 0)
+    mpfr_nextbelow(s.out);
+  else
+    mpfr_nextabove(s.out);
   // Exact, except for the neighbour below the smallest normal double, which is read back rounded outward.
   const double neighbour = checked(mpfr_get_d(s.out, ternary > 0 ? MPFR_RNDD : MPFR_RNDU));
   return ternary > 0 ? Enclosure{neighbour, r} : Enclosure{r, neighbour};
@@ -213,8 +221,9 @@ class DoubleInterval {
 
   DoubleInterval() = default;
   DoubleInterval(long i)  // NOLINT: integers convert implicitly, as for Interval
-      : DoubleInterval(i >= -(1L << 53) && i <= (1L << 53) ? point(static_cast<double>(i)) : DoubleInterval(Exact(i))) {}
-  DoubleInterval(int i) : lo_(i), hi_(i) {}             // NOLINT: exact, |i| < 2^53
+      : DoubleInterval(i >= -(1L << 53) && i <= (1L << 53) ? point(static_cast<double>(i)) : DoubleInterval(Exact(i))) {
+  }
+  DoubleInterval(int i) : lo_(i), hi_(i) {}  // NOLINT: exact, |i| < 2^53
   explicit DoubleInterval(const Exact& q)
       : lo_(double_rounding::from_rational(q, MPFR_RNDD)), hi_(double_rounding::from_rational(q, MPFR_RNDU)) {}
 

@@ -7,8 +7,7 @@ namespace tverify {
 namespace {
 
 [[noreturn]] void reject(std::string_view text) {
-  throw std::invalid_argument("'" + std::string(text) +
-                              "' is not an exact number (forms: 3, -2, 0.25, 1/5, 3e-2)");
+  throw std::invalid_argument("'" + std::string(text) + "' is not an exact number (forms: 3, -2, 0.25, 1/5, 3e-2)");
 }
 
 bool all_digits(std::string_view s) {

@@ -11,7 +11,7 @@ namespace {
 
 BigInt floor_of(const Exact& x) {
   const BigInt n = numerator(x), d = denominator(x);  // d > 0
-  BigInt q = n / d;                                    // truncated toward zero
+  BigInt q = n / d;                                   // truncated toward zero
   if (n < 0 && q * d != n) q -= 1;
   return q;
 }
@@ -34,8 +34,10 @@ Sparse<Key> added(const Sparse<Key>& a, const Sparse<Key>& b) {
   Sparse<Key> out;
   std::size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) out.push_back(a[i++]);
-    else if (i == a.size() || b[j].first < a[i].first) out.push_back(b[j++]);
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first))
+      out.push_back(a[i++]);
+    else if (i == a.size() || b[j].first < a[i].first)
+      out.push_back(b[j++]);
     else {
       if (Exact r = a[i].second + b[j].second; r != 0) out.emplace_back(a[i].first, std::move(r));
       ++i, ++j;
@@ -171,8 +173,9 @@ Sign ExpSum::sign() const {
   const bool positive = terms_.front().coefficient > 0;
   if (std::all_of(terms_.begin(), terms_.end(), [&](const Term& t) { return (t.coefficient > 0) == positive; }))
     return positive ? Sign::Positive : Sign::Negative;
-  const auto climbed = climb(standard_rungs, [&]<unsigned B>() { return enclosure<B>().sign(); },
-                             [](Sign s) { return s != Sign::Unknown && s != Sign::Zero; });
+  const auto climbed = climb(
+      standard_rungs, [&]<unsigned B>() { return enclosure<B>().sign(); },
+      [](Sign s) { return s != Sign::Unknown && s != Sign::Zero; });
   // the sum is not 0, so an enclosure that is the point 0 decides nothing
   return climbed.result == Sign::Zero ? Sign::Unknown : climbed.result;
 }
@@ -234,8 +237,9 @@ Sign ExpLogNumber::sign() const {
   switch (kind_) {
     case Kind::Rational: return rational_ > 0 ? Sign::Positive : rational_ < 0 ? Sign::Negative : Sign::Zero;
     case Kind::Logs: {
-      const auto climbed = climb(standard_rungs, [&]<unsigned B>() { return logs_->enclosure<B>().sign(); },
-                                 [](Sign s) { return s != Sign::Unknown && s != Sign::Zero; });
+      const auto climbed = climb(
+          standard_rungs, [&]<unsigned B>() { return logs_->enclosure<B>().sign(); },
+          [](Sign s) { return s != Sign::Unknown && s != Sign::Zero; });
       return climbed.result == Sign::Zero ? Sign::Unknown : climbed.result;  // a sum with logarithms is not 0
     }
     case Kind::Fraction: break;

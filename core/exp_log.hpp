@@ -137,9 +137,9 @@ struct LogSum {
 // costs), a fraction of exponential sums, or a sum of logarithms.
 class ExpLogNumber {
  public:
-  ExpLogNumber() = default;                           // 0
-  ExpLogNumber(long i) : rational_(i) {}              // NOLINT: integers convert implicitly, as for the other scalars
-  ExpLogNumber(int i) : rational_(i) {}               // NOLINT
+  ExpLogNumber() = default;               // 0
+  ExpLogNumber(long i) : rational_(i) {}  // NOLINT: integers convert implicitly, as for the other scalars
+  ExpLogNumber(int i) : rational_(i) {}   // NOLINT
   explicit ExpLogNumber(const Exact& q) : rational_(q) {}
   // numerator / denominator (denominator != 0): a denominator of one term is moved into the numerator, and fractions
   // made over one denominator keep it (the weights of one softmax row add without multiplying denominators).
@@ -162,8 +162,8 @@ class ExpLogNumber {
   ExpLogNumber& operator*=(const ExpLogNumber& b) { return *this = *this * b; }
   ExpLogNumber& operator/=(const ExpLogNumber& b) { return *this = *this / b; }
 
-  friend ExpLogNumber exp(const ExpLogNumber& x);  // of a radical sum (a rational included) or a sum of logarithms
-  friend ExpLogNumber log(const ExpLogNumber& x);  // of a positive rational
+  friend ExpLogNumber exp(const ExpLogNumber& x);   // of a radical sum (a rational included) or a sum of logarithms
+  friend ExpLogNumber log(const ExpLogNumber& x);   // of a positive rational
   friend ExpLogNumber sqrt(const ExpLogNumber& x);  // of a non-negative rational
 
  private:
@@ -172,9 +172,9 @@ class ExpLogNumber {
   LogSum as_logs() const;                 // this sum of logarithms, or this rational as one; NotExpLog otherwise
 
   Kind kind_ = Kind::Rational;
-  Exact rational_;                      // Kind::Rational
-  ExpSum numerator_, denominator_;      // Kind::Fraction: not a rational; the denominator 1, or of two terms or more
-  std::optional<LogSum> logs_;          // Kind::Logs: with at least one logarithm
+  Exact rational_;                  // Kind::Rational
+  ExpSum numerator_, denominator_;  // Kind::Fraction: not a rational; the denominator 1, or of two terms or more
+  std::optional<LogSum> logs_;      // Kind::Logs: with at least one logarithm
 };
 
 }  // namespace tverify

@@ -52,7 +52,10 @@ class Interval {
     return Interval(boost::multiprecision::hull(a.value_, b.value_));
   }
 
-  Interval& operator+=(const Interval& o) { value_ += o.value_; return *this; }
+  Interval& operator+=(const Interval& o) {
+    value_ += o.value_;
+    return *this;
+  }
   // *this += a * b without allocating a temporary (hot loops: the autodiff tape, the model evaluator's MatMul). A
   // factor that is exactly 0 adds nothing (a * b is a real times 0) and is skipped: weight matrices are sparse.
   Interval& add_product(const Interval& a, const Interval& b) {
@@ -62,8 +65,14 @@ class Interval {
     mpfi_add(value_.backend().data(), value_.backend().data(), product.value_.backend().data());
     return *this;
   }
-  Interval& operator-=(const Interval& o) { value_ -= o.value_; return *this; }
-  Interval& operator*=(const Interval& o) { value_ *= o.value_; return *this; }
+  Interval& operator-=(const Interval& o) {
+    value_ -= o.value_;
+    return *this;
+  }
+  Interval& operator*=(const Interval& o) {
+    value_ *= o.value_;
+    return *this;
+  }
   Interval& operator/=(const Interval& o) {
     if (o.sign() == Sign::Unknown || o.sign() == Sign::Zero)
       throw std::domain_error("interval division by an interval that contains 0");

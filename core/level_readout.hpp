@@ -19,7 +19,7 @@ namespace tverify {
 
 template <class S>
 struct ScoreLevel {
-  S score;     // exact
+  S score;  // exact
   long count = 0;
   Vector<S> value_dot_psi;  // per token, exact sums over the level's keys
 };

@@ -25,7 +25,7 @@ struct NamedWeights {
   std::string name;                // "h1.W_q", "Psi", ...
   std::vector<std::size_t> shape;  // [] for a scalar
   std::vector<QuadraticSurd> values;
-  std::string meaning;             // what the tensor is, with the paper's lemma or equation
+  std::string meaning;  // what the tensor is, with the paper's lemma or equation
   // Empty when every entry is a surd; else one per entry: the entry when it is symbolic (values[i] is then 0).
   std::vector<std::optional<SymbolicEntry>> symbolic{};
 };

@@ -1,6 +1,7 @@
 // Runs work(w) for w = 0..workers-1 on as many threads (w = 0 on the calling thread) and rethrows the first exception
-// any of them threw, after all have finished. Each spawned thread frees its MPFR caches before it ends. The caller splits the work by w; results merged in w order are then
-// the same for any thread count when the split is by contiguous ranges.
+// any of them threw, after all have finished. Each spawned thread frees its MPFR caches before it ends. The caller
+// splits the work by w; results merged in w order are then the same for any thread count when the split is by
+// contiguous ranges.
 #pragma once
 
 #include "core/thread_caches.hpp"
@@ -19,9 +20,7 @@ void run_workers(unsigned workers, Work work) {
   auto guarded = [&](unsigned w) {
     try {
       work(w);
-    } catch (...) {
-      errors[w] = std::current_exception();
-    }
+    } catch (...) { errors[w] = std::current_exception(); }
   };
   std::vector<std::thread> pool;
   for (unsigned w = 1; w < workers; ++w)

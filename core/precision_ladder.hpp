@@ -3,7 +3,8 @@
 // stops at the first decided answer, returning it with the precision that decided it, or the last answer with the
 // ladder's ceiling:
 //
-//   auto r = climb(standard_rungs, []<unsigned B>() { using I = Interval<B>; return is_greater(exp(I(x)), I(1) + I(x)); },
+//   auto r = climb(standard_rungs,
+//                  []<unsigned B>() { using I = Interval<B>; return is_greater(exp(I(x)), I(1) + I(x)); },
 //                  [](Tri t) { return t != Tri::Unknown; });
 //
 // The decision must rebuild everything it compares from exact inputs at the precision it is given.
@@ -17,7 +18,10 @@ namespace tverify {
 template <unsigned... Bits>
 struct Rungs {
   static constexpr unsigned ceiling = (Bits, ...);  // the last rung
-  static constexpr unsigned first = [] { constexpr unsigned bits[] = {Bits...}; return bits[0]; }();
+  static constexpr unsigned first = [] {
+    constexpr unsigned bits[] = {Bits...};
+    return bits[0];
+  }();
 };
 
 // The evaluators' ladder: far past double, up to where a tie of the top level broken many levels down still shows.

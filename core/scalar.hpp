@@ -56,8 +56,8 @@ struct ScalarTraits<DoubleInterval> {
 };
 // Mpfr<Bits> is an alias whose Bits cannot be deduced, so the traits match the MPFR backend it names.
 template <unsigned Digits10>
-struct ScalarTraits<boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<Digits10>,
-                                                  boost::multiprecision::et_off>> {
+struct ScalarTraits<
+    boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<Digits10>, boost::multiprecision::et_off>> {
   static constexpr bool rigorous = false;
   static std::string name() { return "mpfr" + std::to_string(boost::multiprecision::detail::digits10_2_2(Digits10)); }
 };
@@ -71,7 +71,9 @@ template <class T>
 constexpr bool is_rigorous_v = ScalarTraits<T>::rigorous;
 
 template <class T>
-constexpr bool is_interval_v = requires { T::requested_bits; };
+constexpr bool is_interval_v = requires {
+  T::requested_bits;
+};
 
 // Exact scalar types: every operation is exact (no rounding anywhere).
 template <class T>
@@ -120,8 +122,7 @@ bool is_zero(const T& x) {
 // ReLU of a number whose sign T decides (every non-interval type but ExpLogNumber always does); std::domain_error when
 // it is undecided, never a guess.
 template <class T>
-  requires(!is_interval_v<T>)
-T relu(const T& x) {
+requires(!is_interval_v<T>) T relu(const T& x) {
   const Sign s = sign_of(x);
   if (s == Sign::Unknown) throw std::domain_error("ReLU of a number whose sign is undecided");
   return s == Sign::Positive ? x : T(0);

@@ -6,8 +6,6 @@ namespace tverify {
 enum class Tri { False, True, Unknown };
 enum class Sign { Negative, Zero, Positive, Unknown };
 
-constexpr const char* to_string(Tri t) {
-  return t == Tri::True ? "true" : t == Tri::False ? "false" : "unknown";
-}
+constexpr const char* to_string(Tri t) { return t == Tri::True ? "true" : t == Tri::False ? "false" : "unknown"; }
 
 }  // namespace tverify

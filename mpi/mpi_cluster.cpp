@@ -70,8 +70,8 @@ class RootDispenser final : public ItemDispenser {
     std::string bytes(static_cast<std::size_t>(size), '\0');
     source = status.MPI_SOURCE;
     check(MPI_Recv(bytes.data(), size, MPI_BYTE, source, request_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "Recv");
-    if (bytes.size() < sizeof(std::uint64_t)) throw std::runtime_error("MPI: a malformed request from rank " +
-                                                                       std::to_string(source));
+    if (bytes.size() < sizeof(std::uint64_t))
+      throw std::runtime_error("MPI: a malformed request from rank " + std::to_string(source));
     return bytes;
   }
 

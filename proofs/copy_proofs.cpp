@@ -21,17 +21,19 @@ ProofResult prove_lemma_c3(const QueryOptions& options) {
   const z3::expr ea = ctx.real_const("E_a"), eb = ctx.real_const("E_b"), rest = ctx.real_const("S"),
                  ej = ctx.real_const("e_j"), k = ctx.int_const("K");
   const z3::expr kr = z3::to_real(k);
-  const std::vector<z3::expr> hyps{ea > 0, eb > 0, k >= 1, rest >= 0, rest <= (kr - 1) * eb,
-                                   z3::implies(k >= 2, ej > 0 && ej <= eb && ej <= rest)};
+  const std::vector<z3::expr> hyps{
+      ea > 0, eb > 0, k >= 1, rest >= 0, rest <= (kr - 1) * eb, z3::implies(k >= 2, ej > 0 && ej <= eb && ej <= rest)};
   const z3::expr goal = ea / (ea + rest) >= 1 / (1 + kr * eb / ea) && z3::implies(k >= 2, ej / (ea + rest) <= eb / ea);
   const QueryOutcome q = prove(ctx, options.name, hyps, goal, options);
-  ProofResult r = from_outcome("for all K >= 1, E_a, E_b > 0, 0 <= S <= (K-1) E_b, 0 < e_j <= min(E_b, S): "
-                               "E_a/(E_a+S) >= 1/(1 + K E_b/E_a) and e_j/(E_a+S) <= E_b/E_a",
-                               q);
+  ProofResult r = from_outcome(
+      "for all K >= 1, E_a, E_b > 0, 0 <= S <= (K-1) E_b, 0 < e_j <= min(E_b, S): "
+      "E_a/(E_a+S) >= 1/(1 + K E_b/E_a) and e_j/(E_a+S) <= E_b/E_a",
+      q);
   if (q.model) {
     const Exact a = model_value(*q.model, ea), b = model_value(*q.model, eb), s = model_value(*q.model, rest),
                 e = model_value(*q.model, ej), kk = model_value(*q.model, kr);
-    const bool hyp = a > 0 && b > 0 && kk >= 1 && s >= 0 && s <= (kk - 1) * b && (kk < 2 || (e > 0 && e <= b && e <= s));
+    const bool hyp =
+        a > 0 && b > 0 && kk >= 1 && s >= 0 && s <= (kk - 1) * b && (kk < 2 || (e > 0 && e <= b && e <= s));
     const bool goal_holds = a / (a + s) >= 1 / (1 + kk * b / a) && (kk < 2 || e / (a + s) <= b / a);
     r.replayed = hyp && !goal_holds;
     r.counterexample = fmt::format("E_a={} E_b={} S={} e_j={} K={}", exact_to_string(a), exact_to_string(b),
@@ -48,18 +50,22 @@ ProofResult prove_gadget_ghat(TransformerVariant variant, const QueryOptions& op
   z3::context ctx;
   const z3::expr n = ctx.int_const("n"), i = ctx.int_const("i"), u = ctx.real_const("u"), w = ctx.real_const("w");
   const z3::expr nr = z3::to_real(n), ir = z3::to_real(i);
-  const std::vector<z3::expr> hyps{n >= 1, i >= 1, u >= -1, u <= 1,
-                                   z3::implies(i <= n, w * ir == 1), z3::implies(i == n + 1, w == 1),
+  const std::vector<z3::expr> hyps{n >= 1,
+                                   i >= 1,
+                                   u >= -1,
+                                   u <= 1,
+                                   z3::implies(i <= n, w * ir == 1),
+                                   z3::implies(i == n + 1, w == 1),
                                    z3::implies(i > n + 1, w == 0)};
   const z3::expr ghat = relu(u - nr * w) - relu(-u - nr * w);
   const z3::expr last_zero = variant == TransformerVariant::Paper ? n : n + 1;
   const z3::expr goal = z3::ite(i <= last_zero, ghat == 0, ghat == u);
-  const QueryOutcome q = prove(ctx, options.name + (variant == TransformerVariant::Paper ? ".paper" : ".corrected"),
-                               hyps, goal, options);
-  ProofResult r = from_outcome(
-      variant == TransformerVariant::Paper ? "ghat = 0 for i <= n and = u (= e_j.Psi(x_{i-t})) for i > n (as printed)"
-                                           : "ghat = 0 for i <= n + 1 and = u for i > n + 1 (corrected, E6)",
-      q);
+  const QueryOutcome q =
+      prove(ctx, options.name + (variant == TransformerVariant::Paper ? ".paper" : ".corrected"), hyps, goal, options);
+  ProofResult r = from_outcome(variant == TransformerVariant::Paper
+                                   ? "ghat = 0 for i <= n and = u (= e_j.Psi(x_{i-t})) for i > n (as printed)"
+                                   : "ghat = 0 for i <= n + 1 and = u for i > n + 1 (corrected, E6)",
+                               q);
   if (q.model) {
     const Exact nv = model_value(*q.model, nr), iv = model_value(*q.model, ir), uv = model_value(*q.model, u),
                 wv = model_value(*q.model, w);
@@ -80,13 +86,17 @@ ProofResult prove_gadget_gtilde(TransformerVariant variant, const QueryOptions& 
   z3::context ctx;
   const z3::expr t = ctx.int_const("t"), i = ctx.int_const("i"), c = ctx.real_const("c");
   const z3::expr ir = z3::to_real(i);
-  const std::vector<z3::expr> hyps{t >= 1, i >= 1, z3::implies(i == t + 1, c == 1), z3::implies(i > t + 1, c == 0),
-                                   z3::implies(i == 1, c == 0), z3::implies(i > 1 && i <= t, c * ir == 1)};
+  const std::vector<z3::expr> hyps{t >= 1,
+                                   i >= 1,
+                                   z3::implies(i == t + 1, c == 1),
+                                   z3::implies(i > t + 1, c == 0),
+                                   z3::implies(i == 1, c == 0),
+                                   z3::implies(i > 1 && i <= t, c * ir == 1)};
   const Exact scale = variant == TransformerVariant::Paper ? Exact(1, 2) : Exact(1);
   const z3::expr gtil = real_of(ctx, scale) * relu(2 * c - 1);
   const z3::expr goal = gtil == z3::ite(i == t + 1, ctx.real_val(1), ctx.real_val(0));
-  const QueryOutcome q = prove(ctx, options.name + (variant == TransformerVariant::Paper ? ".paper" : ".corrected"),
-                               hyps, goal, options);
+  const QueryOutcome q =
+      prove(ctx, options.name + (variant == TransformerVariant::Paper ? ".paper" : ".corrected"), hyps, goal, options);
   ProofResult r = from_outcome(variant == TransformerVariant::Paper ? "1/2 relu(2c - 1) = 1{i = t+1} (as printed)"
                                                                     : "relu(2c - 1) = 1{i = t+1} (corrected, E4)",
                                q);
@@ -222,7 +232,8 @@ ProofResult prove_scores_symbolic(const copy::CopyTransformer& tr, copy::NgramRe
       q);
   if (q.model) {
     copy::TokenString tokens;
-    for (const auto& xk : x) tokens.push_back(static_cast<copy::Token>(model_value(*q.model, z3::to_real(xk)).convert_to<long>()));
+    for (const auto& xk : x)
+      tokens.push_back(static_cast<copy::Token>(model_value(*q.model, z3::to_real(xk)).convert_to<long>()));
     const auto violation = tr.find_score_violation(tr.layer1(tr.copy_sequence(tokens, tokens.size() - 1)), two_sided);
     r.replayed = violation.has_value() && !copy::has_repeated_window(tokens, w);
     r.counterexample = "x = " + copy::format_tokens(tokens) +

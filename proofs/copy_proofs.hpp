@@ -16,7 +16,6 @@
 
 namespace tverify::proofs {
 
-
 ProofResult prove_lemma_c3(const QueryOptions& options);
 ProofResult prove_gadget_ghat(copy::TransformerVariant variant, const QueryOptions& options);
 ProofResult prove_gadget_gtilde(copy::TransformerVariant variant, const QueryOptions& options);

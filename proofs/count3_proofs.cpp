@@ -13,7 +13,12 @@ ProofResult prove_lemma_a6(const GadgetConstants& constants, const QueryOptions&
   const z3::expr n = ctx.int_const("n"), a = ctx.int_const("a"), b = ctx.int_const("b");
   const z3::expr eps = ctx.real_const("eps"), M = ctx.real_const("M");
   const z3::expr ar = z3::to_real(a), br = z3::to_real(b), nr = z3::to_real(n);
-  const std::vector<z3::expr> hyps{n >= 1, a >= 0, a <= 2 * n - 1, b >= 1, b <= n, eps > 0,
+  const std::vector<z3::expr> hyps{n >= 1,
+                                   a >= 0,
+                                   a <= 2 * n - 1,
+                                   b >= 1,
+                                   b <= n,
+                                   eps > 0,
                                    constants.eps_may_be_one ? eps <= 1 : eps < 1,
                                    M * eps >= real_of(ctx, constants.m_factor) * nr};
   const z3::expr gadget = relu(ar - M * relu(ar - br + eps)) + relu(ar - br);
@@ -22,21 +27,27 @@ ProofResult prove_lemma_a6(const GadgetConstants& constants, const QueryOptions&
                                          exact_to_string(constants.m_factor));
   std::string factor = exact_to_string(constants.m_factor);
   std::replace(factor.begin(), factor.end(), '/', '_');
-  const std::string name = fmt::format("{}.eps_{}.m_{}", options.name, constants.eps_may_be_one ? "le1" : "lt1", factor);
-  QueryOptions reparsed = options;  // built through the API, the tight query stalls Z3 (nonlinear search order);
+  const std::string name =
+      fmt::format("{}.eps_{}.m_{}", options.name, constants.eps_may_be_one ? "le1" : "lt1", factor);
+  QueryOptions reparsed = options;    // built through the API, the tight query stalls Z3 (nonlinear search order);
   reparsed.solve_dumped_text = true;  // its SMT-LIB2 text, as dumped, is decided at once
   const QueryOutcome q = prove(ctx, name, hyps, goal, reparsed);
   ProofResult r{"for all integers n >= 1, 0 <= a <= 2n-1, 1 <= b <= n and reals " + bounds +
                     ": ReLU(a - M ReLU(a - b + eps)) + ReLU(a - b) = g(a, b)",
-                q.status, false, "", q.reason, q.smt2_path, q.seconds};
+                q.status,
+                false,
+                "",
+                q.reason,
+                q.smt2_path,
+                q.seconds};
   if (q.model) {
     const Exact av = model_value(*q.model, ar), bv = model_value(*q.model, br), ev = model_value(*q.model, eps),
                 mv = model_value(*q.model, M);
     const Exact got = count3::g_relu(av, bv, ev, mv), want = count3::g_reference(av, bv);
     r.replayed = got != want;
-    r.counterexample = fmt::format("a={} b={} eps={} M={}: gadget {} != g {}", exact_to_string(av), exact_to_string(bv),
-                                   exact_to_string(ev), exact_to_string(mv), exact_to_string(got),
-                                   exact_to_string(want));
+    r.counterexample =
+        fmt::format("a={} b={} eps={} M={}: gadget {} != g {}", exact_to_string(av), exact_to_string(bv),
+                    exact_to_string(ev), exact_to_string(mv), exact_to_string(got), exact_to_string(want));
   }
   return r;
 }

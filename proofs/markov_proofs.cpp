@@ -54,9 +54,10 @@ ProofResult prove_markov_prediction(const markov::SymbolicPoint& point, const ma
     sym.hypotheses = {sv >= 0, ctx.real_val(s.d) * sv * sv == l2 - l1, l2 - l1 >= 0};
   } else if (kind == markov::PointKind::Star) {
     const z3::expr wv = sym.var("w");
-    sym.hypotheses = {wv >= 0, real_of(ctx, markov::w_relation_coefficient(s, variant)) * wv * wv ==
-                                   2 * (1 - (l2 - l1) / ctx.real_val(s.d)),
-                      l2 - l1 < 0};
+    sym.hypotheses = {
+        wv >= 0,
+        real_of(ctx, markov::w_relation_coefficient(s, variant)) * wv * wv == 2 * (1 - (l2 - l1) / ctx.real_val(s.d)),
+        l2 - l1 < 0};
   }
   const markov::ModelWeights<Sym> weights{s, point.point.layout, std::move(w)};
   z3::expr goal = ctx.bool_val(true);
@@ -66,13 +67,18 @@ ProofResult prove_markov_prediction(const markov::SymbolicPoint& point, const ma
       goal = goal && markov::logit_without_attention(weights, x, n).e == target;
     }
   const std::string which = kind == markov::PointKind::Pi ? "pi" : "star";
-  const QueryOutcome q = prove(ctx, fmt::format("{}.{}.d{}.r{}.N{}", options.name, which, s.d, s.r, s.N),
-                               sym.hypotheses, goal, options);
+  const QueryOutcome q =
+      prove(ctx, fmt::format("{}.{}.d{}.r{}.N{}", options.name, which, s.d, s.r, s.N), sym.hypotheses, goal, options);
   ProofResult r{fmt::format("{} with W_O = 0: for every n <= {} and x_n in {{0, 1}}, logit_n = {} for all reals with "
                             "{} (l1 = log(p/(1-p)), l2 = log((1-q)/q), l3 = log(p/q))",
                             point.equation, s.N, kind == markov::PointKind::Pi ? "l3" : "(x_n ? l2 : l1)",
                             describe_relations(kind, chain, s, variant)),
-                q.status, false, "", q.reason, q.smt2_path, q.seconds};
+                q.status,
+                false,
+                "",
+                q.reason,
+                q.smt2_path,
+                q.seconds};
   if (q.status == QueryStatus::CounterModel) r.reason = "Z3 found symbol values violating the identity (not replayed)";
   return r;
 }
@@ -81,15 +87,16 @@ namespace {
 
 struct HAlpha {
   std::vector<std::vector<z3::expr>> positions;  // p_n entries
-  std::vector<z3::expr> u;                        // sum p_n / N
-  std::vector<std::vector<z3::expr>> V;           // sum p_n p_n^T / N + 2 (p + q - 1) I
+  std::vector<z3::expr> u;                       // sum p_n / N
+  std::vector<std::vector<z3::expr>> V;          // sum p_n p_n^T / N + 2 (p + q - 1) I
 };
 
 HAlpha symbolic_h_alpha(z3::context& ctx, const z3::expr& p, const z3::expr& q, int d, int N) {
   HAlpha h;
   for (int n = 0; n < N; ++n) {
     h.positions.emplace_back();
-    for (int j = 0; j < d; ++j) h.positions.back().push_back(ctx.real_const(fmt::format("p{}_{}", n + 1, j + 1).c_str()));
+    for (int j = 0; j < d; ++j)
+      h.positions.back().push_back(ctx.real_const(fmt::format("p{}_{}", n + 1, j + 1).c_str()));
   }
   const z3::expr inv_n = ctx.real_val(1) / ctx.real_val(N);
   for (int i = 0; i < d; ++i) {
@@ -122,7 +129,12 @@ ProofResult prove_markov_schur(int d, int N, const QueryOptions& options) {
     }
   const QueryOutcome r = prove(ctx, fmt::format("{}.d{}.N{}", options.name, d, N), {}, goal, options);
   return {fmt::format("for all reals p, q and p_1..p_{} in R^{}: V - u u^T = 2(p+q-1) I + Cov({{p_n}}) (eq. 12)", N, d),
-          r.status, false, "", r.reason, r.smt2_path, r.seconds};
+          r.status,
+          false,
+          "",
+          r.reason,
+          r.smt2_path,
+          r.seconds};
 }
 
 ProofResult prove_markov_h_alpha_pd(int d, int N, const QueryOptions& options) {
@@ -142,12 +154,17 @@ ProofResult prove_markov_h_alpha_pd(int d, int N, const QueryOptions& options) {
     form = form + 2 * v0 * h.u[i] * v[i];
     for (int j = 0; j < d; ++j) form = form + v[i] * h.V[i][j] * v[j];
   }
-  const std::vector<z3::expr> hyps{p > 0, p < 1, q > 0, q < 1, p + q > 1, nonzero};
+  const std::vector<z3::expr> hyps{p > 0, p<1, q> 0, q<1, p + q> 1, nonzero};
   const QueryOutcome r = prove(ctx, fmt::format("{}.d{}.N{}", options.name, d, N), hyps, form > 0, options);
   return {fmt::format("for all p, q in (0,1) with p + q > 1, all p_1..p_{} in R^{} and all v != 0 in R^{}: "
                       "v^T [[1, u^T], [u, V]] v > 0 (eq. 12 without the factor pi0 pi1 > 0)",
                       N, d, d + 1),
-          r.status, false, "", r.reason, r.smt2_path, r.seconds};
+          r.status,
+          false,
+          "",
+          r.reason,
+          r.smt2_path,
+          r.seconds};
 }
 
 }  // namespace tverify::proofs

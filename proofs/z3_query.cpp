@@ -50,8 +50,9 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   solver.add(!goal);
   QueryOutcome out;
   if (options.dump)
-    out.smt2_path = options.dump(name, "; tverify query " + name + ": hypotheses and the negated goal; unsat proves the goal\n" +
-                                           solver.to_smt2("unknown"));  // ends with (check-sat)
+    out.smt2_path =
+        options.dump(name, "; tverify query " + name + ": hypotheses and the negated goal; unsat proves the goal\n" +
+                               solver.to_smt2("unknown"));  // ends with (check-sat)
   if (options.solve_dumped_text) {
     const std::string text = solver.to_smt2("unknown");
     solver.reset();

@@ -1,8 +1,8 @@
-// One Z3 query (docs/conventions.md): a fresh solver, a timeout, hypotheses and the negation of a goal. unsat proves the goal
-// for every assignment of the free variables; sat gives a model that the caller must replay in exact arithmetic
-// before calling it a counterexample; unknown (including a timeout) is reported as unknown. With a dump, the query's
-// SMT-LIB2 text is handed to it (the caller writes it, checkers/proof_dump.hpp) so that a reader can re-run it in
-// another solver.
+// One Z3 query (docs/conventions.md): a fresh solver, a timeout, hypotheses and the negation of a goal. unsat proves
+// the goal for every assignment of the free variables; sat gives a model that the caller must replay in exact
+// arithmetic before calling it a counterexample; unknown (including a timeout) is reported as unknown. With a dump, the
+// query's SMT-LIB2 text is handed to it (the caller writes it, checkers/proof_dump.hpp) so that a reader can re-run it
+// in another solver.
 #pragma once
 
 #include "core/exact.hpp"
@@ -21,7 +21,7 @@ using QueryDump = std::function<std::string(const std::string& name, const std::
 
 struct QueryOptions {
   unsigned timeout_ms = 60'000;
-  QueryDump dump{};  // empty: no dump
+  QueryDump dump{};                // empty: no dump
   bool solve_dumped_text = false;  // solve the query as printed in SMT-LIB2 (re-parsed), exactly what --smt2 dumps
   std::string name{};  // the stem of the dump files' names, given by the caller (the claim's id); proofs append to it
 
@@ -37,14 +37,14 @@ enum class QueryStatus { Proved, CounterModel, Unknown };
 struct QueryOutcome {
   QueryStatus status = QueryStatus::Unknown;
   std::optional<z3::model> model;
-  std::string reason;      // Z3's reason for unknown
-  std::string smt2_path;   // where the query was dumped, if it was
+  std::string reason;     // Z3's reason for unknown
+  std::string smt2_path;  // where the query was dumped, if it was
   double seconds = 0;
 };
 
 // What a proof query established, in words: the claim checkers turn it into a verdict (checkers/proof_verdict.hpp).
 struct ProofResult {
-  std::string statement;       // exactly what the query states
+  std::string statement;  // exactly what the query states
   QueryStatus status = QueryStatus::Unknown;
   bool replayed = false;       // a CounterModel confirmed in exact arithmetic
   std::string counterexample;  // the replayed model, in words

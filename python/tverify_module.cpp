@@ -107,9 +107,7 @@ auto run_polled(F work, const Progress& progress) {
   std::thread worker([&] {
     try {
       result.emplace(work(monitor));
-    } catch (...) {
-      error = std::current_exception();
-    }
+    } catch (...) { error = std::current_exception(); }
     release_thread_caches();
     std::lock_guard lock(mutex);
     finished = true;
@@ -147,13 +145,9 @@ auto run_polled(F work, const Progress& progress) {
   if (error) {
     try {
       std::rethrow_exception(error);
-    } catch (const UsageError& e) {
-      throw py::value_error(one_line(e.what()));
-    } catch (const Interrupted&) {
+    } catch (const UsageError& e) { throw py::value_error(one_line(e.what())); } catch (const Interrupted&) {
       throw py::error_already_set();
-    } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("internal error: ") + e.what());
-    }
+    } catch (const std::exception& e) { throw std::runtime_error(std::string("internal error: ") + e.what()); }
   }
   return std::move(*result);
 }
@@ -168,9 +162,7 @@ RunOptions run_options(const RunLimits& limits, RunMonitor* monitor = nullptr) {
   std::tie(o.threads, o.max_inputs, o.max_counterexamples, o.force, max_memory) = limits;
   try {
     if (max_memory) o.max_memory = parse_memory_size(*max_memory, "max_memory");
-  } catch (const UsageError& e) {
-    throw py::value_error(one_line(e.what()));
-  }
+  } catch (const UsageError& e) { throw py::value_error(one_line(e.what())); }
   o.monitor = monitor;
   return o;
 }
@@ -248,13 +240,13 @@ py::dict weights_entry(const NamedWeights& w) {
       py::list terms;
       for (const auto& [symbol, coefficient] : e.terms)
         terms.append(py::make_tuple(symbol, exact_to_string(coefficient)));
-      values.append(py::make_tuple(exact_to_string(e.constant), terms, exact_to_string(e.lower),
-                                   exact_to_string(e.upper)));
+      values.append(
+          py::make_tuple(exact_to_string(e.constant), terms, exact_to_string(e.lower), exact_to_string(e.upper)));
       continue;
     }
     const auto& v = w.values[i];
-    values.append(py::make_tuple(exact_to_string(v.rational_part()), exact_to_string(v.surd_coefficient()),
-                                 v.radicand()));
+    values.append(
+        py::make_tuple(exact_to_string(v.rational_part()), exact_to_string(v.surd_coefficient()), v.radicand()));
   }
   py::dict d;
   d["name"] = w.name;
@@ -267,7 +259,8 @@ py::dict weights_entry(const NamedWeights& w) {
 void bind_weights(py::module_& m) {
   m.def(
       "weights",
-      [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant) {
+      [](const std::string& construction, const std::map<std::string, std::string>& params,
+         const std::string& variant) {
         const auto named = run_polled(
             [&](RunMonitor&) {
               const Construction& c = find_construction(construction);
@@ -315,10 +308,11 @@ void bind_other_verbs(py::module_& m) {
             [&](RunMonitor& monitor) {
               const Construction& c = find_construction(construction);
               c.require_verb("sweep");
-              return c.sweep(ParamValues::parse(c.params_for("sweep"), params), c.variant_or_default(variant),
-                             SweepRequest{vary, fast, out_dir, options, command,
-                                          std::get<2>(limits) != default_max_counterexamples},
-                             run_options(limits, &monitor))
+              return c
+                  .sweep(ParamValues::parse(c.params_for("sweep"), params), c.variant_or_default(variant),
+                         SweepRequest{vary, fast, out_dir, options, command,
+                                      std::get<2>(limits) != default_max_counterexamples},
+                         run_options(limits, &monitor))
                   .dump(2);
             },
             progress);
@@ -347,9 +341,7 @@ void bind_other_verbs(py::module_& m) {
       [](const std::string& path) {
         try {
           return read_text_file(path, "certificate '" + path + "'");
-        } catch (const UsageError& e) {
-          throw py::value_error(one_line(e.what()));
-        }
+        } catch (const UsageError& e) { throw py::value_error(one_line(e.what())); }
       },
       "the text of a certificate file, read as the CLI reads it (a regular file of at most 256 MiB)", py::arg("path"));
   m.def(

@@ -2,8 +2,8 @@
 // it as x = E[tokens] (a real [seq, width] tensor), passes x through one to four recipes and ends in real logits of
 // shape [seq, classes]. Each recipe exercises one op of the model evaluator in a valid way (with the helper nodes
 // it needs) and returns a new real [seq, width]; together the recipes cover every op the evaluator supports
-// (constructions/model/graph.cpp), and a run of consecutive graphs goes through every recipe. A graph is a plain description, constants and nodes, that a test can edit before
-// model::OnnxWriter writes it.
+// (constructions/model/graph.cpp), and a run of consecutive graphs goes through every recipe. A graph is a plain
+// description, constants and nodes, that a test can edit before model::OnnxWriter writes it.
 #pragma once
 
 #include "constructions/model/onnx_writer.hpp"
@@ -89,8 +89,10 @@ inline std::string serialized(const GraphSpec& g) {
   model::OnnxWriter w("fuzz");
   w.token_input(token_input_name);
   for (const auto& c : g.constants) {
-    if (c.real) w.rationals(c.name, c.shape, c.reals);
-    else w.integers(c.name, c.shape, c.integers);
+    if (c.real)
+      w.rationals(c.name, c.shape, c.reals);
+    else
+      w.integers(c.name, c.shape, c.integers);
   }
   for (const auto& n : g.nodes) w.node(n.op, n.inputs, n.attributes, n.output);
   w.output(logits_name, g.classes);
@@ -102,7 +104,9 @@ class GraphBuilder {
  public:
   explicit GraphBuilder(Rng& rng) : rng_(rng) {}
 
-  std::int64_t pick(std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_); }
+  std::int64_t pick(std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_);
+  }
   bool coin() { return pick(0, 1) == 1; }
   template <class T>
   const T& one_of(const std::vector<T>& options) {
@@ -258,7 +262,9 @@ inline Activation selection(GraphBuilder& b, const Activation& x, const std::str
 inline Activation cast(GraphBuilder& b, const Activation& x, const std::string&) {
   switch (b.pick(0, 2)) {
     case 0: return added(b, x, b.node("Cast", {comparison(b, x, "Greater")}, {{"to", std::int64_t{1}}}));
-    case 1: return {b.node("Cast", {b.node("Cast", {x.name}, {{"to", std::int64_t{7}}})}, {{"to", std::int64_t{11}}}), x.width};
+    case 1:
+      return {b.node("Cast", {b.node("Cast", {x.name}, {{"to", std::int64_t{7}}})}, {{"to", std::int64_t{11}}}),
+              x.width};
     default: return {b.node("Cast", {x.name}, {{"to", std::int64_t{11}}}), x.width};
   }
 }
@@ -279,8 +285,8 @@ inline Activation gemm(GraphBuilder& b, const Activation& x, const std::string&)
   const bool transposed = b.coin();
   Attributes attributes;
   if (transposed || b.coin()) attributes.push_back({"transB", std::int64_t{transposed ? 1 : 0}});
-  std::vector<std::string> inputs{x.name, b.reals(transposed ? Shape{n, x.width} : Shape{x.width, n},
-                                                  b.small_reals(x.width * n))};
+  std::vector<std::string> inputs{
+      x.name, b.reals(transposed ? Shape{n, x.width} : Shape{x.width, n}, b.small_reals(x.width * n))};
   if (b.coin()) inputs.push_back(row_constant(b, n));
   return {b.node("Gemm", inputs, attributes), n};
 }
@@ -295,8 +301,10 @@ inline Activation reduction(GraphBuilder& b, const Activation& x, const std::str
   Attributes attributes{{"keepdims", std::int64_t{keep ? 1 : 0}}};
   if (over < 2) {
     const std::int64_t axis = over == 0 ? b.one_of(Ints{1, -1}) : b.one_of(Ints{0, -2});
-    if (op == "ReduceSum") inputs.push_back(b.integer_list({axis}));
-    else attributes.push_back({"axes", Ints{axis}});
+    if (op == "ReduceSum")
+      inputs.push_back(b.integer_list({axis}));
+    else
+      attributes.push_back({"axes", Ints{axis}});
   } else if (op == "ReduceSum" && b.coin()) {
     inputs.push_back(b.integers({0}, {}));  // no axes: every axis (noop_with_empty_axes is 0)
   }
@@ -502,8 +510,8 @@ inline Activation trilu(GraphBuilder& b, const Activation& x, const std::string&
 inline Activation constant(GraphBuilder& b, const Activation& x, const std::string&) {
   Ints values;
   for (std::int64_t k = 0; k < x.width; ++k) values.push_back(b.pick(-2, 2));
-  const model::OnnxAttribute value = b.coin() ? model::OnnxAttribute{"value_ints", values}
-                                              : model::OnnxAttribute{"value_int", b.pick(-2, 2)};
+  const model::OnnxAttribute value =
+      b.coin() ? model::OnnxAttribute{"value_ints", values} : model::OnnxAttribute{"value_int", b.pick(-2, 2)};
   return added(b, x, b.node("Cast", {b.node("Constant", {}, {value})}, {{"to", std::int64_t{1}}}));
 }
 
@@ -515,21 +523,58 @@ using Recipe = Activation (*)(GraphBuilder&, const Activation&, const std::strin
 // model::supported_ops_text()).
 inline const std::vector<std::pair<std::string, Recipe>>& op_recipes() {
   using namespace recipes;
-  static const std::vector<std::pair<std::string, Recipe>> table{
-      {"Abs", unary}, {"Neg", unary}, {"Relu", unary}, {"Identity", unary}, {"Tanh", unary}, {"Erf", unary},
-      {"Sigmoid", unary}, {"Exp", exponential}, {"Sqrt", root_or_logarithm}, {"Log", root_or_logarithm},
-      {"Pow", power}, {"Dropout", dropout},
-      {"Add", arithmetic}, {"Sub", arithmetic}, {"Mul", arithmetic}, {"Div", arithmetic},
-      {"Max", extremum}, {"Min", extremum},
-      {"Equal", selection}, {"Less", selection}, {"Greater", selection}, {"LessOrEqual", selection},
-      {"GreaterOrEqual", selection}, {"And", selection}, {"Or", selection}, {"Not", selection}, {"Where", selection},
-      {"Cast", cast}, {"MatMul", matmul}, {"Gemm", gemm},
-      {"ReduceSum", reduction}, {"ReduceMean", reduction}, {"ReduceMax", reduction}, {"ReduceMin", reduction},
-      {"CumSum", cumulative}, {"Softmax", softmax}, {"LogSoftmax", softmax},
-      {"LayerNormalization", layer_normalization}, {"Transpose", transpose}, {"Unsqueeze", unsqueeze_squeeze},
-      {"Squeeze", unsqueeze_squeeze}, {"Reshape", reshape}, {"Concat", concat}, {"Slice", slice}, {"Split", split},
-      {"Gather", gather}, {"Shape", shape}, {"ConstantOfShape", constant_of_shape}, {"Range", range},
-      {"Expand", expand}, {"Trilu", trilu}, {"Constant", constant}};
+  static const std::vector<std::pair<std::string, Recipe>> table{{"Abs", unary},
+                                                                 {"Neg", unary},
+                                                                 {"Relu", unary},
+                                                                 {"Identity", unary},
+                                                                 {"Tanh", unary},
+                                                                 {"Erf", unary},
+                                                                 {"Sigmoid", unary},
+                                                                 {"Exp", exponential},
+                                                                 {"Sqrt", root_or_logarithm},
+                                                                 {"Log", root_or_logarithm},
+                                                                 {"Pow", power},
+                                                                 {"Dropout", dropout},
+                                                                 {"Add", arithmetic},
+                                                                 {"Sub", arithmetic},
+                                                                 {"Mul", arithmetic},
+                                                                 {"Div", arithmetic},
+                                                                 {"Max", extremum},
+                                                                 {"Min", extremum},
+                                                                 {"Equal", selection},
+                                                                 {"Less", selection},
+                                                                 {"Greater", selection},
+                                                                 {"LessOrEqual", selection},
+                                                                 {"GreaterOrEqual", selection},
+                                                                 {"And", selection},
+                                                                 {"Or", selection},
+                                                                 {"Not", selection},
+                                                                 {"Where", selection},
+                                                                 {"Cast", cast},
+                                                                 {"MatMul", matmul},
+                                                                 {"Gemm", gemm},
+                                                                 {"ReduceSum", reduction},
+                                                                 {"ReduceMean", reduction},
+                                                                 {"ReduceMax", reduction},
+                                                                 {"ReduceMin", reduction},
+                                                                 {"CumSum", cumulative},
+                                                                 {"Softmax", softmax},
+                                                                 {"LogSoftmax", softmax},
+                                                                 {"LayerNormalization", layer_normalization},
+                                                                 {"Transpose", transpose},
+                                                                 {"Unsqueeze", unsqueeze_squeeze},
+                                                                 {"Squeeze", unsqueeze_squeeze},
+                                                                 {"Reshape", reshape},
+                                                                 {"Concat", concat},
+                                                                 {"Slice", slice},
+                                                                 {"Split", split},
+                                                                 {"Gather", gather},
+                                                                 {"Shape", shape},
+                                                                 {"ConstantOfShape", constant_of_shape},
+                                                                 {"Range", range},
+                                                                 {"Expand", expand},
+                                                                 {"Trilu", trilu},
+                                                                 {"Constant", constant}};
   return table;
 }
 

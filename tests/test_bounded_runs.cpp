@@ -102,8 +102,9 @@ std::uint64_t estimated_bytes(std::vector<std::string> args) {
 }  // namespace
 
 TEST_CASE("bounded runs: --max-memory takes a size in bytes or K, M, G, T, from 1M to 1024T", "[cli][bounds]") {
-  const std::vector<std::string> run{"check", "model", "--onnx", fixtures + "reverse.onnx", "--task", "reverse", "--V",
-                                     "2", "--lengths", "1:2", "--max-memory"};
+  const std::vector<std::string> run{"check",     "model",   "--onnx",      fixtures + "reverse.onnx",
+                                     "--task",    "reverse", "--V",         "2",
+                                     "--lengths", "1:2",     "--max-memory"};
   auto with = [&](const std::string& size) {
     auto args = run;
     args.push_back(size);
@@ -120,8 +121,9 @@ TEST_CASE("bounded runs: --max-memory takes a size in bytes or K, M, G, T, from 
 
 TEST_CASE("bounded runs: a model check above --max-memory is refused, one line naming the estimate and the flag",
           "[cli][bounds][model]") {
-  const std::vector<std::string> run{"check", "model", "--onnx", fixtures + "reverse.onnx", "--task", "reverse", "--V",
-                                     "2", "--lengths", "1:3", "--max-memory", "8M"};
+  const std::vector<std::string> run{"check",     "model",   "--onnx",       fixtures + "reverse.onnx",
+                                     "--task",    "reverse", "--V",          "2",
+                                     "--lengths", "1:3",     "--max-memory", "8M"};
   expect_refusal(run, "above --max-memory 8.0 MiB; raise --max-memory or lower --lengths or run fewer --threads");
   // The other constructions are bounded by their parameters' ranges: the option is theirs to refuse, not to ignore.
   expect_refusal({"check", "copy", "--max-memory", "8G"}, "--max-memory");

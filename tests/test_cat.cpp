@@ -21,8 +21,8 @@ TEST_CASE("convolution is causal with zero padding, and a delay shifts it", "[ca
   const std::vector<ExactVector> x{e.vectors[0], e.vectors[1]};
   const Filter f{Exact(1), Exact(1, 2)};
   const auto now = convolve(f, x, 0);
-  CHECK(now[0] == ExactVector{1, 0});                 // x_1 (x_0 = 0)
-  CHECK(now[1] == ExactVector{Exact(1, 2), 1});       // x_2 + x_1 / 2
+  CHECK(now[0] == ExactVector{1, 0});            // x_1 (x_0 = 0)
+  CHECK(now[1] == ExactVector{Exact(1, 2), 1});  // x_2 + x_1 / 2
   const auto delayed = convolve(f, x, 1);
   CHECK(delayed[0] == ExactVector{0, 0});
   CHECK(delayed[1] == ExactVector{1, 0});
@@ -55,8 +55,7 @@ TEST_CASE("signatures: the closest pair of the geometric filter and the collisio
   const SignatureReport zero = analyse_signatures({Exact(1), Exact(-1)}, one_hot_embedding(2), 2);
   CHECK(zero.zero_signatures.front() == Tokens{0, 0});
   // The padded window (z_1) at the start has the direction of (z_1, z_1) for every filter with F_0 + F_1 != 0.
-  CHECK(padded_collision({Exact(1), Exact(1, 2)}, one_hot_embedding(2), 2) ==
-        std::make_pair(Tokens{0, 0}, Tokens{0}));
+  CHECK(padded_collision({Exact(1), Exact(1, 2)}, one_hot_embedding(2), 2) == std::make_pair(Tokens{0, 0}, Tokens{0}));
 }
 
 TEST_CASE("tasks: unique earlier occurrence for NAR, at most one per query for MQNAR", "[cat]") {
@@ -134,7 +133,8 @@ TEST_CASE("exact ties are decided exactly: a tie is a Tie, and nothing stays und
   CHECK(d.margin == Margin::Tie);
   CHECK(!d.token);
   // As reconstructed, key delay has exact ties among its failures; every one is decided (no unknowns).
-  const ClaimResult r = check_recall(cat_claim_specs().thm1_key_delay, setup_for("key_delay", {{"L", "8"}}), RunOptions{});
+  const ClaimResult r =
+      check_recall(cat_claim_specs().thm1_key_delay, setup_for("key_delay", {{"L", "8"}}), RunOptions{});
   CHECK(r.unknown == 0);
   CHECK(r.verdict == Verdict::Refuted);
 }

@@ -64,8 +64,8 @@ Outcome compare(const CatConfig& layer_config, const CatConfig& model_config, in
     for (std::size_t t = 0; t < z.size() && !out.disagreement; ++t) {
       const model::CaseOutcome got = read_at(m, z, t, vocabulary);
       const bool unknown = got.kind == model::CaseOutcome::Kind::Unknown;
-      const bool same = decoded[t].token ? !unknown && got.got.front() == *decoded[t].token
-                                         : !unknown && got.got.front().is_string();
+      const bool same =
+          decoded[t].token ? !unknown && got.got.front() == *decoded[t].token : !unknown && got.got.front().is_string();
       if (!same)
         out.disagreement = "z = " + nlohmann::json(z).dump() + ", position " + std::to_string(t) + ": the layer " +
                            (decoded[t].token ? "decodes " + std::to_string(*decoded[t].token) : std::string("ties")) +
@@ -126,8 +126,8 @@ TEST_CASE("export cat: the CLI writes the model; variants with partial windows l
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
   CHECK(std::filesystem::exists(file));
-  const testing::CliResult checked = testing::run_tverify(
-      {"eval", "model", "--onnx", file, "--input", "0,1,2,0,1"}, dir, dir / "capture");
+  const testing::CliResult checked =
+      testing::run_tverify({"eval", "model", "--onnx", file, "--input", "0,1,2,0,1"}, dir, dir / "capture");
   CHECK(checked.exit_code == 0);
   const std::string refused_file = (dir / "full.onnx").string();
   const testing::CliResult refused = testing::run_tverify(

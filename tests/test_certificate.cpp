@@ -1,4 +1,5 @@
-// checkers/certificate and report: the format of docs/certificate.md, atomic writes, and the validation recheck relies on.
+// checkers/certificate and report: the format of docs/certificate.md, atomic writes, and the validation recheck relies
+// on.
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/latex_text.hpp"
@@ -49,14 +50,18 @@ void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) <
 
 // A tau sweep's certificate, with what the report reads: its sweep, parameters, summary and probes.
 Json tau_sweep_certificate(int L, const std::string& smallest_verified) {
-  return Json{{"verb", "sweep"}, {"construction", "copy"}, {"variant", "corrected"}, {"version", "0.1.0"},
-              {"commit", "abc"}, {"params", {{"D", 2}, {"n", 2}, {"L", L}}},
-              {"sweep", {{"vary", "tau"}, {"fast", false}, {"output", "tau-L" + std::to_string(L)}}},
-              {"summary",
-               {{"construction", "copy"}, {"resolution", "1/16"}, {"smallest_verified_tau", smallest_verified}}},
-              {"probes", {{"columns", {"tau", "verdict"}},
-                          {"rows", Json::array({Json::array({"1", "refuted"}),
-                                                Json::array({smallest_verified, "verified"})})}}}};
+  return Json{
+      {"verb", "sweep"},
+      {"construction", "copy"},
+      {"variant", "corrected"},
+      {"version", "0.1.0"},
+      {"commit", "abc"},
+      {"params", {{"D", 2}, {"n", 2}, {"L", L}}},
+      {"sweep", {{"vary", "tau"}, {"fast", false}, {"output", "tau-L" + std::to_string(L)}}},
+      {"summary", {{"construction", "copy"}, {"resolution", "1/16"}, {"smallest_verified_tau", smallest_verified}}},
+      {"probes",
+       {{"columns", {"tau", "verdict"}},
+        {"rows", Json::array({Json::array({"1", "refuted"}), Json::array({smallest_verified, "verified"})})}}}};
 }
 
 }  // namespace
@@ -112,7 +117,8 @@ TEST_CASE("corrupt certificates are refused with a reason", "[certificate]") {
   CHECK_THROWS_WITH(load_certificate((dir / "garbage.json").string()), Catch::Contains("not JSON"));
   CHECK_THROWS_WITH(load_certificate((dir / "other.json").string()), Catch::Contains("not a tverify certificate"));
   CHECK_THROWS_WITH(load_certificate((dir / "fields.json").string()), Catch::Contains("lacks the field"));
-  CHECK_THROWS_WITH(load_certificate((dir / "badclaim.json").string()), Catch::Contains("lacks the field \"claims[0].id\""));
+  CHECK_THROWS_WITH(load_certificate((dir / "badclaim.json").string()),
+                    Catch::Contains("lacks the field \"claims[0].id\""));
   CHECK_THROWS_AS(load_certificate((dir / "missing.json").string()), UsageError);
 }
 
@@ -172,8 +178,8 @@ TEST_CASE("report --wide tabulates the certificates of one kind of sweep one row
   // Another kind of sweep gets its own table; a single certificate keeps every column.
   Json other = tau_sweep_certificate(4, "21/16");
   other["sweep"]["vary"] = "L";
-  const std::string two = certificates_table({certs[0], other, certs[1]}, TableFormat::Latex,
-                                             TableLayout::PerCertificate);
+  const std::string two =
+      certificates_table({certs[0], other, certs[1]}, TableFormat::Latex, TableLayout::PerCertificate);
   CHECK(two.find("{sweep copy --vary tau, 2 certificates (") != std::string::npos);
   CHECK(two.find("{sweep copy --vary L, 1 certificate (construction: copy; variant: corrected; D: 2; n: 2)}") !=
         std::string::npos);
@@ -184,7 +190,7 @@ TEST_CASE("LaTeX escapes every special character and splits a table wider than a
   CHECK(latex_escape("a_b & 50% #1 $x$ {y} \\z ^ ~ < > |") ==
         "a\\_\\allowbreak{}b \\& 50\\% \\#1 \\$x\\$ \\{y\\} $\\backslash$z \\^{} \\~{} $<$ $>$ $|$");
   CHECK(latex_escape("\xcf\x84 \xe2\x89\xa4 1") == "$\\tau$ $\\le$ 1");  // tau, <= in UTF-8
-  CHECK(latex_escape("\xe2\x98\x83") == "[U+2603]");                        // no unknown character stops pdflatex
+  CHECK(latex_escape("\xe2\x98\x83") == "[U+2603]");                     // no unknown character stops pdflatex
   Table wide{"wide", {"key"}, {{"k"}}, 1};
   for (int c = 1; c <= 10; ++c) {
     wide.header.push_back("c" + std::to_string(c));

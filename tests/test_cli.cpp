@@ -73,7 +73,8 @@ TEST_CASE("bad parameters: one line naming the parameter and its range, exit 2",
 }
 
 TEST_CASE("bad transformer parameters and proof options", "[cli][bad-input]") {
-  expect_usage_error("check copy --tau 0", "--tau must be an exact number > 0 (e.g. 12, 7/2, 3.5) or 'proof' (got '0')");
+  expect_usage_error("check copy --tau 0",
+                     "--tau must be an exact number > 0 (e.g. 12, 7/2, 3.5) or 'proof' (got '0')");
   expect_usage_error("check copy --tau -2", "--tau must be an exact number > 0");
   expect_usage_error("check copy --tau fast", "--tau must be an exact number > 0");
   expect_usage_error("check copy --embedding dense", "--embedding must be one of onehot, c2 (got 'dense')");
@@ -194,7 +195,8 @@ TEST_CASE("every sweep writes a certificate that recheck reproduces, report tabu
   const CliRun probe = run_cli("recheck " + forge("f2.json", [](auto& j) { j["probes"]["rows"][1][2] = "verified"; }));
   CHECK(probe.out.find("DIFFERS probes.rows[1][2]: stored verified, now refuted") != std::string::npos);
   const CliRun hidden = run_cli("recheck " + forge("f6.json", [](auto& j) { j["summary"]["seconds"] = 1; }));
-  CHECK(hidden.out.find("DIFFERS summary.seconds: stored 1, now absent") != std::string::npos);  // only rows' are timings
+  CHECK(hidden.out.find("DIFFERS summary.seconds: stored 1, now absent") !=
+        std::string::npos);  // only rows' are timings
   const CliRun top = run_cli("recheck " + forge("f3.json", [](auto& j) { j["variant"] = "paper"; }));
   CHECK(top.exit_code == 1);
   CHECK(top.out.find("DIFFERS variant: stored paper, now corrected in its command") != std::string::npos);
@@ -209,19 +211,23 @@ TEST_CASE("bad sweep requests are refused before any file is written", "[cli][ba
   const fs::path out = scratch() / "sweeps-bad";
   expect_usage_error("sweep copy --vary depth --out " + out.string(), "--vary must be one of tau, L, bits");
   expect_usage_error("sweep copy --vary tau --out -", "--out must name a directory");
-  expect_usage_error("sweep copy --vary tau --resolution 0 --out " + out.string(), "--resolution must be an exact number in [1/1048576, 1000]");
-  expect_usage_error("sweep copy --vary L --threshold 2 --out " + out.string(), "--threshold must be an exact number in (0, 1]");
+  expect_usage_error("sweep copy --vary tau --resolution 0 --out " + out.string(),
+                     "--resolution must be an exact number in [1/1048576, 1000]");
+  expect_usage_error("sweep copy --vary L --threshold 2 --out " + out.string(),
+                     "--threshold must be an exact number in (0, 1]");
   expect_usage_error("sweep copy --vary L --D 2 --L-max 40 --out " + out.string(), "--max-inputs");
   CHECK_FALSE(fs::exists(out));
   std::ofstream(scratch() / "not-a-dir") << "x";
-  expect_usage_error("sweep copy --vary tau --out " + (scratch() / "not-a-dir").string(), "is not a writable directory");
+  expect_usage_error("sweep copy --vary tau --out " + (scratch() / "not-a-dir").string(),
+                     "is not a writable directory");
 }
 
 TEST_CASE("unknown constructions and claims name what exists", "[cli][bad-input]") {
   expect_usage_error("check nope", "construction 'nope' does not exist (available: copy, count3, cat, markov, model)");
   expect_usage_error("list nope", "construction 'nope' does not exist");
   expect_usage_error("check copy --claim copy.nope", "--claim 'copy.nope' is not a claim of copy");
-  expect_usage_error("frobnicate", "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, export, report, recheck)");
+  expect_usage_error("frobnicate",
+                     "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, export, report, recheck)");
 }
 
 TEST_CASE("a run above the budget is refused without --force", "[cli][bad-input]") {
@@ -244,8 +250,8 @@ TEST_CASE("a failing run does not clobber an existing certificate", "[cli][bad-i
 }
 
 TEST_CASE("recheck refuses truncated, non-JSON and foreign certificates", "[cli][bad-input]") {
-  const CliRun good = run_cli("check copy --claim copy.alg1 --D 2 --n 2 --L 4 --json " +
-                              (scratch() / "good.json").string());
+  const CliRun good =
+      run_cli("check copy --claim copy.alg1 --D 2 --n 2 --L 4 --json " + (scratch() / "good.json").string());
   REQUIRE(good.exit_code == 1);  // the printed Algorithm 1 is refuted
   const std::string full = slurp(scratch() / "good.json");
   std::ofstream(scratch() / "trunc.json") << full.substr(0, full.size() - 20);
@@ -292,8 +298,10 @@ TEST_CASE("a claim outside its hypotheses is vacuous: neither verified nor refut
   // copy.scores assumes 2L + 2 <= D^n (proof of Thm. 2.3); at D = 2, n = 2, L = 4 it does not hold (10 > 4). Under
   // the text reading the bound holds on all 8 repeat-free strings; under the formula reading it fails on 6 of 14.
   const fs::path cert = scratch() / "vacuous.json";
-  const CliRun text = run_cli("check copy --variant corrected --claim copy.scores --claim copy.err --reading text "
-                              "--D 2 --n 2 --L 4 --json " + cert.string());
+  const CliRun text = run_cli(
+      "check copy --variant corrected --claim copy.scores --claim copy.err --reading text "
+      "--D 2 --n 2 --L 4 --json " +
+      cert.string());
   CHECK(text.exit_code == 0);
   CHECK(text.out.find("copy.scores (text)         vacuous   checked 8, passed 8, failed 0, unknown 0  [holds outside "
                       "the claim's hypotheses]") != std::string::npos);
@@ -306,8 +314,9 @@ TEST_CASE("a claim outside its hypotheses is vacuous: neither verified nor refut
   const CliRun table = run_cli("report --markdown " + cert.string());
   CHECK(table.out.find("vacuous (holds outside hypotheses)") != std::string::npos);
 
-  const CliRun formula = run_cli("check copy --variant corrected --claim copy.scores --reading formula --D 2 --n 2 "
-                                 "--L 4");
+  const CliRun formula = run_cli(
+      "check copy --variant corrected --claim copy.scores --reading formula --D 2 --n 2 "
+      "--L 4");
   CHECK(formula.exit_code == 0);  // the failures lie outside the hypotheses: they refute nothing the paper claims
   CHECK(formula.out.find("vacuous   checked 14, passed 8, failed 6, unknown 0  [fails outside") != std::string::npos);
   CHECK(formula.out.find("smallest counterexample: input [0,0,0,1]") != std::string::npos);
@@ -417,7 +426,8 @@ TEST_CASE("count3: the value sweep writes CSV, PNG and JSON", "[cli][sweep][coun
   const fs::path out = scratch() / "count3-sweep";
   const CliRun sweep = run_cli("sweep count3 --vary values --n 3 --L-max 5 --out " + out.string());
   CHECK(sweep.exit_code == 0);
-  for (const char* ext : {".csv", ".png", ".json", ".gp"}) CHECK(fs::exists(out / (std::string("count3-values") + ext)));
+  for (const char* ext : {".csv", ".png", ".json", ".gp"})
+    CHECK(fs::exists(out / (std::string("count3-values") + ext)));
 }
 
 TEST_CASE("count3: the value sweep runs Algorithm 4 in the run's variant", "[cli][sweep][count3]") {
@@ -433,7 +443,8 @@ TEST_CASE("count3: the value sweep runs Algorithm 4 in the run's variant", "[cli
   CHECK(printed.find("\n2,27,27,") != std::string::npos);
   CHECK(printed.find("\n3,64,64,") == std::string::npos);
   CHECK(fixed.find("K,sequences,alg4-corrected_agree,alg4-corrected_fraction\n") == 0);
-  for (const char* row : {"\n1,8,8,", "\n2,27,27,", "\n3,64,64,", "\n4,125,125,"}) CHECK(fixed.find(row) != std::string::npos);
+  for (const char* row : {"\n1,8,8,", "\n2,27,27,", "\n3,64,64,", "\n4,125,125,"})
+    CHECK(fixed.find(row) != std::string::npos);
 }
 
 TEST_CASE("cat: bad input gets one line and exit 2", "[cli][bad-input][cat]") {
@@ -450,7 +461,8 @@ TEST_CASE("cat: bad input gets one line and exit 2", "[cli][bad-input][cat]") {
   expect_usage_error("check cat --V 2 --embedding custom --vectors '1,0;1,0'", "are equal");
   expect_usage_error("check cat --V 2 --embedding custom --vectors '1,1;1,0'", "is not a unit vector");
   expect_usage_error("check cat --V 3 --embedding custom --vectors '1,0;0,1'", "--vectors must give");
-  expect_usage_error("check cat --variant key_delay --claim cat.thm1.value_delay", "is checked with --variant value_delay");
+  expect_usage_error("check cat --variant key_delay --claim cat.thm1.value_delay",
+                     "is checked with --variant value_delay");
   expect_usage_error("check cat --V 16 --L 64", "--max-inputs");
 }
 
@@ -480,22 +492,28 @@ TEST_CASE("cat: check writes a certificate that recheck reproduces, and sweeps w
   CHECK(length_limit["rows"][0]["series1"]["family_monotone_on_probes"] == true);
 }
 
-TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand-derived e^{c^2} + 3", "[cli][cat][fast][heavy]") {
+TEST_CASE("cat --fast sweep: AR's length limits at L up to 3 * 10^5 are the hand-derived e^{c^2} + 3",
+          "[cli][cat][fast][heavy]") {
   // tests/test_fast_cat.cpp derives them: the last L solved is the largest L with L - 3 < e^{c^2}.
   const fs::path out = scratch() / "cat-fast";
-  CHECK(run_cli("sweep cat --fast --vary c --variant ar --N 1 --V 3 --L-max 300000 --out " + out.string()).exit_code == 0);
+  CHECK(run_cli("sweep cat --fast --vary c --variant ar --N 1 --V 3 --L-max 300000 --out " + out.string()).exit_code ==
+        0);
   const std::string csv = slurp(out / "cat-length-vs-c.csv");
   CHECK(csv.find("\n3,9.0000,8106,upper,") != std::string::npos);
   CHECK(csv.find("\n7/2,12.2500,208984,upper,") != std::string::npos);
   CHECK(csv.find("\n15/4,14.0625,300000,at_cap,") != std::string::npos);
   CHECK(fs::exists(out / "cat-length-vs-c.png"));
   CHECK(slurp(out / "cat-length-vs-c.json").find("fast path") != std::string::npos);
-  expect_usage_error("sweep cat --fast --vary c --L-max 2000000 --out " + out.string(), "--L-max must be an integer in [3, 1048576]");
-  expect_usage_error("sweep cat --vary c --L-max 5000 --out " + out.string(), "--L-max must be an integer in [4, 4096]");
+  expect_usage_error("sweep cat --fast --vary c --L-max 2000000 --out " + out.string(),
+                     "--L-max must be an integer in [3, 1048576]");
+  expect_usage_error("sweep cat --vary c --L-max 5000 --out " + out.string(),
+                     "--L-max must be an integer in [4, 4096]");
   expect_usage_error("sweep cat --vary c --resume --out " + out.string(),
                      "--resume is not an option of sweep cat --vary c");
-  expect_usage_error("sweep markov --fast --vary pq --out " + out.string(), "--fast is not an option of `tverify sweep markov`");
-  expect_usage_error("sweep count3 --fast --vary values --out " + out.string(), "--fast is not an option of `tverify sweep count3`");
+  expect_usage_error("sweep markov --fast --vary pq --out " + out.string(),
+                     "--fast is not an option of `tverify sweep markov`");
+  expect_usage_error("sweep count3 --fast --vary values --out " + out.string(),
+                     "--fast is not an option of `tverify sweep count3`");
 }
 
 TEST_CASE("cat --fast sweeps: a killed sweep resumes without losing a finished point", "[cli][cat][fast][heavy]") {
@@ -558,7 +576,8 @@ TEST_CASE("markov: bad input gets one line and exit 2", "[cli][bad-input][markov
   expect_usage_error("eval markov --d 2 --m 1 --r 1 --N 1 --tied --input 1 --point-file " + point.string(),
                      "block e must be a list of d = 2 numbers");
   // JSON numbers are the decimals they are written as: 0.1 is 1/10, not the double nearest to it.
-  const fs::path as_numbers = scratch() / "markov-point-numbers.json", as_strings = scratch() / "markov-point-strings.json";
+  const fs::path as_numbers = scratch() / "markov-point-numbers.json",
+                 as_strings = scratch() / "markov-point-strings.json";
   std::ofstream(as_numbers) << R"({"e": [0.5], "p": [[-0.25]], "W_Q": [[1]], "W_K": [[2]], "W_V": [[0.1]],
                                    "W_O": [[1e-3]], "W_1": [[1]], "W_2": [[-1]], "b": 0.3333})";
   std::ofstream(as_strings) << R"({"e": ["1/2"], "p": [["-1/4"]], "W_Q": [["1"]], "W_K": [["2"]], "W_V": [["1/10"]],
@@ -605,8 +624,8 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
           "[cli][fast]") {
   const fs::path out = scratch() / "copy-fast";
   fs::remove_all(out);
-  const std::string base = "sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:32:x2 --samples 20 --out " +
-                           out.string();
+  const std::string base =
+      "sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:32:x2 --samples 20 --out " + out.string();
   REQUIRE(run_cli(base).exit_code == 0);
   for (const char* ext : {".csv", ".png", ".json", ".gp"}) CHECK(fs::exists(out / (std::string("copy-fast-L") + ext)));
   const std::string full_csv = slurp(out / "copy-fast-L.csv");
@@ -622,9 +641,9 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
   const std::string resumed = slurp(out / "copy-fast-L.csv");
   CHECK(resumed.find("12345.000") != std::string::npos);  // the finished point was kept, not recomputed
   CHECK(std::count(resumed.begin(), resumed.end(), '\n') == std::count(full_csv.begin(), full_csv.end(), '\n'));
-  expect_usage_error("sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:32:x2 --samples 21 --resume --out " +
-                         out.string(),
-                     "is for other parameters");
+  expect_usage_error(
+      "sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:32:x2 --samples 21 --resume --out " + out.string(),
+      "is for other parameters");
   expect_usage_error("sweep copy --fast --vary L=4:2:x2 --out " + out.string(), "--vary must be L=lo:hi:xF");
   expect_usage_error("sweep copy --fast --vary L=4:64:x1 --out " + out.string(), "--vary must be L=lo:hi:xF");
   expect_usage_error("sweep copy --fast --embedding c2 --vary L=4:8:x2 --out " + out.string(),
@@ -642,19 +661,22 @@ TEST_CASE("copy --fast sweep: CSV, plot and certificate; a killed sweep resumes 
                      "--n: with D = 48 and --variant paper the fast path takes n <= 4");
   expect_usage_error("sweep copy --fast --D 48 --n 5 --vary L=10:10:x2 --out " + out.string(),
                      "--variant corrected takes n <= 5");
-  // The documented sweep configuration (README, docs/fast.md) takes the default variant (the printed weights): CSV, plot and certificate.
+  // The documented sweep configuration (README, docs/fast.md) takes the default variant (the printed weights): CSV,
+  // plot and certificate.
   const fs::path printed = scratch() / "copy-fast-printed";
   fs::remove_all(printed);
-  CHECK(run_cli("sweep copy --fast --D 16 --n 4 --vary L=8:32:x2 --samples 8 --out " + printed.string()).exit_code == 0);
+  CHECK(run_cli("sweep copy --fast --D 16 --n 4 --vary L=8:32:x2 --samples 8 --out " + printed.string()).exit_code ==
+        0);
   for (const char* ext : {".csv", ".png", ".json"}) CHECK(fs::exists(printed / (std::string("copy-fast-L") + ext)));
   CHECK(slurp(printed / "copy-fast-L.json").find("\"variant\": \"paper\"") != std::string::npos);
-  expect_usage_error("sweep copy --resume --vary L --out " + out.string(), "--resume is not an option of sweep copy --vary L");
+  expect_usage_error("sweep copy --resume --vary L --out " + out.string(),
+                     "--resume is not an option of sweep copy --vary L");
 }
 
 TEST_CASE("copy --fast --formats and --min-bits: measurements written, bad input refused", "[cli][fast]") {
   const fs::path out = scratch() / "copy-formats";
-  const std::string base = "sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:8:x2 --samples 4 --out " +
-                           out.string();
+  const std::string base =
+      "sweep copy --fast --variant corrected --D 3 --n 2 --vary L=4:8:x2 --samples 4 --out " + out.string();
   REQUIRE(run_cli(base + " --formats float32,bfloat16,float16").exit_code == 0);
   CHECK(fs::exists(out / "copy-fast-formats.png"));
   const std::string formats_csv = slurp(out / "copy-fast-formats.csv");
@@ -728,8 +750,7 @@ TEST_CASE("eval --json: the result and every traced block as exact tensors, to a
                      "does not exist");
 }
 
-TEST_CASE("printed enclosures: short by default, every digit with --digits 0, the certificate always full",
-          "[cli]") {
+TEST_CASE("printed enclosures: short by default, every digit with --digits 0, the certificate always full", "[cli]") {
   const CliRun short_run = run_cli("eval markov --input 1,0,1");
   CHECK(short_run.out.find("logit [-1.3863, -1.38629]") != std::string::npos);
   const CliRun full = run_cli("eval markov --input 1,0,1 --digits 0");
@@ -746,17 +767,22 @@ TEST_CASE("a misspelt option or claim id gets the closest one suggested", "[cli]
   expect_usage_error("check copy --claim copy.thm23", "is not a claim of copy; did you mean copy.thm2_3?");
   expect_usage_error("sweep copy --vary L --out o --L-mx 5", "did you mean --L-max?");
   // Verbs, constructions, the options of every command, and a misspelt option that is also a required one.
-  expect_usage_error("chek copy", "'chek' is not a verb (verbs: list, check, prove, sweep, eval, export, report, "
-                                  "recheck); did you mean check?");
-  expect_usage_error("check cpy", "construction 'cpy' does not exist (available: copy, count3, cat, markov, model); "
-                                  "did you mean copy?");
-  expect_usage_error("report --markdwn c.json", "--markdwn is not an option of `tverify report`; did you mean "
-                                                "--markdown? (see `tverify report --help`)");
-  expect_usage_error("recheck --thread 2 c.json", "--thread is not an option of `tverify recheck`; did you mean "
-                                                  "--threads?");
+  expect_usage_error("chek copy",
+                     "'chek' is not a verb (verbs: list, check, prove, sweep, eval, export, report, "
+                     "recheck); did you mean check?");
+  expect_usage_error("check cpy",
+                     "construction 'cpy' does not exist (available: copy, count3, cat, markov, model); "
+                     "did you mean copy?");
+  expect_usage_error("report --markdwn c.json",
+                     "--markdwn is not an option of `tverify report`; did you mean "
+                     "--markdown? (see `tverify report --help`)");
+  expect_usage_error("recheck --thread 2 c.json",
+                     "--thread is not an option of `tverify recheck`; did you mean "
+                     "--threads?");
   expect_usage_error("--verison", "--verison is not an option of `tverify`; did you mean --version?");
-  expect_usage_error("sweep copy --vry tau --out o", "--vry is not an option of `tverify sweep copy`; did you mean "
-                                                     "--vary?");
+  expect_usage_error("sweep copy --vry tau --out o",
+                     "--vry is not an option of `tverify sweep copy`; did you mean "
+                     "--vary?");
 }
 
 TEST_CASE("the README's first example exits as the README says", "[cli]") {
@@ -782,7 +808,8 @@ TEST_CASE("prove --reading both proves each reading and reports both", "[cli][z3
 
 TEST_CASE("check names the claims it leaves to prove, with the command that decides them", "[cli]") {
   const CliRun all = run_cli("check copy --threads 1");
-  CHECK(all.out.find("not checked here, decided by Z3 with `tverify prove copy`: copy.lemma_c3, ") != std::string::npos);
+  CHECK(all.out.find("not checked here, decided by Z3 with `tverify prove copy`: copy.lemma_c3, ") !=
+        std::string::npos);
   const CliRun one = run_cli("check copy --claim copy.err --threads 1");  // asked for one claim: nothing left out
   CHECK(one.out.find("not checked here") == std::string::npos);
 }

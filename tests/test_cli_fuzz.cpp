@@ -1,8 +1,8 @@
 // cli fuzz: malformed command lines are usage errors. Over a thousand invocations -- a fixed corpus (bad values a
-// bad-input campaign found, forged certificates, checkpoints and point files, hostile paths, broken command-line syntax) and a
-// seeded generator of mutations of cheap valid command lines (bad values, dropped / repeated / unknown options,
-// garbage tokens) -- each run without a shell in an empty scratch folder, must end with exit code 2, nothing on
-// stdout, exactly one stderr line starting "tverify: error: ", the scratch folder still empty and every input file
+// bad-input campaign found, forged certificates, checkpoints and point files, hostile paths, broken command-line
+// syntax) and a seeded generator of mutations of cheap valid command lines (bad values, dropped / repeated / unknown
+// options, garbage tokens) -- each run without a shell in an empty scratch folder, must end with exit code 2, nothing
+// on stdout, exactly one stderr line starting "tverify: error: ", the scratch folder still empty and every input file
 // untouched. A second case runs well-formed extreme values (huge or tiny exact numbers, an empty sweep range): they
 // may be computed or refused, but never end in a crash, a hang or an internal error (exit 4).
 //
@@ -49,7 +49,6 @@
 #include <iostream>
 #endif
 
-
 namespace {
 
 namespace fs = std::filesystem;
@@ -58,7 +57,7 @@ using Args = std::vector<std::string>;
 
 // ------------------------------------------------------------------------------------------------ running tverify
 
-constexpr double kTimeout = 5.0;  // seconds; a refusal takes milliseconds
+constexpr double kTimeout = 5.0;     // seconds; a refusal takes milliseconds
 constexpr const char* kIn = "@IN@";  // in an argument: the absolute path of the invocation's input folder
 
 struct Fixture {
@@ -141,15 +140,13 @@ Args expand(const Args& args, const fs::path& in) {
 }
 
 // A JSON string literal of `text` (invalid UTF-8 replaced), for messages.
-std::string literal(const std::string& text) {
-  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string literal(const std::string& text) { return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 std::string quoted(const Args& args) {
   std::string out = "tverify";
   for (const auto& a : args) {
-    const bool plain = !a.empty() && a.size() < 200 &&
-                       a.find_first_of(" \t\n'\"\\$;&|<>()*?[]#~`") == std::string::npos;
+    const bool plain =
+        !a.empty() && a.size() < 200 && a.find_first_of(" \t\n'\"\\$;&|<>()*?[]#~`") == std::string::npos;
     const std::string shown =
         a.size() < 200 ? literal(a) : literal(a.substr(0, 40)) + "...(" + std::to_string(a.size()) + " bytes)";
     out += " " + (plain ? a : shown);
@@ -202,11 +199,33 @@ struct Rng {
   }
   std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
   template <class T>
-  const T& pick(const std::vector<T>& v) { return v[below(v.size())]; }
+  const T& pick(const std::vector<T>& v) {
+    return v[below(v.size())];
+  }
 };
 
-enum class Kind { Int, Choice, Rational, Range, Probability, Filter, Vectors, PointFile, Claim, Variant, Json, Smt2,
-                  Out, Vary, Resolution, LMax, Threshold, Formats, Input, Flag };
+enum class Kind {
+  Int,
+  Choice,
+  Rational,
+  Range,
+  Probability,
+  Filter,
+  Vectors,
+  PointFile,
+  Claim,
+  Variant,
+  Json,
+  Smt2,
+  Out,
+  Vary,
+  Resolution,
+  LMax,
+  Threshold,
+  Formats,
+  Input,
+  Flag
+};
 
 // Every member has a default initializer, so that brace-initializing the leading ones leaves the rest defaulted
 // without -Wmissing-field-initializers.
@@ -222,23 +241,43 @@ using Options = std::vector<Option>;
 Options construction_options(const std::string& c) {
   using K = Kind;
   if (c == "copy")
-    return {{"--D", K::Int, 1, 64}, {"--n", K::Int, 1, 64}, {"--L", K::Int, 1, 4096},
-            {"--S", K::Int, 1, 1'000'000'000'000'000'000}, {"--reading", K::Choice, 0, 0, {"both", "text", "formula"}},
-            {"--embedding", K::Choice, 0, 0, {"onehot", "c2"}}, {"--tau", K::Rational, 0, 0, {"proof"}}};
+    return {{"--D", K::Int, 1, 64},
+            {"--n", K::Int, 1, 64},
+            {"--L", K::Int, 1, 4096},
+            {"--S", K::Int, 1, 1'000'000'000'000'000'000},
+            {"--reading", K::Choice, 0, 0, {"both", "text", "formula"}},
+            {"--embedding", K::Choice, 0, 0, {"onehot", "c2"}},
+            {"--tau", K::Rational, 0, 0, {"proof"}}};
   if (c == "count3")
-    return {{"--n", K::Int, 1, 64}, {"--values", K::Range, 0, 1'000'000},
-            {"--distribution", K::Choice, 0, 0, {"exhaustive", "experiment"}}, {"--samples", K::Int, 1, 1'000'000},
-            {"--seed", K::Int, 0, 1'000'000'000'000}, {"--mean", K::Choice, 0, 0, {"truncate", "exact"}},
+    return {{"--n", K::Int, 1, 64},
+            {"--values", K::Range, 0, 1'000'000},
+            {"--distribution", K::Choice, 0, 0, {"exhaustive", "experiment"}},
+            {"--samples", K::Int, 1, 1'000'000},
+            {"--seed", K::Int, 0, 1'000'000'000'000},
+            {"--mean", K::Choice, 0, 0, {"truncate", "exact"}},
             {"--program", K::Choice, 0, 0, {"all", "alg4", "alg5", "alg6"}}};
   if (c == "cat")
-    return {{"--V", K::Int, 2, 16}, {"--N", K::Int, 1, 4}, {"--L", K::Int, 2, 64}, {"--filter", K::Filter},
-            {"--c", K::Rational, 0, 0, {"auto"}}, {"--embedding", K::Choice, 0, 0, {"onehot", "stereo", "custom"}},
-            {"--dim", K::Int, 2, 8}, {"--vectors", K::Vectors}, {"--samples", K::Int, 1, 100'000},
+    return {{"--V", K::Int, 2, 16},
+            {"--N", K::Int, 1, 4},
+            {"--L", K::Int, 2, 64},
+            {"--filter", K::Filter},
+            {"--c", K::Rational, 0, 0, {"auto"}},
+            {"--embedding", K::Choice, 0, 0, {"onehot", "stereo", "custom"}},
+            {"--dim", K::Int, 2, 8},
+            {"--vectors", K::Vectors},
+            {"--samples", K::Int, 1, 100'000},
             {"--seed", K::Int, 0, 1'000'000'000'000}};
-  return {{"--p", K::Probability}, {"--q", K::Probability}, {"--d", K::Int, 1, 16}, {"--m", K::Int, 1, 16},
-          {"--r", K::Int, 1, 64}, {"--N", K::Int, 1, 16}, {"--tied", K::Flag},
-          {"--arbitrary", K::Choice, 0, 0, {"random", "zero", "constant"}}, {"--seed", K::Int, 0, 1'000'000'000'000},
-          {"--samples", K::Int, 0, 16}, {"--point-file", K::PointFile}};
+  return {{"--p", K::Probability},
+          {"--q", K::Probability},
+          {"--d", K::Int, 1, 16},
+          {"--m", K::Int, 1, 16},
+          {"--r", K::Int, 1, 64},
+          {"--N", K::Int, 1, 16},
+          {"--tied", K::Flag},
+          {"--arbitrary", K::Choice, 0, 0, {"random", "zero", "constant"}},
+          {"--seed", K::Int, 0, 1'000'000'000'000},
+          {"--samples", K::Int, 0, 16},
+          {"--point-file", K::PointFile}};
 }
 
 std::vector<std::string> variants_of(const std::string& c) {
@@ -254,8 +293,10 @@ std::vector<std::string> claims_of(const std::string& c) {
 }
 
 Options common_run_options() {
-  return {{"--threads", Kind::Int, 1, 256}, {"--max-inputs", Kind::Int, 1, 1'000'000'000'000'000},
-          {"--max-counterexamples", Kind::Int, 0, 100'000}, {"--force", Kind::Flag}};
+  return {{"--threads", Kind::Int, 1, 256},
+          {"--max-inputs", Kind::Int, 1, 1'000'000'000'000'000},
+          {"--max-counterexamples", Kind::Int, 0, 100'000},
+          {"--force", Kind::Flag}};
 }
 
 // A cheap valid command line and the options its verb and construction take.
@@ -298,9 +339,10 @@ std::vector<Baseline> baselines() {
       for (const auto& o : common_run_options()) b.options.push_back(o);
       b.required = {"--vary", "--out"};
     } else if (verb == "export") {  // the weights' parameters only (ConstructionFeatures::export_params)
-      const std::set<std::string> read = c == "copy" ? std::set<std::string>{"--D", "--n", "--embedding", "--tau"}
-                                                     : std::set<std::string>{"--V", "--N", "--L", "--filter", "--c",
-                                                                             "--embedding", "--dim", "--vectors"};
+      const std::set<std::string> read =
+          c == "copy"
+              ? std::set<std::string>{"--D", "--n", "--embedding", "--tau"}
+              : std::set<std::string>{"--V", "--N", "--L", "--filter", "--c", "--embedding", "--dim", "--vectors"};
       std::erase_if(b.options, [&](const Option& o) { return !read.count(o.name); });
       b.options.push_back(variant);
       b.options.push_back({"--onnx", Kind::Json});
@@ -327,8 +369,9 @@ std::vector<Baseline> baselines() {
   add("sweep", "count3", {"--vary", "values", "--n", "2", "--L-max", "1", "--out", "o", "--threads", "1"});
   add("eval", "count3", {"--input", "0,1"});
   add("check", "cat", {"--V", "2", "--N", "1", "--L", "3", "--claim", "cat.signatures", "--threads", "1"});
-  add("check", "cat", {"--V", "2", "--N", "1", "--L", "3", "--claim", "cat.signatures", "--embedding",
-                       "custom", "--vectors", "1,0;0,1", "--threads", "1"});
+  add("check", "cat",
+      {"--V", "2", "--N", "1", "--L", "3", "--claim", "cat.signatures", "--embedding", "custom", "--vectors", "1,0;0,1",
+       "--threads", "1"});
   add("sweep", "cat", {"--vary", "L", "--V", "2", "--N", "1", "--L", "3", "--out", "o", "--threads", "1"});
   add("sweep", "cat", {"--vary", "c", "--V", "2", "--N", "1", "--L-max", "3", "--out", "o", "--threads", "1"});
   add("sweep", "cat", {"--fast", "--vary", "L", "--V", "2", "--N", "1", "--L", "3", "--out", "o", "--threads", "1"});
@@ -336,18 +379,23 @@ std::vector<Baseline> baselines() {
   add("export", "cat", {"--V", "2", "--N", "1", "--onnx", "cat.onnx"});
   add("check", "markov", {"--N", "1", "--d", "1", "--m", "1", "--r", "1", "--claim", "markov.c2", "--threads", "1"});
   add("prove", "markov", {"--N", "1", "--d", "1", "--threads", "1"});
-  add("sweep", "markov", {"--vary", "pq", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--resolution",
-                          "1/2", "--out", "o", "--threads", "1"});
+  add("sweep", "markov",
+      {"--vary", "pq", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--resolution", "1/2", "--out", "o", "--threads",
+       "1"});
   add("eval", "markov", {"--input", "0,1"});
   const std::string reverse_model = std::string(TVERIFY_SOURCE_DIR) + "/tests/models/reverse.onnx";
-  add("check", "model", {"--onnx", reverse_model, "--task", "reverse", "--V", "2", "--lengths", "1:2", "--threads", "1"});
-  add("sweep", "model", {"--vary", "lengths", "--onnx", reverse_model, "--task", "reverse", "--V", "2", "--lengths",
-                         "1:2", "--out", "o", "--threads", "1"});
+  add("check", "model",
+      {"--onnx", reverse_model, "--task", "reverse", "--V", "2", "--lengths", "1:2", "--threads", "1"});
+  add("sweep", "model",
+      {"--vary", "lengths", "--onnx", reverse_model, "--task", "reverse", "--V", "2", "--lengths", "1:2", "--out", "o",
+       "--threads", "1"});
   add("eval", "model", {"--onnx", reverse_model, "--input", "2,0,1"});
   Options recheck = common_run_options();
   out.push_back({"recheck", {"recheck", std::string(kIn) + "/cert.json", "--threads", "1"}, recheck, {}});
-  out.push_back({"report", {"report", std::string(kIn) + "/cert.json"},
-                 {{"--markdown", Kind::Flag}, {"--latex", Kind::Flag}, {"--wide", Kind::Flag}}, {}});
+  out.push_back({"report",
+                 {"report", std::string(kIn) + "/cert.json"},
+                 {{"--markdown", Kind::Flag}, {"--latex", Kind::Flag}, {"--wide", Kind::Flag}},
+                 {}});
   out.push_back({"list", {"list", "copy"}, {}, {}});
   return out;
 }
@@ -361,9 +409,29 @@ std::string upper(std::string s) {
 
 // Values that are malformed for every option of this kind (and for `o` in particular), never a valid spelling.
 std::vector<std::string> bad_values(const Option& o) {
-  const std::vector<std::string> not_a_number{"", " ", "abc", "1x", "0x10", "1e30", "1/0", "1.5", " 2", "2 ", "\t2",
-                                              "2\n", "\xef\xbc\x92" /* fullwidth 2 */, "\xd9\xa2" /* arabic 2 */,
-                                              "2,", ",2", "2,3", "NaN", "inf", "'2'", "null", "true", "2^64"};
+  const std::vector<std::string> not_a_number{"",
+                                              " ",
+                                              "abc",
+                                              "1x",
+                                              "0x10",
+                                              "1e30",
+                                              "1/0",
+                                              "1.5",
+                                              " 2",
+                                              "2 ",
+                                              "\t2",
+                                              "2\n",
+                                              "\xef\xbc\x92" /* fullwidth 2 */,
+                                              "\xd9\xa2" /* arabic 2 */,
+                                              "2,",
+                                              ",2",
+                                              "2,3",
+                                              "NaN",
+                                              "inf",
+                                              "'2'",
+                                              "null",
+                                              "true",
+                                              "2^64"};
   switch (o.kind) {
     case Kind::Int: {
       std::vector<std::string> v = not_a_number;
@@ -377,62 +445,137 @@ std::vector<std::string> bad_values(const Option& o) {
     case Kind::Choice:
     case Kind::Variant: {
       const std::string w = o.words.front();
-      std::vector<std::string> v{"", " ", "X", "1", upper(w), w + " ", " " + w, w + ",", w + "," + o.words.back(),
-                                 w + "\n", w.substr(0, w.size() - 1), "\xef\xbd\x90" + w.substr(1)};
+      std::vector<std::string> v{"",
+                                 " ",
+                                 "X",
+                                 "1",
+                                 upper(w),
+                                 w + " ",
+                                 " " + w,
+                                 w + ",",
+                                 w + "," + o.words.back(),
+                                 w + "\n",
+                                 w.substr(0, w.size() - 1),
+                                 "\xef\xbd\x90" + w.substr(1)};
       if (o.kind == Kind::Variant) v.push_back(o.words.front() == "paper" ? "key_delay" : "paper");
       return v;
     }
     case Kind::Rational: {
-      std::vector<std::string> v{"", "0", "-1", "-1/2", "1/0", "0/0", "-0", "abc", "1//2", "1/2/3", "1/-2", "1e", "e5",
-                                 ".", "1.2.3", "inf", "nan", " 1", "1 ", "\xef\xbc\x91", "1,2", "0.0", "0e5", "0x1"};
+      std::vector<std::string> v{"",     "0",     "-1",   "-1/2",         "1/0", "0/0", "-0",    "abc",
+                                 "1//2", "1/2/3", "1/-2", "1e",           "e5",  ".",   "1.2.3", "inf",
+                                 "nan",  " 1",    "1 ",   "\xef\xbc\x91", "1,2", "0.0", "0e5",   "0x1"};
       for (const auto& w : o.words) v.insert(v.end(), {upper(w), w + " "});
       return v;
     }
     case Kind::Range:
-      return {"", "5:3", "-1:4", "4", ":", "1:", ":1", "0:1:2", "0:" + std::to_string(o.hi + 1), "a:b", "0 :1",
-              "0: 1", "0;1", "0-4", "1e3:2e3", "0:1e30", "0:18446744073709551616", "0:1,"};
+      return {"",
+              "5:3",
+              "-1:4",
+              "4",
+              ":",
+              "1:",
+              ":1",
+              "0:1:2",
+              "0:" + std::to_string(o.hi + 1),
+              "a:b",
+              "0 :1",
+              "0: 1",
+              "0;1",
+              "0-4",
+              "1e3:2e3",
+              "0:1e30",
+              "0:18446744073709551616",
+              "0:1,"};
     case Kind::Probability:
       return {"", "0", "1", "-1/2", "3/2", "1/0", "abc", " 1/2", "1/2 ", "0.5.5", "inf", "0/0", "1e400"};
     case Kind::Filter:  // the baselines have N = 1
-      return {"", ",", "1,", ",1", "1,,1", "0", "x", "1/0", "inf", " 1", "1 ", "geometric ", "GEOMETRIC", "1;1", "-0",
-              "0,0", "1,1"};
+      return {"",   ",",  "1,",         ",1",        "1,,1", "0",  "x",   "1/0", "inf",
+              " 1", "1 ", "geometric ", "GEOMETRIC", "1;1",  "-0", "0,0", "1,1"};
     case Kind::Vectors:  // V = 2
-      return {"", ";", "x", "1,0;", "1,0;0,1;", ";1,0;0,1", "1,0;;0,1", "1,0,;0,1", "1;0", "a,b;c,d", "1/0,1;0,1",
-              "1,0 ;0,1", "1,0;0,1;0,1", "1,0,0;0,1", "0,0;0,1", "3/5,4/5;3/5,4/5"};
+      return {"",    ";",       "x",         "1,0;",     "1,0;0,1;",    ";1,0;0,1",  "1,0;;0,1", "1,0,;0,1",
+              "1;0", "a,b;c,d", "1/0,1;0,1", "1,0 ;0,1", "1,0;0,1;0,1", "1,0,0;0,1", "0,0;0,1",  "3/5,4/5;3/5,4/5"};
     case Kind::PointFile:
-      return {"", std::string(kIn) + "/missing.json", kIn, std::string(kIn) + "/dir", std::string(kIn) + "/afile",
-              "/dev/null", "/proc/self/mem"};
+      return {"",
+              std::string(kIn) + "/missing.json",
+              kIn,
+              std::string(kIn) + "/dir",
+              std::string(kIn) + "/afile",
+              "/dev/null",
+              "/proc/self/mem"};
     case Kind::Claim: {
       const std::string c = o.words.front().substr(0, o.words.front().find('.'));
-      return {"", " ", "nope", c + ".nope", upper(o.words.front()), o.words.front() + " ", o.words.front() + ",",
-              o.words.front() + "," + o.words.back(), c == "copy" ? "cat.signatures" : "copy.alg1"};
+      return {"",
+              " ",
+              "nope",
+              c + ".nope",
+              upper(o.words.front()),
+              o.words.front() + " ",
+              o.words.front() + ",",
+              o.words.front() + "," + o.words.back(),
+              c == "copy" ? "cat.signatures" : "copy.alg1"};
     }
     case Kind::Json:
-      return {"", kIn, std::string(kIn) + "/dir", std::string(kIn) + "/dir/", std::string(kIn) + "/nodir/c.json",
-              std::string(kIn) + "/afile/c.json", "/dev/null"};
-    case Kind::Smt2:
-      return {"", "/dev/null", std::string(kIn) + "/afile", std::string(kIn) + "/afile/sub"};
-    case Kind::Out:
-      return {"", "/dev/null", std::string(kIn) + "/afile", std::string(kIn) + "/afile/sub"};
+      return {"",
+              kIn,
+              std::string(kIn) + "/dir",
+              std::string(kIn) + "/dir/",
+              std::string(kIn) + "/nodir/c.json",
+              std::string(kIn) + "/afile/c.json",
+              "/dev/null"};
+    case Kind::Smt2: return {"", "/dev/null", std::string(kIn) + "/afile", std::string(kIn) + "/afile/sub"};
+    case Kind::Out: return {"", "/dev/null", std::string(kIn) + "/afile", std::string(kIn) + "/afile/sub"};
     case Kind::Vary:
-      return {"", " ", "x", "TAU", "tau ", "L ", "l", "values,", "pq ", "L=", "c,L", "bits,tau", "L=1:2", "L=0:4:x2",
-              "L=4:2:x2", "L=1:4:x1", "L=1:4:+0", "L=1:4:y2", "L=1:1048577:x2", "L=-1:4:x2", "L=1:4:x2:", "L=4:8:x2 ",
-              "L= 4:8:x2", "L=4:8:x 2", "L=4:8:x9999999999999999999", "L=4:8:x2\n", "L=0x1:4:x2", "L=4:8:x-2",
-              "L=4:8:+-1", "L=:4:x2", "L=1::x2", "L=1:4:", "L=1:4:x", "L=1.0:4:x2", "L=1e1:20:x2", "L=4:8:x2,",
-              "l=4:8:x2", "L=4:8:X2", "L=\t4:8:x2"};
-    case Kind::Resolution:
-      return {"", " ", "0", "-1", "1/0", "x", "1001", "1e30", "0/0", "-1/2", "1/2 ", "1//2"};
+      return {"",
+              " ",
+              "x",
+              "TAU",
+              "tau ",
+              "L ",
+              "l",
+              "values,",
+              "pq ",
+              "L=",
+              "c,L",
+              "bits,tau",
+              "L=1:2",
+              "L=0:4:x2",
+              "L=4:2:x2",
+              "L=1:4:x1",
+              "L=1:4:+0",
+              "L=1:4:y2",
+              "L=1:1048577:x2",
+              "L=-1:4:x2",
+              "L=1:4:x2:",
+              "L=4:8:x2 ",
+              "L= 4:8:x2",
+              "L=4:8:x 2",
+              "L=4:8:x9999999999999999999",
+              "L=4:8:x2\n",
+              "L=0x1:4:x2",
+              "L=4:8:x-2",
+              "L=4:8:+-1",
+              "L=:4:x2",
+              "L=1::x2",
+              "L=1:4:",
+              "L=1:4:x",
+              "L=1.0:4:x2",
+              "L=1e1:20:x2",
+              "L=4:8:x2,",
+              "l=4:8:x2",
+              "L=4:8:X2",
+              "L=\t4:8:x2"};
+    case Kind::Resolution: return {"", " ", "0", "-1", "1/0", "x", "1001", "1e30", "0/0", "-1/2", "1/2 ", "1//2"};
     case Kind::LMax:
       return {"", " ", "abc", "0", "-1", "1e30", "2^64", "18446744073709551616", " 2", "2 ", "2.0", "1/0", "1048577"};
-    case Kind::Threshold:
-      return {"", " ", "0", "2", "1/0", "x", "-1/2", "1e30", " 1/2", "1/2 ", "0/1", "1.5"};
+    case Kind::Threshold: return {"", " ", "0", "2", "1/0", "x", "-1/2", "1e30", " 1/2", "1/2 ", "0/1", "1.5"};
     case Kind::Formats:
-      return {"", ",", "float32,", ",float32", "float32,,float16", "FLOAT32", "float8", " float32", "float32 ",
-              "float32;float16"};
+      return {"",        ",",      "float32,", ",float32", "float32,,float16",
+              "FLOAT32", "float8", " float32", "float32 ", "float32;float16"};
     case Kind::Input: {
       const std::string c = o.words.front();
-      std::vector<std::string> v{"", ",", "0,1,", ",0,1", "0,,1", " 0,1", "0,1 ", "0;1", "0 1", "a", "-1", "0,1,,",
-                                 "0x1", "1e30", "18446744073709551616"};
+      std::vector<std::string> v{"",     ",",     "0,1,", ",0,1", "0,,1",
+                                 " 0,1", "0,1 ",  "0;1",  "0 1",  "a",
+                                 "-1",   "0,1,,", "0x1",  "1e30", "18446744073709551616"};
       if (c == "copy") v.insert(v.end(), {"2", "0,2"});
       if (c == "count3") v.insert(v.end(), {"1000000001", "1e3"});
       if (c == "cat") v.insert(v.end(), {"3", "0,3"});
@@ -440,8 +583,7 @@ std::vector<std::string> bad_values(const Option& o) {
       if (c == "model") v.insert(v.end(), {"9", "0,9", "1000001"});
       return v;
     }
-    case Kind::Flag:
-      return {"3", "abc", "2", "-1", "x"};
+    case Kind::Flag: return {"3", "abc", "2", "-1", "x"};
   }
   return {};
 }
@@ -465,10 +607,21 @@ Args set_option(Args args, const std::string& option, const std::string& value, 
 
 // One malformed mutation of `b`; `what` says which.
 Args mutate(const Baseline& b, Rng& rng, std::string& what) {
-  const std::vector<std::string> unknown{"--bogus", "--bogus=1", "-x", "---D", "--D-", "-D", "--=1",
-                                         "\xe2\x80\x94" "D", "--help-al", "--Threads", "--thread", "--forc"};
-  const std::vector<std::string> garbage{"garbage", "0", "x=1", "copy", "check", "\xc3\xa9", "-", "''", "@",
-                                         std::string(kIn) + "/afile"};
+  const std::vector<std::string> unknown{"--bogus",
+                                         "--bogus=1",
+                                         "-x",
+                                         "---D",
+                                         "--D-",
+                                         "-D",
+                                         "--=1",
+                                         "\xe2\x80\x94"
+                                         "D",
+                                         "--help-al",
+                                         "--Threads",
+                                         "--thread",
+                                         "--forc"};
+  const std::vector<std::string> garbage{"garbage",  "0", "x=1", "copy", "check",
+                                         "\xc3\xa9", "-", "''",  "@",    std::string(kIn) + "/afile"};
   std::vector<Option> valued, flags;
   for (const auto& o : b.options) (o.kind == Kind::Flag ? flags : valued).push_back(o);
   const std::size_t first = b.args.size() >= 2 && b.args[0] != "recheck" && b.args[0] != "report" ? 2 : 1;
@@ -555,8 +708,8 @@ Args mutate(const Baseline& b, Rng& rng, std::string& what) {
 // Valid certificates and checkpoints, made by the binary under test (so the corpus follows its formats), and the
 // mutations of them. The unmutated files are checked to be accepted, so that each refusal is the forged field's.
 struct Seeds {
-  std::string cert;                       // check copy --D 2 --n 1 --L 2 --claim copy.alg1
-  std::string prove_cert;                 // prove copy --D 2 --n 1 --L 2 --claim copy.lemma_c3
+  std::string cert;                                // check copy --D 2 --n 1 --L 2 --claim copy.alg1
+  std::string prove_cert;                          // prove copy --D 2 --n 1 --L 2 --claim copy.lemma_c3
   std::map<std::string, std::string> checkpoints;  // sweep name -> checkpoint text
 };
 
@@ -567,15 +720,30 @@ struct CheckpointSweep {
 
 const std::vector<CheckpointSweep>& checkpoint_sweeps() {
   static const std::vector<CheckpointSweep> list{
-      {"copy-fast-L", "cf", "copy-fast-L.checkpoint.json", "L",
+      {"copy-fast-L",
+       "cf",
+       "copy-fast-L.checkpoint.json",
+       "L",
        {"sweep", "copy", "--fast", "--vary", "L=4:8:x2", "--samples", "2", "--threads", "1"}},
-      {"copy-fast-min-bits", "cm", "copy-fast-min-bits.checkpoint.json", "L",
+      {"copy-fast-min-bits",
+       "cm",
+       "copy-fast-min-bits.checkpoint.json",
+       "L",
        {"sweep", "copy", "--fast", "--min-bits", "--vary", "L=2:4:x2", "--samples", "2", "--threads", "1"}},
-      {"copy-fast-formats", "cfm", "copy-fast-formats.checkpoint.json", "L",
+      {"copy-fast-formats",
+       "cfm",
+       "copy-fast-formats.checkpoint.json",
+       "L",
        {"sweep", "copy", "--fast", "--formats", "float32", "--vary", "L=2:4:x2", "--samples", "2", "--threads", "1"}},
-      {"cat-c-vs-length", "cl", "cat-c-vs-length.checkpoint.json", "L",
+      {"cat-c-vs-length",
+       "cl",
+       "cat-c-vs-length.checkpoint.json",
+       "L",
        {"sweep", "cat", "--fast", "--vary", "L", "--V", "2", "--N", "1", "--L", "4", "--threads", "1"}},
-      {"cat-length-vs-c", "cc", "cat-length-vs-c.checkpoint.json", "c",
+      {"cat-length-vs-c",
+       "cc",
+       "cat-length-vs-c.checkpoint.json",
+       "c",
        {"sweep", "cat", "--fast", "--vary", "c", "--V", "2", "--N", "1", "--L-max", "4", "--threads", "1"}},
   };
   return list;
@@ -597,9 +765,11 @@ Seeds make_seeds(std::vector<std::string>& errors) {
     if (!e.empty()) errors.push_back(e);
   };
   note(run_seed_command({"check", "copy", "--D", "2", "--n", "1", "--L", "2", "--claim", "copy.alg1", "--threads", "1",
-                         "--json", "cert.json"}, dir));
+                         "--json", "cert.json"},
+                        dir));
   note(run_seed_command({"prove", "copy", "--D", "2", "--n", "1", "--L", "2", "--claim", "copy.lemma_c3", "--threads",
-                         "1", "--json", "prove.json"}, dir));
+                         "1", "--json", "prove.json"},
+                        dir));
   s.cert = read_all(dir / "cert.json");
   s.prove_cert = read_all(dir / "prove.json");
   for (const auto& sw : checkpoint_sweeps()) {
@@ -654,7 +824,10 @@ void add_certificate_corpus(std::vector<Invocation>& corpus, const Seeds& seeds)
       {"params a list", [](Json& j) { j["params"] = Json::array(); }},
       {"params a string", [](Json& j) { j["params"] = "D=2"; }},
       {"no params", [](Json& j) { j.erase("params"); }},
-      {"a parameter an object", [](Json& j) { j["params"]["D"] = Json{{"a", 1}}; }},
+      {"a parameter an object",
+       [](Json& j) {
+         j["params"]["D"] = Json{{"a", 1}};
+       }},
       {"a parameter a list", [](Json& j) { j["params"]["D"] = Json::array({2}); }},
       {"a parameter a fraction", [](Json& j) { j["params"]["D"] = 2.5; }},
       {"a parameter a float", [](Json& j) { j["params"]["D"] = 2.0; }},
@@ -676,7 +849,10 @@ void add_certificate_corpus(std::vector<Invocation>& corpus, const Seeds& seeds)
       {"requested_claims [5]", [](Json& j) { j["options"]["requested_claims"] = Json::array({5}); }},
       {"requested_claims nested",
        [](Json& j) { j["options"]["requested_claims"] = Json::array({Json::array({"copy.alg1"})}); }},
-      {"claims an object", [](Json& j) { j["claims"] = Json{{"id", "copy.alg1"}}; }},
+      {"claims an object",
+       [](Json& j) {
+         j["claims"] = Json{{"id", "copy.alg1"}};
+       }},
       {"claims a string", [](Json& j) { j["claims"] = "x"; }},
       {"no claims", [](Json& j) { j.erase("claims"); }},
       {"claims [5]", [](Json& j) { j["claims"] = Json::array({5}); }},
@@ -709,9 +885,8 @@ void add_certificate_corpus(std::vector<Invocation>& corpus, const Seeds& seeds)
     std::vector<std::pair<std::string, std::string>> texts;
     for (const auto& [name, f] : fields) texts.emplace_back(name, forged(cert, f));
     for (const auto& t : corrupt_texts(Json::parse(cert))) texts.push_back(t);
-    texts.emplace_back("an unknown requested claim", forged(cert, [](Json& j) {
-                         j["options"]["requested_claims"] = Json::array({"copy.nope"});
-                       }));
+    texts.emplace_back("an unknown requested claim",
+                       forged(cert, [](Json& j) { j["options"]["requested_claims"] = Json::array({"copy.nope"}); }));
     for (const auto& [name, text] : texts) {
       const std::vector<Fixture> files{{"c.json", text}};
       const std::string path = std::string(kIn) + "/c.json";
@@ -862,7 +1037,8 @@ void add_checkpoint_corpus(std::vector<Invocation>& corpus, const Seeds& seeds) 
 std::string point_text(const std::string& b, const std::string& w1 = "[[\"0\"]]", const std::string& extra = "") {
   return "{\"e\": [\"1\"], \"a\": [\"1\"], \"p\": [[\"0\"]], \"W_Q\": [[\"0\"]], \"W_K\": [[\"0\"]], "
          "\"W_V\": [[\"0\"]], "
-         "\"W_O\": [[\"0\"]], \"W_1\": " + w1 + ", \"W_2\": [[\"0\"]], \"b\": " + b + extra + "}";
+         "\"W_O\": [[\"0\"]], \"W_1\": " +
+         w1 + ", \"W_2\": [[\"0\"]], \"b\": " + b + extra + "}";
 }
 
 void add_point_file_corpus(std::vector<Invocation>& corpus) {
@@ -894,10 +1070,22 @@ void add_point_file_corpus(std::vector<Invocation>& corpus) {
       {"invalid UTF-8", point_text("\"\xff\xfe\"")},
       {"a NUL byte", std::string("{\"b\": \"0\0\"}", 11)},
   };
-  const Args eval{"eval", "markov", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--input", "0", "--point-file",
-                  std::string(kIn) + "/pt.json"};
-  const Args check{"check", "markov", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--samples", "0", "--claim",
-                   "markov.lemma1", "--threads", "1", "--point-file", std::string(kIn) + "/pt.json"};
+  const Args eval{"eval",         "markov",
+                  "--N",          "1",
+                  "--d",          "1",
+                  "--m",          "1",
+                  "--r",          "1",
+                  "--input",      "0",
+                  "--point-file", std::string(kIn) + "/pt.json"};
+  const Args check{"check",        "markov",
+                   "--N",          "1",
+                   "--d",          "1",
+                   "--m",          "1",
+                   "--r",          "1",
+                   "--samples",    "0",
+                   "--claim",      "markov.lemma1",
+                   "--threads",    "1",
+                   "--point-file", std::string(kIn) + "/pt.json"};
   for (const auto& [what, text] : texts) {
     corpus.push_back({"point file: " + what, eval, {{"pt.json", text}}});
     corpus.push_back({"point file (check): " + what, check, {{"pt.json", text}}});
@@ -936,12 +1124,12 @@ void add_fixed_corpus(std::vector<Invocation>& corpus) {
   add("known: --input bits without commas", {"eval", "markov", "--input", "01"});
   add("known: --filter trailing comma", {"check", "cat", "--V", "2", "--N", "1", "--L", "3", "--filter", "1,"});
   add("known: --filter trailing comma", {"check", "cat", "--V", "2", "--N", "2", "--L", "3", "--filter", "1,1,"});
-  add("known: --vectors trailing separator", {"check", "cat", "--V", "2", "--N", "1", "--L", "3", "--embedding",
-                                              "custom", "--vectors", "1,0;0,1;"});
-  add("known: --vectors trailing comma", {"check", "cat", "--V", "2", "--N", "1", "--L", "3", "--embedding", "custom",
-                                          "--vectors", "1,0,;0,1"});
-  add("known: --formats trailing comma", {"sweep", "copy", "--fast", "--vary", "L=4:8:x2", "--samples", "1",
-                                          "--formats", "float32,", "--out", "o"});
+  add("known: --vectors trailing separator",
+      {"check", "cat", "--V", "2", "--N", "1", "--L", "3", "--embedding", "custom", "--vectors", "1,0;0,1;"});
+  add("known: --vectors trailing comma",
+      {"check", "cat", "--V", "2", "--N", "1", "--L", "3", "--embedding", "custom", "--vectors", "1,0,;0,1"});
+  add("known: --formats trailing comma",
+      {"sweep", "copy", "--fast", "--vary", "L=4:8:x2", "--samples", "1", "--formats", "float32,", "--out", "o"});
   // a malformed value of an option the run does not read
   add("known: --vectors without --embedding custom",
       {"check", "cat", "--V", "2", "--N", "1", "--L", "3", "--vectors", ";"});
@@ -949,11 +1137,14 @@ void add_fixed_corpus(std::vector<Invocation>& corpus) {
       {"eval", "markov", "--input", "0,1", "--bits", "24"});
   add("known: --p not read by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--p", "0"});
   add("known: --q not read by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--q", "abc"});
-  add("known: --point-file not read by prove markov", {"prove", "markov", "--N", "1", "--d", "1", "--point-file",
-                                                      std::string(kIn) + "/missing.json"});
-  for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
-           {"--L-max", "abc"}, {"--threshold", "1/0"}, {"--resolution", "x"}, {"--samples", "-1"}, {"--seed", "abc"},
-           {"--formats", "x"}})
+  add("known: --point-file not read by prove markov",
+      {"prove", "markov", "--N", "1", "--d", "1", "--point-file", std::string(kIn) + "/missing.json"});
+  for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{{"--L-max", "abc"},
+                                                                                      {"--threshold", "1/0"},
+                                                                                      {"--resolution", "x"},
+                                                                                      {"--samples", "-1"},
+                                                                                      {"--seed", "abc"},
+                                                                                      {"--formats", "x"}})
     for (const Args& sweep : std::vector<Args>{
              {"sweep", "copy", "--vary", "tau", "--D", "2", "--n", "1", "--L", "2", "--out", "o", "--threads", "1"},
              {"sweep", "count3", "--vary", "values", "--n", "2", "--L-max", "1", "--out", "o", "--threads", "1"},
@@ -971,12 +1162,12 @@ void add_fixed_corpus(std::vector<Invocation>& corpus) {
   // runs too large for memory or time, refused up front with the estimate
   add("known: 64 threads at L = 2^20 (about 2 GB of tables each)",
       {"sweep", "copy", "--fast", "--vary", "L=1048576:1048576:x2", "--samples", "1", "--threads", "64", "--out", "o"});
-  add("known: count3 values up to 10^6", {"sweep", "count3", "--vary", "values", "--n", "2", "--L-max", "1000000",
-                                          "--out", "o"});
-  add("known: 16^4 N-grams compared pairwise", {"check", "cat", "--V", "16", "--N", "4", "--L", "5", "--claim",
-                                               "cat.signatures"});
-  add("known: 10^5 sampled filters x 256 N-grams", {"check", "cat", "--V", "4", "--N", "4", "--L", "5", "--claim",
-                                                    "cat.filters", "--samples", "100000"});
+  add("known: count3 values up to 10^6",
+      {"sweep", "count3", "--vary", "values", "--n", "2", "--L-max", "1000000", "--out", "o"});
+  add("known: 16^4 N-grams compared pairwise",
+      {"check", "cat", "--V", "16", "--N", "4", "--L", "5", "--claim", "cat.signatures"});
+  add("known: 10^5 sampled filters x 256 N-grams",
+      {"check", "cat", "--V", "4", "--N", "4", "--L", "5", "--claim", "cat.filters", "--samples", "100000"});
   add("known: a tau grid of 10^-7", {"sweep", "copy", "--vary", "tau", "--resolution", "1/10000000", "--out", "o"});
   add("known: the bits sweep to L = 4096", {"sweep", "copy", "--vary", "bits", "--L-max", "4096", "--out", "o"});
   {
@@ -986,8 +1177,8 @@ void add_fixed_corpus(std::vector<Invocation>& corpus) {
     add("known: eval cat on 1,025 tokens", {"eval", "cat", "--input", long_input});
   }
   // --smt2 and --out folders made before a refusal
-  add("known: --smt2 folder made before a bad claim", {"prove", "copy", "--D", "2", "--n", "1", "--L", "2", "--claim",
-                                                       "copy.alg1", "--smt2", "d"});
+  add("known: --smt2 folder made before a bad claim",
+      {"prove", "copy", "--D", "2", "--n", "1", "--L", "2", "--claim", "copy.alg1", "--smt2", "d"});
   add("known: --smt2 folder made before an unknown claim", {"prove", "copy", "--claim", "nope", "--smt2", "d"});
   add("known: --smt2 folder made before a bad claim", {"prove", "count3", "--claim", "count3.alg4", "--smt2", "d"});
   add("known: --smt2 folder made before a bad claim", {"prove", "markov", "--claim", "markov.c2", "--smt2", "d"});
@@ -1002,19 +1193,46 @@ void add_fixed_corpus(std::vector<Invocation>& corpus) {
   add("paths: --json with a bad parameter", {"check", "copy", "--D", "0", "--json", "c.json"});
   add("paths: --json with a bad claim", {"check", "copy", "--claim", "nope", "--json", "c.json"});
   // command-line syntax (a bare `tverify` is not here: it prints the usage and exits 0, tests/test_cli.cpp)
-  for (const Args& a : std::vector<Args>{
-           {""}, {" "}, {"CHECK", "copy"}, {"check ", "copy"}, {"chec"}, {"check"}, {"check", "COPY"},
-           {"check", "copy "}, {"check", ""}, {"check", "--bogus"}, {"eval", "copy"}, {"list", "copy", "x"},
-           {"list", "--D", "2"}, {"list", "COPY"}, {"list", "nope"}, {"--bogus"}, {"-x"}, {"--threads", "1"},
-           {"check", "copy", "cat"}, {"check", "copy", "check", "cat"}, {"sweep"}, {"sweep", "copy"}, {"report"},
-           {"report", "--latex"}, {"recheck"}, {"--", "list"}, {"list", "--", "copy", "x"}, {"\xc3\xa9"}, {"\xff"},
-           {std::string(100000, 'x')}, {"check", "copy", "--D", std::string(100000, '2')},
-           {"eval", "copy", "--input", "0", "--D=3=4"}, {"eval", "copy", "--input", "0", "--D", "--n"},
-           {"eval", "copy", "--input"},
-           {"eval", "copy", "--input", "0", "--variant", "paper", "--variant", "corrected"},
-           {"eval", "copy", "--input", "0", "--D", "2", "--D", "2"}, {"eval", "copy", "--input", "0", "--input", "1"},
-           {"report", std::string(kIn) + "/cert.json", "--latex", "--markdown"},
-           {"recheck", std::string(kIn) + "/cert.json", std::string(kIn) + "/cert.json"}})
+  for (const Args& a :
+       std::vector<Args>{{""},
+                         {" "},
+                         {"CHECK", "copy"},
+                         {"check ", "copy"},
+                         {"chec"},
+                         {"check"},
+                         {"check", "COPY"},
+                         {"check", "copy "},
+                         {"check", ""},
+                         {"check", "--bogus"},
+                         {"eval", "copy"},
+                         {"list", "copy", "x"},
+                         {"list", "--D", "2"},
+                         {"list", "COPY"},
+                         {"list", "nope"},
+                         {"--bogus"},
+                         {"-x"},
+                         {"--threads", "1"},
+                         {"check", "copy", "cat"},
+                         {"check", "copy", "check", "cat"},
+                         {"sweep"},
+                         {"sweep", "copy"},
+                         {"report"},
+                         {"report", "--latex"},
+                         {"recheck"},
+                         {"--", "list"},
+                         {"list", "--", "copy", "x"},
+                         {"\xc3\xa9"},
+                         {"\xff"},
+                         {std::string(100000, 'x')},
+                         {"check", "copy", "--D", std::string(100000, '2')},
+                         {"eval", "copy", "--input", "0", "--D=3=4"},
+                         {"eval", "copy", "--input", "0", "--D", "--n"},
+                         {"eval", "copy", "--input"},
+                         {"eval", "copy", "--input", "0", "--variant", "paper", "--variant", "corrected"},
+                         {"eval", "copy", "--input", "0", "--D", "2", "--D", "2"},
+                         {"eval", "copy", "--input", "0", "--input", "1"},
+                         {"report", std::string(kIn) + "/cert.json", "--latex", "--markdown"},
+                         {"recheck", std::string(kIn) + "/cert.json", std::string(kIn) + "/cert.json"}})
     add("syntax: " + quoted(a), a);
 }
 
@@ -1054,13 +1272,17 @@ std::vector<Invocation> all_invocations(const Seeds& seeds) {
 // The unmutated seeds are accepted (exit 0), so that each refusal in the corpus is the forged field's.
 std::vector<std::string> check_seeds_accepted(const Seeds& seeds) {
   std::vector<Invocation> controls{
-      {"recheck of the valid certificate", {"recheck", std::string(kIn) + "/cert.json", "--threads", "1"},
+      {"recheck of the valid certificate",
+       {"recheck", std::string(kIn) + "/cert.json", "--threads", "1"},
        standard_fixtures(seeds.cert)},
-      {"recheck of the valid prove certificate", {"recheck", std::string(kIn) + "/p.json", "--threads", "1"},
+      {"recheck of the valid prove certificate",
+       {"recheck", std::string(kIn) + "/p.json", "--threads", "1"},
        {{"p.json", seeds.prove_cert}}},
       {"report of the valid certificate", {"report", std::string(kIn) + "/cert.json"}, standard_fixtures(seeds.cert)},
-      {"the valid point file", {"eval", "markov", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--input", "0",
-                                "--point-file", std::string(kIn) + "/pt.json"}, {{"pt.json", point_text("\"-1\"")}}}};
+      {"the valid point file",
+       {"eval", "markov", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--input", "0", "--point-file",
+        std::string(kIn) + "/pt.json"},
+       {{"pt.json", point_text("\"-1\"")}}}};
   for (const auto& sw : checkpoint_sweeps())
     controls.push_back({"--resume from the valid checkpoint " + sw.name,
                         concat(sw.args, {"--out", std::string(kIn) + "/" + sw.folder, "--resume"}),
@@ -1083,8 +1305,9 @@ std::vector<std::string> check_seeds_accepted(const Seeds& seeds) {
 // clean usage error that writes nothing.
 std::vector<Invocation> extreme_invocations() {
   const std::string point = std::string(kIn) + "/pt.json";
-  const Args markov_check{"check", "markov", "--N", "1", "--d", "1", "--m", "1", "--r", "1", "--samples", "0",
-                          "--claim", "markov.lemma1", "--threads", "1", "--point-file", point};
+  const Args markov_check{
+      "check",   "markov",        "--N",       "1", "--d",          "1",  "--m", "1", "--r", "1", "--samples", "0",
+      "--claim", "markov.lemma1", "--threads", "1", "--point-file", point};
   return {
       {"a filter entry past the double range", {"check", "cat", "--filter", "1e400,1", "--threads", "1"}},
       {"filter entries 19 orders of magnitude apart (a double holds both)",
@@ -1102,7 +1325,8 @@ std::vector<Invocation> extreme_invocations() {
       {"a tiny p", {"eval", "markov", "--p", "1e-999999", "--input", "0"}},
       {"a point-file integer past 2^63", markov_check, {{"pt.json", point_text("18446744073709551615")}}},
       {"a point-file integer of 2^63", markov_check, {{"pt.json", point_text("9223372036854775808")}}},
-      {"a point-file number past 2^63 as a string", markov_check,
+      {"a point-file number past 2^63 as a string",
+       markov_check,
        {{"pt.json", point_text("\"18446744073709551615\"")}}},
       {"sweep cat --vary L over an empty range (L < N + 2)",
        {"sweep", "cat", "--vary", "L", "--V", "2", "--N", "1", "--L", "2", "--out", "o", "--threads", "1"}},
@@ -1118,9 +1342,12 @@ std::vector<std::string> check_extreme(const Invocation& inv, std::size_t index,
   make_fixtures(base / "in", inv.fixtures);
   r = run_tverify(expand(inv.args, base / "in"), base / "cwd", base, inv.timeout);
   std::vector<std::string> problems;
-  if (r.timed_out) problems.push_back("still running after " + std::to_string(static_cast<int>(inv.timeout)) + " s");
-  else if (r.signal != 0) problems.push_back("killed by signal " + std::to_string(r.signal));
-  else if (r.exit_code < 0 || r.exit_code > 3) problems.push_back("exit code " + std::to_string(r.exit_code));
+  if (r.timed_out)
+    problems.push_back("still running after " + std::to_string(static_cast<int>(inv.timeout)) + " s");
+  else if (r.signal != 0)
+    problems.push_back("killed by signal " + std::to_string(r.signal));
+  else if (r.exit_code < 0 || r.exit_code > 3)
+    problems.push_back("exit code " + std::to_string(r.exit_code));
   if (r.exit_code == 2) {
     if (!r.out.empty()) problems.push_back("a usage error with output on stdout");
     if (std::count(r.err.begin(), r.err.end(), '\n') != 1 || r.err.rfind("tverify: error: ", 0) != 0)
@@ -1149,7 +1376,8 @@ std::string point_integer_read_exactly() {
   };
   const auto number = run_with("999999", 0), text = run_with("\"999999\"", 1);
   if (number.second != text.second)
-    return "b = 999999 gives\n" + number.second.substr(0, 300) + "\nbut b = \"999999\" gives\n" + text.second.substr(0, 300);
+    return "b = 999999 gives\n" + number.second.substr(0, 300) + "\nbut b = \"999999\" gives\n" +
+           text.second.substr(0, 300);
   const auto huge = run_with("18446744073709551615", 2);
   if (huge.first != 2) return "b = 18446744073709551615 is not refused:\n" + huge.second.substr(0, 300);
   return {};
@@ -1188,8 +1416,8 @@ TEST_CASE("cli fuzz: a thousand malformed invocations are each one usage error a
                     << "\n  stdout: " << r.out.substr(0, 200));
     CHECK(problems.empty());
   }
-  INFO(failed << " of " << invocations.size() << " malformed invocations were not a clean usage error ("
-              << seconds << " s of tverify runs)");
+  INFO(failed << " of " << invocations.size() << " malformed invocations were not a clean usage error (" << seconds
+              << " s of tverify runs)");
   CHECK(failed == 0);
   fs::remove_all(scratch_root());
 }
@@ -1252,9 +1480,8 @@ int main(int argc, char** argv) {
       std::cout << "exactness: " << differs << "\n";
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << failed << " of " << invocations.size() << " + " << extremes.size() + 1 << " checks failed; "
-              << seconds << " s in tverify, "
-              << wall << " s in all\n";
+    std::cout << failed << " of " << invocations.size() << " + " << extremes.size() + 1 << " checks failed; " << seconds
+              << " s in tverify, " << wall << " s in all\n";
     fs::remove_all(scratch_root());
     return failed == 0 ? 0 : 1;
   }

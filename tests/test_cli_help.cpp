@@ -19,31 +19,41 @@ tverify::testing::CliResult run_cli(const std::vector<std::string>& args) {
 
 struct Expected {
   std::string name;
-  std::vector<std::string> params;         // its own parameters (check, sweep and eval take them)
+  std::vector<std::string> params;  // its own parameters (check, sweep and eval take them)
   std::vector<std::string> variants;
-  std::vector<std::string> sweep_options;  // beyond --vary, --out and the run options
+  std::vector<std::string> sweep_options;   // beyond --vary, --out and the run options
   std::vector<std::string> claim_prefixes;  // what its claim ids begin with
 };
 
 // The options every construction's check or sweep shows besides its own.
-const std::vector<std::string> common_options{"-h",       "--help",  "--help-all",    "--claim", "--variant",
-                                              "--json",   "--threads", "--max-inputs", "--force",
-                                              "--max-counterexamples", "--vary", "--out", "--digits", "--progress"};
+const std::vector<std::string> common_options{
+    "-h",     "--help",    "--help-all",   "--claim",   "--variant",
+    "--json", "--threads", "--max-inputs", "--force",   "--max-counterexamples",
+    "--vary", "--out",     "--digits",     "--progress"};
 
 const std::vector<Expected>& expected() {
   static const std::vector<Expected> all{
-      {"copy", {"--D", "--n", "--L", "--S", "--reading", "--embedding", "--tau"}, {"paper", "corrected"},
+      {"copy",
+       {"--D", "--n", "--L", "--S", "--reading", "--embedding", "--tau"},
+       {"paper", "corrected"},
        {"--fast", "--resolution", "--L-max", "--threshold", "--samples", "--seed", "--formats", "--min-bits",
         "--resume"},
        {"copy."}},
-      {"count3", {"--n", "--values", "--distribution", "--samples", "--seed", "--mean", "--program"},
-       {"paper", "corrected"}, {"--L-max"}, {"count3.", "match3.", "entp."}},
-      {"cat", {"--V", "--N", "--L", "--filter", "--c", "--embedding", "--dim", "--vectors", "--samples", "--seed"},
-       {"key_delay", "value_delay", "ar", "key_delay_full", "value_delay_full"}, {"--fast", "--L-max", "--resume"},
+      {"count3",
+       {"--n", "--values", "--distribution", "--samples", "--seed", "--mean", "--program"},
+       {"paper", "corrected"},
+       {"--L-max"},
+       {"count3.", "match3.", "entp."}},
+      {"cat",
+       {"--V", "--N", "--L", "--filter", "--c", "--embedding", "--dim", "--vectors", "--samples", "--seed"},
+       {"key_delay", "value_delay", "ar", "key_delay_full", "value_delay_full"},
+       {"--fast", "--L-max", "--resume"},
        {"cat."}},
-      {"markov", {"--p", "--q", "--d", "--m", "--r", "--N", "--tied", "--arbitrary", "--seed", "--samples",
-                  "--point-file"},
-       {"paper", "corrected"}, {"--resolution"}, {"markov."}},
+      {"markov",
+       {"--p", "--q", "--d", "--m", "--r", "--N", "--tied", "--arbitrary", "--seed", "--samples", "--point-file"},
+       {"paper", "corrected"},
+       {"--resolution"},
+       {"markov."}},
   };
   return all;
 }
@@ -126,8 +136,7 @@ TEST_CASE("help: check and sweep of each construction show its own options and v
 }
 
 TEST_CASE("help: prove is offered for the constructions with Z3 proofs only", "[cli][help]") {
-  for (const std::string name : {"copy", "count3", "markov"})
-    CHECK(run_cli({"prove", name, "--help"}).exit_code == 0);
+  for (const std::string name : {"copy", "count3", "markov"}) CHECK(run_cli({"prove", name, "--help"}).exit_code == 0);
   // prove offers the parameters its proofs read: none for count3 (Lemma A.6 for every n), d and N for markov.
   const auto count3 = listed_options(run_cli({"prove", "count3", "--help"}).out);
   for (const std::string p : {"--n", "--values", "--seed"}) CHECK_FALSE(contains(count3, p));

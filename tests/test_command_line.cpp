@@ -8,7 +8,7 @@ using Words = std::vector<std::string>;
 
 TEST_CASE("command lines: every word quoted by the CLI reads back as it was", "[command-line]") {
   const Words words{"tverify", "check", "model", "--onnx", "a b/it's/q\"d/new\nline/back\\slash/$HOME/`x`.onnx",
-                    "--tau", "7/2", "--L=4", ""};
+                    "--tau",   "7/2",   "--L=4", ""};
   std::string line;
   for (const auto& w : words) line += (line.empty() ? "" : " ") + shell_quoted(w);
   CHECK(shell_quoted("7/2") == "7/2");

@@ -20,8 +20,9 @@ Construction toy(bool drop_b = false) {
   d.params = {{"k", "a number", ParamSpec::Kind::Integer, 1, 9, {}, "3"}};
   d.variants = {{"first", "the default"}, {"second", "the other"}};
   ClaimSpec a{"toy.a", "", "", "", {}};
-  ClaimSpec b{"toy.b", "", "", "", {}, DecidedBy::Check,
-              [](const ParamValues&, const std::string& v) { return v == "second" ? "" : "is checked with --variant second"; }};
+  ClaimSpec b{"toy.b", "", "", "", {}, DecidedBy::Check, [](const ParamValues&, const std::string& v) {
+                return v == "second" ? "" : "is checked with --variant second";
+              }};
   ClaimSpec z{"toy.z", "", "", "", {}, DecidedBy::Prove};
   d.claims = {a, b, z};
   d.sweeps = {{"k", false, "vary k", {{"step", "a step", ParamSpec::Kind::Integer, 1, 5, {}, "1"}}}};
@@ -52,7 +53,8 @@ std::vector<std::string> ids_of(const CheckReport& r) {
 
 }  // namespace
 
-TEST_CASE("construction: default claims are those the verb decides in this run, in declaration order", "[construction]") {
+TEST_CASE("construction: default claims are those the verb decides in this run, in declaration order",
+          "[construction]") {
   const Construction c = toy();
   const ParamValues p = ParamValues::parse(c.params(), {});
   CHECK(ids_of(c.check(p, "first", {}, RunOptions{})) == std::vector<std::string>{"toy.a"});
@@ -62,11 +64,13 @@ TEST_CASE("construction: default claims are those the verb decides in this run, 
   CHECK(c.variant_or_default("") == "first");
 }
 
-TEST_CASE("construction: unknown claims, claims of another verb or outside the run are refused by name", "[construction]") {
+TEST_CASE("construction: unknown claims, claims of another verb or outside the run are refused by name",
+          "[construction]") {
   const Construction c = toy();
   const ParamValues p = ParamValues::parse(c.params(), {});
   CHECK_THROWS_WITH(c.check(p, "first", {"toy.q"}, RunOptions{}), Catch::Contains("is not a claim of toy"));
-  CHECK_THROWS_WITH(c.check(p, "first", {"toy.z"}, RunOptions{}), Catch::Contains("is proved with `tverify prove toy`"));
+  CHECK_THROWS_WITH(c.check(p, "first", {"toy.z"}, RunOptions{}),
+                    Catch::Contains("is proved with `tverify prove toy`"));
   CHECK_THROWS_WITH(c.prove(p, "first", {"toy.a"}, ProofOptions{}, RunOptions{}), Catch::Contains("has no Z3 proof"));
   CHECK_THROWS_WITH(c.check(p, "first", {"toy.b"}, RunOptions{}),
                     Catch::Contains("--claim toy.b is checked with --variant second"));
@@ -87,7 +91,8 @@ TEST_CASE("construction: a sweep is found by --vary and reads its own options on
   const ParamValues p = ParamValues::parse(c.params(), {});
   const std::string out = (std::filesystem::temp_directory_path() / "tverify-toy-sweep").string();
   CHECK(c.sweep(p, "first", {"k", false, out, {{"step", "4"}}}, RunOptions{})["step"] == 4);
-  CHECK_THROWS_WITH(c.sweep(p, "first", {"j", false, out, {}}, RunOptions{}), Catch::Contains("--vary must be one of k"));
+  CHECK_THROWS_WITH(c.sweep(p, "first", {"j", false, out, {}}, RunOptions{}),
+                    Catch::Contains("--vary must be one of k"));
   CHECK_THROWS_WITH(c.sweep(p, "first", {"k", true, out, {}}, RunOptions{}), Catch::Contains("with --fast"));
   CHECK_THROWS_WITH(c.sweep(p, "first", {"k", false, out, {{"size", "2"}}}, RunOptions{}),
                     Catch::Contains("--size is not an option of sweep toy --vary k (its options: --step)"));

@@ -16,7 +16,8 @@ bool repeats_by_set(const TokenString& x, int w) {
   if (static_cast<int>(x.size()) < w) return false;
   std::set<TokenString> seen;
   const std::size_t windows = x.size() - static_cast<std::size_t>(w) + 1;
-  for (std::size_t i = 0; i < windows; ++i) seen.emplace(x.begin() + static_cast<long>(i), x.begin() + static_cast<long>(i) + w);
+  for (std::size_t i = 0; i < windows; ++i)
+    seen.emplace(x.begin() + static_cast<long>(i), x.begin() + static_cast<long>(i) + w);
   return seen.size() < windows;
 }
 

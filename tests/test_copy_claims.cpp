@@ -26,8 +26,8 @@ const ClaimResult& find(const std::vector<ClaimResult>& results, const std::stri
 
 std::vector<ClaimResult> string_claims(int D, int n, int L, Alg1Variant variant, unsigned threads = 2) {
   const auto domain = make_string_domain(D, n, L, options(threads));
-  return check_string_claims(domain, variant, {NgramReading::Text, NgramReading::Formula}, {.alg1 = true, .lemma2_4 = true},
-                             options(threads));
+  return check_string_claims(domain, variant, {NgramReading::Text, NgramReading::Formula},
+                             {.alg1 = true, .lemma2_4 = true}, options(threads));
 }
 
 }  // namespace

@@ -86,10 +86,11 @@ Agreement compare_on_every_string(const ExportConfig& c) {
     a.one_evaluation = a.one_evaluation && plan_holds(m, task_case);
     if (got.kind != step_by_step.kind || got.got != step_by_step.got || got.detail != step_by_step.detail ||
         got.bits != step_by_step.bits) {
-      a.disagreement = fmt::format("{}: x = {}: read from one evaluation {} ({}, {} bits), step by step {} ({}, {} "
-                                   "bits)",
-                                   c.text(), format_tokens(x), got.got.dump(), got.detail, got.bits,
-                                   step_by_step.got.dump(), step_by_step.detail, step_by_step.bits);
+      a.disagreement = fmt::format(
+          "{}: x = {}: read from one evaluation {} ({}, {} bits), step by step {} ({}, {} "
+          "bits)",
+          c.text(), format_tokens(x), got.got.dump(), got.detail, got.bits, step_by_step.got.dump(),
+          step_by_step.detail, step_by_step.bits);
       break;
     }
     using Kind = model::CaseOutcome::Kind;
@@ -179,10 +180,10 @@ TEST_CASE("export copy: the CLI writes the same bytes every time; bad input is o
   const testing::CliResult model = testing::run_tverify(
       {"check", "model", "--onnx", "a.onnx", "--task", "copy", "--V", "3", "--lengths", "4:4", "--json", "m.json"}, dir,
       capture);
-  const testing::CliResult copy = testing::run_tverify(
-      {"check", "copy", "--D", "3", "--n", "2", "--L", "4", "--embedding", "c2", "--claim", "copy.err", "--reading",
-       "text", "--json", "c.json"},
-      dir, capture);
+  const testing::CliResult copy =
+      testing::run_tverify({"check", "copy", "--D", "3", "--n", "2", "--L", "4", "--embedding", "c2", "--claim",
+                            "copy.err", "--reading", "text", "--json", "c.json"},
+                           dir, capture);
   REQUIRE(model.exit_code != 2);
   REQUIRE(copy.exit_code != 2);
   const Json m = Json::parse(testing::read_all(dir / "m.json")), c = Json::parse(testing::read_all(dir / "c.json"));
@@ -196,8 +197,8 @@ TEST_CASE("export copy: the CLI writes the same bytes every time; bad input is o
   // is check copy's at the same tau.
   const std::string tau = "314159265358979323846/100000000000000000001";
   REQUIRE(testing::run_tverify({"export", "copy", "--tau", tau, "--onnx", "tau.onnx"}, dir, capture).exit_code == 0);
-  REQUIRE(testing::run_tverify({"check", "model", "--onnx", "tau.onnx", "--task", "copy", "--V", "2", "--lengths", "4:4",
-                                "--json", "mt.json"},
+  REQUIRE(testing::run_tverify({"check", "model", "--onnx", "tau.onnx", "--task", "copy", "--V", "2", "--lengths",
+                                "4:4", "--json", "mt.json"},
                                dir, capture)
               .exit_code != 2);
   REQUIRE(testing::run_tverify({"check", "copy", "--tau", tau, "--L", "4", "--claim", "copy.err", "--reading", "text",
@@ -207,8 +208,8 @@ TEST_CASE("export copy: the CLI writes the same bytes every time; bad input is o
   const Json mt = Json::parse(testing::read_all(dir / "mt.json")), ct = Json::parse(testing::read_all(dir / "ct.json"));
   const Json& tau_row = mt["claims"][0]["details"]["lengths"][0];
   INFO(tau_row.dump() << " / " << ct["claims"][0]["summary"]);
-  const std::string upper =
-      tau_row.contains("error_rate") ? tau_row["error_rate"].get<std::string>() : tau_row["error_rate_bounds"][1].get<std::string>();
+  const std::string upper = tau_row.contains("error_rate") ? tau_row["error_rate"].get<std::string>()
+                                                           : tau_row["error_rate_bounds"][1].get<std::string>();
   CHECK(ct["claims"][0]["summary"].get<std::string>().find("err = " + upper + " ") == 0);
 
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad{

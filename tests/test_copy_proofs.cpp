@@ -52,7 +52,8 @@ TEST_CASE("copy.scores over symbolic tokens agrees with enumeration (D=2, n=2, L
   CHECK(refuted.replayed);  // the model is a repeat-free string that the exact evaluator also fails on
 }
 
-TEST_CASE("copy.scores under the formula reading: Z3's model is a string with a repeated n-gram, replayed", "[proofs]") {
+TEST_CASE("copy.scores under the formula reading: Z3's model is a string with a repeated n-gram, replayed",
+          "[proofs]") {
   // D = 3, n = 2, L = 3 lies inside the hypotheses (2L + 2 = 8 <= 9). A string of 3 tokens has one 3-gram, so the
   // formula reading admits all of [3]^3, including (a, a, a), whose 2-gram aa repeats: at the last query the key
   // that ends the first aa scores n = 2 as the target does, so z_j < n - 1/d fails (the enumeration finds the same
@@ -70,9 +71,9 @@ TEST_CASE("proof claims map to verdicts, and --smt2 dumps a self-contained query
   std::filesystem::create_directories(dir);
   ProofOptions options;
   options.smt2_dir = dir.string();
-  const auto results = copy::prove_copy_claims(
-      {2, 1, 2, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}}, {copy::NgramReading::Text},
-      {"copy.lemma_c3", "copy.scores"}, options);
+  const auto results =
+      copy::prove_copy_claims({2, 1, 2, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}},
+                              {copy::NgramReading::Text}, {"copy.lemma_c3", "copy.scores"}, options);
   REQUIRE(results.size() == 2);
   CHECK(results[0].verdict == Verdict::Verified);
   CHECK(results[1].verdict == Verdict::Verified);
@@ -82,12 +83,12 @@ TEST_CASE("proof claims map to verdicts, and --smt2 dumps a self-contained query
   CHECK(text.find("(check-sat)") != std::string::npos);
 }
 
-TEST_CASE("prove copy.scores carries the outside-hypotheses flag exactly where check does (2L + 2 > D^n)",
-          "[proofs]") {
+TEST_CASE("prove copy.scores carries the outside-hypotheses flag exactly where check does (2L + 2 > D^n)", "[proofs]") {
   const ProofOptions options;
   // D = 2, n = 2, L = 4: 2L + 2 = 10 > 4, outside; D = 3, n = 2, L = 3: 8 <= 9, inside.
-  const auto outside = copy::prove_copy_claims({2, 2, 4, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}},
-                                               {copy::NgramReading::Text}, {"copy.scores"}, options);
+  const auto outside =
+      copy::prove_copy_claims({2, 2, 4, copy::EmbeddingKind::OneHot, TransformerVariant::Corrected, {}},
+                              {copy::NgramReading::Text}, {"copy.scores"}, options);
   REQUIRE(outside.size() == 1);
   CHECK(outside[0].outside_hypotheses);
   CHECK(outside[0].reason.find("2L + 2 <= K = D^n") != std::string::npos);

@@ -56,7 +56,7 @@ TEST_CASE("embeddings: one-hot is the identity / Lemma C.2 codes are +-1/sqrt(d)
   CHECK(printed(3, 2) == Surd(Exact(-1, 2)));  // -1/sqrt(4)
   const auto corrected = make_embedding(EmbeddingKind::C2, 4, TransformerVariant::Corrected);
   CHECK(corrected(3, 2) * corrected(3, 2) == Surd(Exact(1, 2)));  // (1/sqrt 2)^2
-  CHECK(printed(4, 0) == Surd(1));                                 // <BOS> = e_1
+  CHECK(printed(4, 0) == Surd(1));                                // <BOS> = e_1
 }
 
 TEST_CASE("layer 1 by hand: D=2, n=1, x = 0 1 (printed g-tilde gives 1/2 where the lemma says 1)",
@@ -152,8 +152,8 @@ TEST_CASE("finite precision: 53 bits copies every repeat-free string, 1 bit or t
     return ok;
   };
   CHECK(copied(53, std::nullopt) == 48);
-  CHECK(copied(1, std::nullopt) < 48);       // one bit breaks it (ties and rounding of the averages)
-  CHECK(copied(53, Exact(1, 100)) == 0);     // near-uniform attention: the harness can fail
+  CHECK(copied(1, std::nullopt) < 48);    // one bit breaks it (ties and rounding of the averages)
+  CHECK(copied(53, Exact(1, 100)) == 0);  // near-uniform attention: the harness can fail
 }
 
 TEST_CASE("copy.lemma_c2: the printed scaling fails ||Psi|| = 1, the corrected one satisfies every property",
@@ -167,8 +167,9 @@ TEST_CASE("copy.lemma_c2: the printed scaling fails ||Psi|| = 1, the corrected o
   }
 }
 
-TEST_CASE("layer-1 memo: a copy of a transformer has its own, and destroying the copy leaves the original's views valid",
-          "[copy][transformer]") {
+TEST_CASE(
+    "layer-1 memo: a copy of a transformer has its own, and destroying the copy leaves the original's views valid",
+    "[copy][transformer]") {
   const CopyTransformer original(config(2, 1, 2, TransformerVariant::Corrected));
   const TokenString s = original.copy_sequence({0, 1}, 1);
   const Layer1Blocks blocks = original.layer1(s);
@@ -195,7 +196,7 @@ TEST_CASE("layer-1 memo: a transformer assigned another configuration computes t
   const CopyTransformer printed(config(2, 2, 4, TransformerVariant::Paper));
   CopyTransformer t(config(2, 2, 4, TransformerVariant::Corrected));
   const std::string corrected_keys = keys(t);  // fills t's memo
-  REQUIRE(corrected_keys != keys(printed));  // the gadgets differ (errata E4), so a stale memo would show
+  REQUIRE(corrected_keys != keys(printed));    // the gadgets differ (errata E4), so a stale memo would show
   t = printed;
   CHECK(keys(t) == keys(printed));
 }

@@ -114,7 +114,8 @@ TEST_CASE("Lemma A.6: the gadget is exact at the printed constants / the limits 
   CHECK(check_lemma_a6(16).verdict == Verdict::Verified);
 }
 
-TEST_CASE("Lemma A.6 with Z3: proved for all n / a too small M is refuted by a replayed model", "[count3][gadget][z3]") {
+TEST_CASE("Lemma A.6 with Z3: proved for all n / a too small M is refuted by a replayed model",
+          "[count3][gadget][z3]") {
   const proofs::QueryOptions options{60'000, {}};
   CHECK(proofs::prove_lemma_a6(proofs::GadgetConstants::printed(), options).status == proofs::QueryStatus::Proved);
   CHECK(proofs::prove_lemma_a6(proofs::GadgetConstants::tight(), options).status == proofs::QueryStatus::Proved);
@@ -126,12 +127,12 @@ TEST_CASE("Lemma A.6 with Z3: proved for all n / a too small M is refuted by a r
 TEST_CASE("entp.a2 and entp.a3 are proved / an encoder posing as a decoder is refuted", "[count3][entp][z3]") {
   CHECK(check_a2(1, 60'000).verdict == Verdict::Verified);
   CHECK(check_a3(1, 60'000).verdict == Verdict::Verified);
-  const ClaimResult not_causal =
-      check_output_identities(count3_claim_specs().a2, decoder_prefix_identities(random_models(1, 2, false), 1), 60'000);
+  const ClaimResult not_causal = check_output_identities(
+      count3_claim_specs().a2, decoder_prefix_identities(random_models(1, 2, false), 1), 60'000);
   CHECK(not_causal.verdict == Verdict::Refuted);
   // Two layers: encoder and decoder differ (that is Theorems 4.1 and 4.2).
-  const ClaimResult two_layers =
-      check_output_identities(count3_claim_specs().a3, encoder_decoder_identities(random_models(1, 2, false), 1), 60'000);
+  const ClaimResult two_layers = check_output_identities(
+      count3_claim_specs().a3, encoder_decoder_identities(random_models(1, 2, false), 1), 60'000);
   CHECK(two_layers.verdict == Verdict::Refuted);
 }
 
@@ -145,7 +146,8 @@ TEST_CASE("entp.thm4_1: the printed layer outputs / a decoder with W_V = 2I is c
 TEST_CASE("entp.thm4_2: alpha, beta > 0, and alpha + beta = 4 when x1 = x2", "[count3][entp]") {
   CHECK(check_thm4_2(1).verdict == Verdict::Verified);
   // Identical tokens: every softmax is uniform, E~(v, v)_2 = E~(v)_1 = 4v, so alpha + beta = 4.
-  const auto [alpha, beta] = thm4_2_coefficients<128>(thm4_2_encoder(2), {Exact(1, 2), Exact(-1)}, {Exact(1, 2), Exact(-1)});
+  const auto [alpha, beta] =
+      thm4_2_coefficients<128>(thm4_2_encoder(2), {Exact(1, 2), Exact(-1)}, {Exact(1, 2), Exact(-1)});
   CHECK((alpha + beta).contains(Exact(4)));
   CHECK(alpha.sign() == Sign::Positive);
 }

@@ -57,9 +57,9 @@ TEST_CASE("[[1,1],[1,1]] is semidefinite and singular, with an exact kernel vect
 }
 
 TEST_CASE("indefinite matrices give a witness with v^T M v < 0", "[definiteness]") {
-  for (const auto& m : {exact_matrix({{1, 2}, {2, 1}}),             // eigenvalues 3, -1: negative second pivot
-                        exact_matrix({{0, 1}, {1, 0}}),             // zero pivot, nonzero off-diagonal
-                        exact_matrix({{-1, 0}, {0, -2}}),           // negative definite
+  for (const auto& m : {exact_matrix({{1, 2}, {2, 1}}),                      // eigenvalues 3, -1: negative second pivot
+                        exact_matrix({{0, 1}, {1, 0}}),                      // zero pivot, nonzero off-diagonal
+                        exact_matrix({{-1, 0}, {0, -2}}),                    // negative definite
                         exact_matrix({{4, 2, 0}, {2, 1, 3}, {0, 3, 5}})}) {  // zero Schur pivot after step 1
     const auto r = tverify::classify_definiteness(m);
     REQUIRE(r.verdict == Definiteness::NotPositiveSemidefinite);

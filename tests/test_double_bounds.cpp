@@ -6,7 +6,11 @@
 using namespace tverify;
 
 TEST_CASE("double bounds: rounded ends enclose the exact rational", "[double-bounds]") {
-  const std::vector<Exact> values{Exact(1, 3), Exact(2, 3), Exact(1, 10), Exact(7), Exact(BigInt(1), BigInt(1) << 80),
+  const std::vector<Exact> values{Exact(1, 3),
+                                  Exact(2, 3),
+                                  Exact(1, 10),
+                                  Exact(7),
+                                  Exact(BigInt(1), BigInt(1) << 80),
                                   Exact(big_pow(10, 20) + 1, BigInt(3))};
   for (const Exact& x : values) {
     INFO(exact_to_string(x));

@@ -149,8 +149,10 @@ TEST_CASE("double intervals: erf returns where MPFR 4.2.0's low-precision erf do
   check_against_mpfi(erf(d), erf(tverify::Interval<256>(Exact{root3})), true);
 }
 
-TEST_CASE("double intervals: erf and tanh of a narrow interval (its upper end bounded by the slope) enclose both "
-          "ends' images", "[double_interval]") {
+TEST_CASE(
+    "double intervals: erf and tanh of a narrow interval (its upper end bounded by the slope) enclose both "
+    "ends' images",
+    "[double_interval]") {
   using Wide = tverify::Interval<256>;
   std::mt19937_64 rng(20261125);
   std::uniform_real_distribution<double> start(-5, 5);
@@ -159,8 +161,8 @@ TEST_CASE("double intervals: erf and tanh of a narrow interval (its upper end bo
     const Exact lo(start(rng)), hi = lo + power_of_two(exponent(rng));
     const DoubleInterval d = DoubleInterval::hull(lo, hi);
     const Wide wide_lo(d.lower()), wide_hi(d.upper());
-    for (const auto& [image, at_lo, at_hi] : {std::tuple{erf(d), erf(wide_lo), erf(wide_hi)},
-                                              std::tuple{tanh(d), tanh(wide_lo), tanh(wide_hi)}}) {
+    for (const auto& [image, at_lo, at_hi] :
+         {std::tuple{erf(d), erf(wide_lo), erf(wide_hi)}, std::tuple{tanh(d), tanh(wide_lo), tanh(wide_hi)}}) {
       CHECK(image.lower() <= at_lo.lower());
       CHECK(image.upper() >= at_hi.upper());
       CHECK(image.upper() <= Exact(1));

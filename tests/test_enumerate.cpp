@@ -9,8 +9,7 @@
 
 using namespace tverify;
 
-TEST_CASE("every index is visited once, and the merged order is the index order for any thread count",
-          "[enumerate]") {
+TEST_CASE("every index is visited once, and the merged order is the index order for any thread count", "[enumerate]") {
   for (unsigned threads : {1u, 2u, 3u, 7u, 64u}) {
     RunOptions o;
     o.threads = threads;
@@ -56,9 +55,9 @@ TEST_CASE("check_budget names the limit and the way out", "[enumerate]") {
 }
 
 TEST_CASE("the chunk grid partitions any domain, up to 2^64 - 1 inputs, without overflow", "[enumerate]") {
-  for (const std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256},
-                                    std::uint64_t{1000}, std::uint64_t{1} << 20, std::uint64_t{1} << 30,
-                                    std::numeric_limits<std::uint64_t>::max()}) {
+  for (const std::uint64_t count :
+       {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256}, std::uint64_t{1000},
+        std::uint64_t{1} << 20, std::uint64_t{1} << 30, std::numeric_limits<std::uint64_t>::max()}) {
     INFO(count);
     const std::uint64_t chunks = chunk_count(count);
     CHECK(chunk_begin(count, chunks, 0) == 0);

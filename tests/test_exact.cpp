@@ -27,7 +27,8 @@ TEST_CASE("0.1 is exactly 1/10, unlike the double nearest to it", "[exact]") {
 }
 
 TEST_CASE("malformed numbers are rejected with the accepted forms named", "[exact]") {
-  for (const char* bad : {"", "-", "abc", "1/0", "1e", "1..2", "--1", "0x10", "1/2/3", "1e1234567", ".", "1/-2", "e5"}) {
+  for (const char* bad :
+       {"", "-", "abc", "1/0", "1e", "1..2", "--1", "0x10", "1/2/3", "1e1234567", ".", "1/-2", "e5"}) {
     INFO("input: '" << bad << "'");
     CHECK_THROWS_AS(parse_exact(bad), std::invalid_argument);
   }

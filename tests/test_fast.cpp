@@ -20,8 +20,8 @@ using namespace tverify::copy::fast;
 using tverify::testing::expect_same_run;
 using tverify::testing::random_string;
 
-
-TEST_CASE("fast path: the same decision at every step as the exact evaluator, random strings", "[fast][differential][heavy]") {
+TEST_CASE("fast path: the same decision at every step as the exact evaluator, random strings",
+          "[fast][differential][heavy]") {
   struct Config {
     int D, n, L;
   };
@@ -36,8 +36,8 @@ TEST_CASE("fast path: the same decision at every step as the exact evaluator, ra
       std::uint64_t by_bound = 0, by_levels = 0, copied = 0;
       for (int s = 0; s < 1000; ++s) {
         const TokenString x = random_string(rng, c.D, c.L);
-        INFO("variant " << (variant == TransformerVariant::Paper ? "paper" : "corrected") << " D=" << c.D << " n="
-                        << c.n << " x=" << format_tokens(x));
+        INFO("variant " << (variant == TransformerVariant::Paper ? "paper" : "corrected") << " D=" << c.D
+                        << " n=" << c.n << " x=" << format_tokens(x));
         const FastCopyRun f = fast.copy_string(x);
         expect_same_run(exact.copy_string(x), f.run);
         by_bound += f.stats.by_bound, by_levels += f.stats.by_levels, copied += f.run.copied;
@@ -47,7 +47,8 @@ TEST_CASE("fast path: the same decision at every step as the exact evaluator, ra
     }
 }
 
-TEST_CASE("fast path: exhaustive domains in index order (consecutive strings share long prefixes)", "[fast][differential]") {
+TEST_CASE("fast path: exhaustive domains in index order (consecutive strings share long prefixes)",
+          "[fast][differential]") {
   // The fast path keeps layer 1 of the common prefix with the previous string; string_at enumerates with the last
   // token fastest, so most of each string is carried over. Every string must still match the exact evaluator, also
   // when a longer or shorter string comes in between (the table starts over). The runs go into one reused result and
@@ -56,7 +57,8 @@ TEST_CASE("fast path: exhaustive domains in index order (consecutive strings sha
     int D, n, L;
   };
   for (const auto& c : std::vector<Config>{{2, 2, 8}, {3, 2, 6}, {2, 3, 10}}) {
-    const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, c.L, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+    const CopyTransformer exact(
+        CopyTransformerConfig{c.D, c.n, c.L, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
     const FastCopy fast(exact);
     std::uint64_t total = 1;
     for (int i = 0; i < c.L; ++i) total *= static_cast<std::uint64_t>(c.D);
@@ -75,11 +77,13 @@ TEST_CASE("fast path: exhaustive domains in index order (consecutive strings sha
   }
 }
 
-TEST_CASE("fast path: long strings of a small domain (hundreds of keys per step) decide from window counts, identically",
-          "[fast][differential]") {
+TEST_CASE(
+    "fast path: long strings of a small domain (hundreds of keys per step) decide from window counts, identically",
+    "[fast][differential]") {
   // D = 2, n = 3 has 340 windows: every step reads the window counts, however many keys it has (255 at the first
   // step with L = 253, 301 with L = 300), where most windows hold many keys. Each step must match the exact evaluator.
-  const CopyTransformer exact(CopyTransformerConfig{2, 3, 300, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  const CopyTransformer exact(
+      CopyTransformerConfig{2, 3, 300, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
   const FastCopy fast(exact);
   std::mt19937_64 rng(256);
   std::size_t crossed = 0;
@@ -93,7 +97,8 @@ TEST_CASE("fast path: long strings of a small domain (hundreds of keys per step)
   CHECK(crossed > 0);
 }
 
-TEST_CASE("fast path: a tau below the proof's makes steps fail, identically in both evaluators", "[fast][differential]") {
+TEST_CASE("fast path: a tau below the proof's makes steps fail, identically in both evaluators",
+          "[fast][differential]") {
   for (const Exact& tau : {Exact(1, 2), Exact(2), Exact(5)}) {
     const CopyTransformer exact(
         CopyTransformerConfig{3, 2, 9, EmbeddingKind::OneHot, TransformerVariant::Corrected, tau});
@@ -144,12 +149,14 @@ TEST_CASE("fast path: a tau far above the proof's is decided in both evaluators,
   CHECK(run.copied);
 }
 
-TEST_CASE("fast path: a small domain's decisions and stage counts do not depend on the windows met before", "[fast][differential]") {
+TEST_CASE("fast path: a small domain's decisions and stage counts do not depend on the windows met before",
+          "[fast][differential]") {
   // Small domains decide from the levels of the key windows the thread has met (a superset of the string's own).
   // A FastCopy that has met only the string's windows and one that first ran the whole domain must give the same run
   // and the same stage counts (stage 0 certifies only what stage 1 would, from the same top level), and match the
   // exact evaluator.
-  const CopyTransformer exact(CopyTransformerConfig{2, 3, 10, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  const CopyTransformer exact(
+      CopyTransformerConfig{2, 3, 10, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
   const FastCopy warm(exact);
   for (std::uint64_t i = 0; i < 1024; ++i) warm.copy_string(string_at(i, 2, 10));
   std::mt19937_64 rng(1010);
@@ -166,7 +173,8 @@ TEST_CASE("fast path: a small domain's decisions and stage counts do not depend 
 }
 
 TEST_CASE("fast path: threads give the same run; long repeat-free strings are copied", "[fast]") {
-  const CopyTransformer exact(CopyTransformerConfig{4, 3, 40, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
+  const CopyTransformer exact(
+      CopyTransformerConfig{4, 3, 40, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
   const FastCopy fast(exact, {.steps_per_thread = 1});
   std::mt19937_64 rng(3);
   for (int s = 0; s < 50; ++s) {
@@ -228,8 +236,8 @@ TEST_CASE("fast path: a copy takes at most one thread per steps_per_thread steps
   for (const Case c : {Case{3, 2000, true, false}, Case{4, 12000, true, false}, Case{4, 16384, true, true},
                        Case{3, 1000, false, false}, Case{3, 4000, false, true}}) {
     INFO("n = " << c.n << ", L = " << c.length << ", key index " << c.key_index);
-    const CopyTransformer exact(CopyTransformerConfig{16, c.n, static_cast<int>(c.length), EmbeddingKind::OneHot,
-                                                      TransformerVariant::Corrected, {}});
+    const CopyTransformer exact(CopyTransformerConfig{
+        16, c.n, static_cast<int>(c.length), EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
     const TokenString x = failing(c.n, c.length);
     const FastCopy by_default(exact, {.key_index = c.key_index}),
         every_step(exact, {.key_index = c.key_index, .steps_per_thread = 1});
@@ -256,7 +264,8 @@ TEST_CASE("fast path: the integer score bound holds for every score the exact ev
       const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, c.L, EmbeddingKind::OneHot, variant, {}});
       const IntegerLayer1 layer1(exact);
       const Exact bound(layer1.score_bound());
-      INFO("variant " << (variant == TransformerVariant::Paper ? "paper" : "corrected") << " D=" << c.D << " n=" << c.n);
+      INFO("variant " << (variant == TransformerVariant::Paper ? "paper" : "corrected") << " D=" << c.D
+                      << " n=" << c.n);
       std::mt19937_64 rng(7 * c.D + c.n);
       Exact largest = 0;
       for (int s = 0; s < 40; ++s) {
@@ -264,8 +273,7 @@ TEST_CASE("fast path: the integer score bound holds for every score the exact ev
                                                 : random_string(rng, c.D + 2, 2 * c.L + 2);
         const Layer1Blocks blocks = exact.layer1(sequence);
         for (std::size_t p = 0; p < sequence.size(); ++p)
-          for (const Surd& z : CopyTransformer::scores(blocks, p))
-          {
+          for (const Surd& z : CopyTransformer::scores(blocks, p)) {
             const Exact scaled = abs(z.rational_part() * layer1.score_scale());
             if (scaled > largest) largest = scaled;
           }
@@ -275,7 +283,8 @@ TEST_CASE("fast path: the integer score bound holds for every score the exact ev
     }
 }
 
-TEST_CASE("fast path: the documented sweep configuration D = 16, n = 4, both variants, same decisions", "[fast][differential]") {
+TEST_CASE("fast path: the documented sweep configuration D = 16, n = 4, both variants, same decisions",
+          "[fast][differential]") {
   // The printed weights give the larger integer scores here (IntegerLayer1::score_bound 377,049,600, against
   // 94,766,400 for the corrected ones, both under the 32-bit kernels' 2^31); random strings, and one whose first 4-gram
   // repeats at its end.
@@ -303,8 +312,11 @@ TEST_CASE("fast path: integer layer 1 is the exact layer 1, scaled, at every win
   };
   const auto paper = TransformerVariant::Paper, corrected = TransformerVariant::Corrected;
   const auto one_hot = EmbeddingKind::OneHot, c2 = EmbeddingKind::C2;
-  for (const auto& c : std::vector<Config>{{2, 2, one_hot, paper}, {3, 2, one_hot, corrected}, {2, 3, one_hot, corrected},
-                                           {2, 2, c2, corrected}, {4, 2, c2, paper}}) {
+  for (const auto& c : std::vector<Config>{{2, 2, one_hot, paper},
+                                           {3, 2, one_hot, corrected},
+                                           {2, 3, one_hot, corrected},
+                                           {2, 2, c2, corrected},
+                                           {4, 2, c2, paper}}) {
     INFO(to_string(c.variant) << " " << to_string(c.embedding) << " D=" << c.D << " n=" << c.n);
     const CopyTransformer exact(CopyTransformerConfig{c.D, c.n, 2 * c.n + 2, c.embedding, c.variant, {}});
     const IntegerLayer1 layer1(exact);
@@ -345,8 +357,8 @@ TEST_CASE("fast path: the Lemma C.2 embedding where its codes are rational, same
     TransformerVariant variant;
   };
   const auto paper = TransformerVariant::Paper, corrected = TransformerVariant::Corrected;
-  const std::vector<Config> configs{{2, 2, 8, corrected},  {2, 3, 12, corrected}, {3, 2, 9, paper},
-                                    {4, 2, 12, paper},     {4, 3, 12, paper},     {9, 2, 12, corrected},
+  const std::vector<Config> configs{{2, 2, 8, corrected},   {2, 3, 12, corrected}, {3, 2, 9, paper},
+                                    {4, 2, 12, paper},      {4, 3, 12, paper},     {9, 2, 12, corrected},
                                     {16, 2, 16, corrected}, {16, 3, 20, corrected}};
   std::uint64_t copied = 0, failed = 0;
   for (const auto& c : configs) {

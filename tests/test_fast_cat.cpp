@@ -50,7 +50,8 @@ TEST_CASE("runs: windows grouped into spans of equal content", "[fast][cat]") {
   // of two); s = 3 straddles the runs; s = 4 lies in the second run.
   const RunSequence z(Tokens{0, 0, 0, 1, 1});
   std::vector<std::tuple<std::uint64_t, std::uint64_t, Tokens>> spans;
-  z.for_each_window_span(1, 0, 0, 4, [&](std::uint64_t s, std::uint64_t n, const Tokens& w) { spans.emplace_back(s, n, w); });
+  z.for_each_window_span(1, 0, 0, 4,
+                         [&](std::uint64_t s, std::uint64_t n, const Tokens& w) { spans.emplace_back(s, n, w); });
   const std::vector<std::tuple<std::uint64_t, std::uint64_t, Tokens>> expected{
       {0, 1, {-1, 0}}, {1, 2, {0, 0}}, {3, 1, {0, 1}}, {4, 1, {1, 1}}};
   CHECK(spans == expected);
@@ -70,8 +71,10 @@ TEST_CASE("runs: windows grouped into spans of equal content", "[fast][cat]") {
           REQUIRE(s == next);
           for (std::uint64_t p = s; p < s + n; ++p)
             for (std::size_t j = 0; j < w.size(); ++j) {
-              const auto i = static_cast<std::int64_t>(p) - static_cast<std::int64_t>(before) + static_cast<std::int64_t>(j);
-              REQUIRE(w[j] == (i < 0 || i >= static_cast<std::int64_t>(x.size()) ? -1 : x[static_cast<std::size_t>(i)]));
+              const auto i =
+                  static_cast<std::int64_t>(p) - static_cast<std::int64_t>(before) + static_cast<std::int64_t>(j);
+              REQUIRE(w[j] ==
+                      (i < 0 || i >= static_cast<std::int64_t>(x.size()) ? -1 : x[static_cast<std::size_t>(i)]));
             }
           next = s + n;
         });
@@ -98,16 +101,18 @@ TEST_CASE("fast CAT decisions equal the exact evaluator's: every variant, both e
     for (const std::string embedding : {"onehot", "stereo"})
       for (const std::string c : {"1/2", "2", "auto"}) {
         INFO(variant << ", " << embedding << ", c = " << c);
-        const CatSetup s = setup_for(variant, {{"V", "3"}, {"N", "2"}, {"L", "10"}, {"embedding", embedding},
-                                               {"dim", "3"}, {"c", c}});
+        const CatSetup s =
+            setup_for(variant, {{"V", "3"}, {"N", "2"}, {"L", "10"}, {"embedding", embedding}, {"dim", "3"}, {"c", c}});
         expect_same_decisions(s.config, 3, 12, 400, ++seed);
       }
   // AR (N = 1), a constant filter (its N-gram signatures collide: ties), and a longer random rational filter.
   expect_same_decisions(setup_for("ar", {{"V", "4"}, {"N", "1"}, {"L", "8"}}).config, 4, 14, 600, ++seed);
-  expect_same_decisions(setup_for("key_delay", {{"V", "2"}, {"N", "2"}, {"L", "8"}, {"filter", "1,1"}, {"c", "1"}}).config,
-                        2, 12, 600, ++seed);
   expect_same_decisions(
-      setup_for("value_delay_full", {{"V", "2"}, {"N", "3"}, {"L", "8"}, {"filter", "3/4,-2/5,7/3"}, {"c", "3/2"}}).config,
+      setup_for("key_delay", {{"V", "2"}, {"N", "2"}, {"L", "8"}, {"filter", "1,1"}, {"c", "1"}}).config, 2, 12, 600,
+      ++seed);
+  expect_same_decisions(
+      setup_for("value_delay_full", {{"V", "2"}, {"N", "3"}, {"L", "8"}, {"filter", "3/4,-2/5,7/3"}, {"c", "3/2"}})
+          .config,
       2, 14, 600, ++seed);
 }
 
@@ -140,8 +145,10 @@ TEST_CASE("fast CAT at large L: AR's length limit is e^{c^2} + 3, derived by han
     CHECK(failure->size() == limit + 1);
   }
   // At L = 2^20 with c = 4 (e^16 = 8886110.5...) every instance still decodes; c = 7/2 fails there.
-  CHECK(!worst_case_failure_fast(setup_for("ar", {{"V", "3"}, {"N", "1"}, {"L", "4"}, {"c", "4"}}).config, 3, 1, 1u << 20));
-  CHECK(worst_case_failure_fast(setup_for("ar", {{"V", "3"}, {"N", "1"}, {"L", "4"}, {"c", "7/2"}}).config, 3, 1, 1u << 20));
+  CHECK(!worst_case_failure_fast(setup_for("ar", {{"V", "3"}, {"N", "1"}, {"L", "4"}, {"c", "4"}}).config, 3, 1,
+                                 1u << 20));
+  CHECK(worst_case_failure_fast(setup_for("ar", {{"V", "3"}, {"N", "1"}, {"L", "4"}, {"c", "7/2"}}).config, 3, 1,
+                                1u << 20));
   // And the exact evaluator agrees with the fast path on both sides of the c = 3 limit (8,106 keys, exact rationals).
   const CatSetup s = setup_for("ar", {{"V", "3"}, {"N", "1"}, {"L", "4"}, {"c", "3"}});
   RunSequence solved, failed;

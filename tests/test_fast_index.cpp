@@ -77,9 +77,11 @@ TEST_CASE("fast path index: interior key scores and the bound B, against layer 1
   for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
     for (const auto& [D, n] : std::vector<std::pair<int, int>>{{2, 1}, {2, 2}, {3, 2}, {4, 2}, {2, 3}, {3, 3}})
       configs.push_back({D, n, EmbeddingKind::OneHot, variant});
-  for (const auto& [D, n, variant] : std::vector<std::tuple<int, int, TransformerVariant>>{
-           {2, 2, TransformerVariant::Corrected}, {2, 3, TransformerVariant::Corrected},
-           {3, 2, TransformerVariant::Paper}, {4, 2, TransformerVariant::Paper}})
+  for (const auto& [D, n, variant] :
+       std::vector<std::tuple<int, int, TransformerVariant>>{{2, 2, TransformerVariant::Corrected},
+                                                             {2, 3, TransformerVariant::Corrected},
+                                                             {3, 2, TransformerVariant::Paper},
+                                                             {4, 2, TransformerVariant::Paper}})
     configs.push_back({D, n, EmbeddingKind::C2, variant});
   for (const auto& c : configs) {
     INFO("variant " << variant_name(c.variant) << " " << to_string(c.embedding) << " D=" << c.D << " n=" << c.n);
@@ -218,13 +220,12 @@ TEST_CASE("fast path index: the Lemma C.2 embedding at D = 16 (codes +-1/2), wit
   // it on these weights). Random strings (repeated bigrams, so scanned steps too) and repeat-free ones, at n = 2 past
   // the score memo: the runs with the index, without it and of the exact evaluator agree step for step.
   const CopyTransformer exact(CopyTransformerConfig{16, 2, 40, EmbeddingKind::C2, TransformerVariant::Corrected, {}});
-  const FastCopy indexed(exact, {.steps_per_thread = 1}),
-      scanning(exact, {.key_index = false, .steps_per_thread = 1});
+  const FastCopy indexed(exact, {.steps_per_thread = 1}), scanning(exact, {.key_index = false, .steps_per_thread = 1});
   std::mt19937_64 rng(1602);
   std::uint64_t by_index = 0, scanned = 0, copied = 0;
   for (int s = 0; s < 60; ++s) {
-    const TokenString x = s % 3 == 0 ? repeat_free_string(16, 2, 40, static_cast<std::uint64_t>(s))
-                                     : random_string(rng, 16, 40);
+    const TokenString x =
+        s % 3 == 0 ? repeat_free_string(16, 2, 40, static_cast<std::uint64_t>(s)) : random_string(rng, 16, 40);
     INFO("x=" << format_tokens(x));
     // the same threads in both (steps decided past a failure, in its block, are counted too)
     const unsigned threads = 1 + s % 2;
@@ -248,10 +249,9 @@ TEST_CASE("fast path index: without a window memo interior keys are not stored; 
   // built). Runs with the index, without it (every key stored) and of the exact evaluator must agree. The corrected
   // C.2 codes (+-1/2 at D = 16) take the same path.
   std::uint64_t by_index = 0, scanned = 0;
-  for (const auto& [embedding, variant] :
-       {std::pair{EmbeddingKind::OneHot, TransformerVariant::Paper},
-        std::pair{EmbeddingKind::OneHot, TransformerVariant::Corrected},
-        std::pair{EmbeddingKind::C2, TransformerVariant::Corrected}}) {
+  for (const auto& [embedding, variant] : {std::pair{EmbeddingKind::OneHot, TransformerVariant::Paper},
+                                           std::pair{EmbeddingKind::OneHot, TransformerVariant::Corrected},
+                                           std::pair{EmbeddingKind::C2, TransformerVariant::Corrected}}) {
     const CopyTransformer exact(CopyTransformerConfig{16, 4, 40, embedding, variant, {}});
     const FastCopy indexed(exact, {.steps_per_thread = 1}),
         scanning(exact, {.key_index = false, .steps_per_thread = 1});
@@ -270,7 +270,7 @@ TEST_CASE("fast path index: without a window memo interior keys are not stored; 
         by_index += with.stats.by_index, scanned += with.stats.steps - with.stats.by_index;
       };
       for (const unsigned threads : {2u, 1u}) check(indexed, scanning, threads);  // 2 threads build the table
-      check(FastCopy(exact), FastCopy(exact, {.key_index = false}), 1);         // 1 thread builds it
+      check(FastCopy(exact), FastCopy(exact, {.key_index = false}), 1);           // 1 thread builds it
     }
   }
   CHECK(by_index > 100);
@@ -311,8 +311,8 @@ TEST_CASE("fast path index: long strings on threads, repeat-free and with repeat
     const FastCopy fast(exact, {.steps_per_thread = 1});
     std::mt19937_64 rng(96);
     for (int s = 0; s < 8; ++s) {
-      const TokenString x = s % 2 == 0 ? repeat_free_string(16, 2, 96, static_cast<std::uint64_t>(s))
-                                       : random_string(rng, 16, 96);
+      const TokenString x =
+          s % 2 == 0 ? repeat_free_string(16, 2, 96, static_cast<std::uint64_t>(s)) : random_string(rng, 16, 96);
       INFO("variant " << variant_name(variant) << " x=" << format_tokens(x));
       const CopyRun e = exact.copy_string(x);
       for (const unsigned threads : {1u, 2u}) {

@@ -44,8 +44,8 @@ Outcomes expect_same_generation(const CopyTransformerConfig& config, int max_len
       const RuntimeMpfr::Precision precision(bits);
       const auto expected = reference.first_wrong_step(x);
       const BitsRun run = fast.run(x, bits, threads);
-      INFO("D=" << config.alphabet << " n=" << config.n << " string " << k << " (length " << x.size() << ") at "
-                << bits << " bits");
+      INFO("D=" << config.alphabet << " n=" << config.n << " string " << k << " (length " << x.size() << ") at " << bits
+                << " bits");
       REQUIRE_FALSE(run.refusal);  // a refused run sets nothing else, so it must not pass as a copy
       REQUIRE(run.first_wrong_step == expected);
       seen.copied += !expected;

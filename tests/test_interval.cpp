@@ -91,14 +91,18 @@ TEST_CASE("rising precision decides what 64 bits cannot, and reports unknown wha
   };
   CHECK(taylor_gap.template operator()<64>(x) == tverify::Tri::Unknown);
   const auto decided_here = [](tverify::Tri t) { return t != tverify::Tri::Unknown; };
-  const auto decided = tverify::climb(tverify::standard_rungs, [&]<unsigned B>() { return taylor_gap.template operator()<B>(x); }, decided_here);
+  const auto decided = tverify::climb(
+      tverify::standard_rungs, [&]<unsigned B>() { return taylor_gap.template operator()<B>(x); }, decided_here);
   CHECK(decided.result == tverify::Tri::True);
   CHECK(decided.bits >= 256);
   // 3 * (1/3) - 1 is 0 in the reals, but 1/3 is not dyadic: no precision excludes 0, so the answer stays unknown.
-  const auto undecidable = tverify::climb(tverify::standard_rungs, []<unsigned B>() {
-    using J = tverify::Interval<B>;
-    return tverify::is_greater(J(3) * J(Exact(1, 3)) - J(1), J(0));
-  }, decided_here);
+  const auto undecidable = tverify::climb(
+      tverify::standard_rungs,
+      []<unsigned B>() {
+        using J = tverify::Interval<B>;
+        return tverify::is_greater(J(3) * J(Exact(1, 3)) - J(1), J(0));
+      },
+      decided_here);
   CHECK(undecidable.result == tverify::Tri::Unknown);
   CHECK(undecidable.bits == tverify::standard_rungs.ceiling);  // the whole ladder was climbed
 }

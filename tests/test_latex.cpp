@@ -85,13 +85,15 @@ TEST_CASE("report --latex of every kind of certificate and every sweep figure co
   wide.insert(wide.end(), checks.begin(), checks.end());
   std::ofstream(dir / "claims.tex") << tverify_output(dir, per_claim);
   std::ofstream(dir / "wide.tex") << tverify_output(dir, wide);
-  for (const auto& one : every) std::ofstream(dir / (fs::path(one).stem().string() + ".table.tex"))
-                                    << tverify_output(dir, {"report", "--latex", one});
+  for (const auto& one : every)
+    std::ofstream(dir / (fs::path(one).stem().string() + ".table.tex"))
+        << tverify_output(dir, {"report", "--latex", one});
 
   // The figures as a paper includes them: the cairolatex figure (its graphics found through \\graphicspath) and the
   // PDF, each in a figure environment.
-  std::string document = "\\documentclass{article}\n\\usepackage{booktabs,longtable,array,graphicx,color}\n"
-                         "\\begin{document}\n\\input{claims.tex}\n\\input{wide.tex}\n";
+  std::string document =
+      "\\documentclass{article}\n\\usepackage{booktabs,longtable,array,graphicx,color}\n"
+      "\\begin{document}\n\\input{claims.tex}\n\\input{wide.tex}\n";
   for (const auto& one : every) document += "\\input{" + fs::path(one).stem().string() + ".table.tex}\n";
   std::size_t figures = 0;
   for (const std::string folder : {"sweeps", "sweeps-fast"})
@@ -110,8 +112,8 @@ TEST_CASE("report --latex of every kind of certificate and every sweep figure co
   CHECK(figures == 13);
   std::ofstream(dir / "tables.tex") << document << "\\end{document}\n";
   REQUIRE(tverify::find_program("pdflatex"));
-  CHECK(tverify::run_program("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "tables.tex"}, dir.string(),
-                             ""));
+  CHECK(
+      tverify::run_program("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "tables.tex"}, dir.string(), ""));
   const std::string log = read_all(dir / "tables.log");
   INFO(log.substr(log.size() > 3000 ? log.size() - 3000 : 0));
   CHECK(log.find("\n! ") == std::string::npos);
@@ -127,8 +129,8 @@ TEST_CASE("the claims tables the table scripts write to docs/latex compile with 
   // seconds. Only the .tex files are copied: a user's own pdflatex run there leaves others.
   const Folder folder;
   const fs::path source = fs::path(TVERIFY_SOURCE_DIR) / "docs" / "latex";
-  const std::set<std::string> tables{"copy-strings", "copy-gssm", "copy-transformer", "copy-proofs",
-                                     "copy-tau",     "count3",    "cat",              "markov"};
+  const std::set<std::string> tables{
+      "copy-strings", "copy-gssm", "copy-transformer", "copy-proofs", "copy-tau", "count3", "cat", "markov"};
   std::set<std::string> files, inputs;
   for (const auto& entry : fs::directory_iterator(source)) {
     if (entry.path().extension() != ".tex") continue;

@@ -18,13 +18,13 @@ namespace {
 // The layers, lowest first; a file may include its own layer and every layer below it.
 const std::map<std::string, int>& layer_of_folder() {
   static const std::map<std::string, int> layers{
-      {"core", 0},         // arithmetic
+      {"core", 0},           // arithmetic
       {"constructions", 1},  // the constructions, their fast evaluators and the ONNX model engine
-      {"proofs", 2},       // Z3 queries
-      {"checkers", 3},     // claims, checks, sweeps, certificates, the registry
-      {"mpi", 4},          // the cluster's transport
-      {"cli", 5},          // the executable
-      {"python", 5},       // the Python binding
+      {"proofs", 2},         // Z3 queries
+      {"checkers", 3},       // claims, checks, sweeps, certificates, the registry
+      {"mpi", 4},            // the cluster's transport
+      {"cli", 5},            // the executable
+      {"python", 5},         // the Python binding
   };
   return layers;
 }
@@ -98,8 +98,7 @@ TEST_CASE("layering: no construction's folder includes another construction's fo
           const bool crossing =
               std::any_of(allowed.first, allowed.second, [&](const auto& c) { return c.second == other; });
           INFO(fs::relative(entry.path(), root).string() << " includes \"" << target << "\"");
-          CHECK((other == own || crossing ||
-                 std::find(shared.begin(), shared.end(), other) != shared.end()));
+          CHECK((other == own || crossing || std::find(shared.begin(), shared.end(), other) != shared.end()));
         }
       }
     }

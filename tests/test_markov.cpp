@@ -154,9 +154,12 @@ TEST_CASE("erratum M1: eq. (10)'s w* holds only for r = d; the corrected w* for 
   CHECK(check_global_minimum(markov_claim_specs().thm1, corrected).verdict == Verdict::Verified);
 }
 
-TEST_CASE("thm2: the stationary point verified for p + q > 1, local minimality unknown; for p + q < 1 outside the "
-          "hypotheses with a certified descent", "[markov]") {
-  const auto high = check_theta_pi_tied(setup_for({{"p", "1/2"}, {"q", "4/5"}, {"N", "3"}, {"tied", "true"}}), {.stationary = true, .local_minimum = true});
+TEST_CASE(
+    "thm2: the stationary point verified for p + q > 1, local minimality unknown; for p + q < 1 outside the "
+    "hypotheses with a certified descent",
+    "[markov]") {
+  const auto high = check_theta_pi_tied(setup_for({{"p", "1/2"}, {"q", "4/5"}, {"N", "3"}, {"tied", "true"}}),
+                                        {.stationary = true, .local_minimum = true});
   REQUIRE(high.size() == 2);
   const ClaimResult& stationary = high[0];
   const ClaimResult& local = high[1];
@@ -168,11 +171,13 @@ TEST_CASE("thm2: the stationary point verified for p + q > 1, local minimality u
   CHECK(local.failed == 0);
   CHECK(local.reason.find("M2") != std::string::npos);
   CHECK(local.details["alpha_gradient_on_beta_slice"]["every_alpha_component_contains_0"] == true);
-  const auto low = check_theta_pi_tied(setup_for({{"p", "1/5"}, {"q", "3/10"}, {"N", "3"}, {"tied", "true"}}), {.stationary = true, .local_minimum = true});
+  const auto low = check_theta_pi_tied(setup_for({{"p", "1/5"}, {"q", "3/10"}, {"N", "3"}, {"tied", "true"}}),
+                                       {.stationary = true, .local_minimum = true});
   CHECK(low[0].outside_hypotheses);
   CHECK(low[0].details["h_alpha_closed_form_definiteness"] == "not_positive_semidefinite");
   CHECK(low[1].outside_hypotheses);
-  const auto only_local = check_theta_pi_tied(setup_for({{"p", "1/2"}, {"q", "4/5"}, {"N", "2"}, {"tied", "true"}}), {.local_minimum = true});
+  const auto only_local = check_theta_pi_tied(setup_for({{"p", "1/2"}, {"q", "4/5"}, {"N", "2"}, {"tied", "true"}}),
+                                              {.local_minimum = true});
   REQUIRE(only_local.size() == 1);
   CHECK(only_local[0].id == "markov.thm2.local_minimum");
 }

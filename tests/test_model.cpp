@@ -91,7 +91,8 @@ TEST_CASE("model: task ar checks the valid instances only", "[model]") {
   // equals exactly one of them). The identity model outputs x_n, right when the token after the match is x_n: every
   // length-2 instance, and at length 3 the two whose match is x_2 (the target x_3 = x_n), not the two whose match is
   // x_1 (the target x_2 != x_n). Length 1 has no instance.
-  const CheckReport r = check_model({{"onnx", fixture("identity.onnx")}, {"task", "ar"}, {"V", "2"}, {"lengths", "1:3"}});
+  const CheckReport r =
+      check_model({{"onnx", fixture("identity.onnx")}, {"task", "ar"}, {"V", "2"}, {"lengths", "1:3"}});
   const ClaimResult& c = task_claim(r);
   CHECK(c.verdict == Verdict::Refuted);
   CHECK(c.checked == 2 + 4);
@@ -114,8 +115,12 @@ TEST_CASE("model: task markov-next predicts the likelier row of the kernel [1 - 
   CHECK(find_task("markov-next", TaskOptions{.p = Exact(2, 3), .q = Exact(4, 5)}).targets(x, 2) == Tokens{1, 0, 0, 1});
   // The identity model predicts x_i after x_i: right for a chain that tends to stay (p, q < 1/2); for q = 4/5 it is
   // wrong at every 1, so at length 2 on the 3 strings of 4 that hold a 1.
-  const std::map<std::string, std::string> stays{{"onnx", fixture("identity.onnx")}, {"task", "markov-next"}, {"V", "2"}, {"lengths", "1:3"},
-                       {"p", "1/3"}, {"q", "0.2"}};
+  const std::map<std::string, std::string> stays{{"onnx", fixture("identity.onnx")},
+                                                 {"task", "markov-next"},
+                                                 {"V", "2"},
+                                                 {"lengths", "1:3"},
+                                                 {"p", "1/3"},
+                                                 {"q", "0.2"}};
   CHECK(task_claim(check_model(stays)).verdict == Verdict::Verified);
   auto switches = stays;
   switches["q"] = "4/5";
@@ -137,8 +142,8 @@ TEST_CASE("model: task markov-next predicts the likelier row of the kernel [1 - 
 TEST_CASE("model: task nar takes the n-gram length --N, and no other task does", "[model]") {
   // Over V = 2 at length 4, N = 3: the last 3-gram x_2 x_3 x_4 must occur once earlier, ending at index 2 (x_1 x_2
   // x_3), so x_1 = x_2 = x_3 = x_4: 0000 and 1111, each with target x_4, which the identity model outputs.
-  const CheckReport r = check_model(
-      {{"onnx", fixture("identity.onnx")}, {"task", "nar"}, {"N", "3"}, {"V", "2"}, {"lengths", "4:4"}});
+  const CheckReport r =
+      check_model({{"onnx", fixture("identity.onnx")}, {"task", "nar"}, {"N", "3"}, {"V", "2"}, {"lengths", "4:4"}});
   const ClaimResult& c = task_claim(r);
   CHECK(c.verdict == Verdict::Verified);
   CHECK(c.checked == 2);
@@ -150,7 +155,8 @@ TEST_CASE("model: task nar takes the n-gram length --N, and no other task does",
 }
 
 TEST_CASE("model: an exact reversal by index arithmetic is verified in exact arithmetic", "[model]") {
-  const CheckReport r = check_model({{"onnx", fixture("reverse.onnx")}, {"task", "reverse"}, {"V", "3"}, {"lengths", "1:4"}});
+  const CheckReport r =
+      check_model({{"onnx", fixture("reverse.onnx")}, {"task", "reverse"}, {"V", "3"}, {"lengths", "1:4"}});
   const ClaimResult& c = task_claim(r);
   CHECK(c.verdict == Verdict::Verified);
   CHECK(c.checked == 3 + 9 + 27 + 81);
@@ -160,7 +166,8 @@ TEST_CASE("model: an exact reversal by index arithmetic is verified in exact ari
 
 TEST_CASE("model: a model that forgot to reverse is refuted on the smallest non-palindrome", "[model]") {
   // y_i = x_i is right exactly on palindromes: over V = 2, all 2 of length 1, 2 of 4 of length 2, 4 of 8 of length 3.
-  const CheckReport r = check_model({{"onnx", fixture("identity.onnx")}, {"task", "reverse"}, {"V", "2"}, {"lengths", "1:3"}});
+  const CheckReport r =
+      check_model({{"onnx", fixture("identity.onnx")}, {"task", "reverse"}, {"V", "2"}, {"lengths", "1:3"}});
   const ClaimResult& c = task_claim(r);
   CHECK(c.verdict == Verdict::Refuted);
   CHECK(c.failed == 6);
@@ -179,7 +186,8 @@ TEST_CASE("model: a -inf mask weighs exactly 0; exact ties fail, decided exactly
   // points the intervals decide equal: an exact tie, a failure. For x = [0, 1] and [1, 0] at p = 2 three classes
   // have 1/3 each, which no interval decides; exact exp-log arithmetic evaluates the softmax as e^0 / (3 e^0) = 1/3
   // and decides the three-way tie.
-  const CheckReport every = check_model({{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}});
+  const CheckReport every =
+      check_model({{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}});
   const ClaimResult& c = task_claim(every);
   CHECK(every.options["model"]["evaluation"] == "interval");
   CHECK(c.verdict == Verdict::Refuted);
@@ -189,14 +197,18 @@ TEST_CASE("model: a -inf mask weighs exactly 0; exact ties fail, decided exactly
   CHECK(c.failed == 6);
   CHECK(c.unknown == 0);
   CHECK(c.counterexamples[0].got == Json({"tie 0,2"}));
-  const auto at_01 = std::find_if(c.counterexamples.begin(), c.counterexamples.end(),
-                                  [](const Counterexample& e) { return e.input == Json({0, 1}); });
+  const auto at_01 = std::find_if(c.counterexamples.begin(), c.counterexamples.end(), [](const Counterexample& e) {
+    return e.input == Json({0, 1});
+  });
   REQUIRE(at_01 != c.counterexamples.end());
   CHECK(at_01->got == Json({"tie 0,2", "undecided"}));  // the failure at p = 1 decides: p = 2 is left at doubles
   // Read at the last position only: length 1 is the tie (2 failures); at length 2, [0, 0] and [1, 1] give 2/3 to
   // the majority token (right), [0, 1] and [1, 0] are the three-way tie (2 more failures).
-  const CheckReport last_only = check_model(
-      {{"onnx", fixture("masked_prefix.onnx")}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:2"}, {"decode", "last"}});
+  const CheckReport last_only = check_model({{"onnx", fixture("masked_prefix.onnx")},
+                                             {"task", "majority"},
+                                             {"V", "2"},
+                                             {"lengths", "1:2"},
+                                             {"decode", "last"}});
   const ClaimResult& last = task_claim(last_only);
   CHECK(last.verdict == Verdict::Refuted);
   CHECK(last.failed == 4);
@@ -341,12 +353,12 @@ TEST_CASE("model: softmax attention is certified through intervals; --expected r
 
 TEST_CASE("model: a certificate records the model's SHA-256 and recheck reproduces it", "[model]") {
   const Construction& c = find_construction("model");
-  const std::map<std::string, std::string> raw{{"onnx", fixture("identity.onnx")}, {"task", "reverse"}, {"V", "2"},
-                                               {"lengths", "1:3"}};
+  const std::map<std::string, std::string> raw{
+      {"onnx", fixture("identity.onnx")}, {"task", "reverse"}, {"V", "2"}, {"lengths", "1:3"}};
   CheckReport report = c.check(ParamValues::parse(c.params(), raw), "stored", {}, RunOptions{});
   report.options["requested_claims"] = Json::array();
-  const Json cert = certificate_json(report, "tverify check model --onnx " + raw.at("onnx") +
-                                                " --task reverse --V 2 --lengths 1:3 --variant stored");
+  const Json cert = certificate_json(
+      report, "tverify check model --onnx " + raw.at("onnx") + " --task reverse --V 2 --lengths 1:3 --variant stored");
   CHECK(cert["options"]["model"]["sha256"].get<std::string>().size() == 64);
   CHECK(recheck_certificate(cert, "m.json", RunOptions{}).differences.empty());
   Json forged = cert;
@@ -380,7 +392,8 @@ TEST_CASE("model: bad models and parameters are one line and exit 2, nothing wri
       {{"--onnx", fixture("reverse.onnx"), "--expected", fixture("reverse.onnx"), "--samples", "3"}, "--samples"},
       {{"--onnx", fixture("reverse.onnx"), "--task", "reverse", "--V", "2", "--samples", "0"}, "--samples"},
       // What ONNX Runtime would compute differently or not at all: refused, never approximated.
-      {{"--onnx", fixture("bad_broadcast.onnx"), "--task", "reverse", "--V", "2"}, "shapes [2] and [8] do not broadcast"},
+      {{"--onnx", fixture("bad_broadcast.onnx"), "--task", "reverse", "--V", "2"},
+       "shapes [2] and [8] do not broadcast"},
       {{"--onnx", fixture("cast_overflow.onnx"), "--task", "reverse", "--V", "2"}, "Cast of 302 to an integer type"},
       {{"--onnx", fixture("int_overflow.onnx"), "--task", "reverse", "--V", "2"}, "int64 overflow in Add"},
       {{"--onnx", fixture("dropout_training.onnx"), "--task", "reverse", "--V", "2"}, "Dropout in training mode"},
@@ -396,11 +409,15 @@ TEST_CASE("model: bad models and parameters are one line and exit 2, nothing wri
     CHECK_FALSE(std::filesystem::exists(json));
   }
   // eval evaluates --input with the model alone: the options only a check reads are refused, not ignored.
-  for (const std::vector<std::string>& option : std::vector<std::vector<std::string>>{
-           {"--task", "reverse"}, {"--V", "2"}, {"--N", "3"}, {"--p", "1/3"}, {"--expected", fixture("reverse.onnx")},
-           {"--samples", "3"}}) {
-    std::vector<std::string> words{"eval", "model", "--onnx", fixture("reverse.onnx"), "--input", "2,0,1",
-                                   "--json", json};
+  for (const std::vector<std::string>& option :
+       std::vector<std::vector<std::string>>{{"--task", "reverse"},
+                                             {"--V", "2"},
+                                             {"--N", "3"},
+                                             {"--p", "1/3"},
+                                             {"--expected", fixture("reverse.onnx")},
+                                             {"--samples", "3"}}) {
+    std::vector<std::string> words{"eval",    "model", "--onnx", fixture("reverse.onnx"),
+                                   "--input", "2,0,1", "--json", json};
     words.insert(words.end(), option.begin(), option.end());
     const testing::CliResult r = testing::run_tverify(words, dir, capture);
     INFO(r.err);
@@ -417,8 +434,8 @@ TEST_CASE("model: the PyTorch examples: hand-set histogram and copy verified, th
       check_model({{"onnx", example("histogram.onnx")}, {"task", "histogram"}, {"V", "4"}, {"lengths", "1:4"}}, 2));
   CHECK(histogram.verdict == Verdict::Verified);
   CHECK(histogram.checked == 4 + 16 + 64 + 256);
-  const ClaimResult copy = task_claim(
-      check_model({{"onnx", example("copy.onnx")}, {"task", "copy"}, {"V", "3"}, {"lengths", "1:4"}}, 2));
+  const ClaimResult copy =
+      task_claim(check_model({{"onnx", example("copy.onnx")}, {"task", "copy"}, {"V", "3"}, {"lengths", "1:4"}}, 2));
   CHECK(copy.verdict == Verdict::Verified);
   CHECK(copy.checked == 3 + 9 + 27 + 81);
   // examples/models/float_check.py, an independent float32 run of the PyTorch module, finds the sort model right on
@@ -441,7 +458,8 @@ TEST_CASE("model: --expected with --decode generate feeds the model its own toke
   const std::string pairs = (dir / "pairs.jsonl").string();
   // After [BOS = 3, 0, 1, COPY = 4] the copy model generates 0 then 1: the first line passes, the second (expecting
   // 1, 0) fails at its first token, where generation stops.
-  std::ofstream(pairs) << "{\"input\": [3, 0, 1, 4], \"output\": [0, 1]}\n{\"input\": [3, 0, 1, 4], \"output\": [1, 0]}\n";
+  std::ofstream(pairs)
+      << "{\"input\": [3, 0, 1, 4], \"output\": [0, 1]}\n{\"input\": [3, 0, 1, 4], \"output\": [1, 0]}\n";
   const ClaimResult r = task_claim(check_model({{"onnx", copy}, {"expected", pairs}, {"decode", "generate"}}));
   CHECK(r.verdict == Verdict::Refuted);
   CHECK(r.passed == 1);
@@ -451,8 +469,12 @@ TEST_CASE("model: --expected with --decode generate feeds the model its own toke
 }
 
 TEST_CASE("model: --samples checks a seeded sample under its own claim, the same for any thread count", "[model]") {
-  const std::map<std::string, std::string> raw{{"onnx", fixture("identity.onnx")}, {"task", "reverse"}, {"V", "3"},
-                                               {"lengths", "1:12"}, {"samples", "200"}, {"seed", "7"}};
+  const std::map<std::string, std::string> raw{{"onnx", fixture("identity.onnx")},
+                                               {"task", "reverse"},
+                                               {"V", "3"},
+                                               {"lengths", "1:12"},
+                                               {"samples", "200"},
+                                               {"seed", "7"}};
   const CheckReport one = check_model(raw, 1);
   const ClaimResult& c = task_claim(one);
   CHECK(c.id == "model.task_sample");
@@ -493,7 +515,8 @@ TEST_CASE("model: an error that only the double rung's coarser enclosures make s
   std::filesystem::create_directories(dir);
   const std::string pairs = (dir / "pairs.jsonl").string();
   std::ofstream(pairs) << "{\"input\": [0], \"output\": [0]}\n{\"input\": [1, 2], \"output\": [1, 2]}\n";
-  const ClaimResult c = task_claim(check_model({{"onnx", fixture("exponent_exact_beyond_doubles.onnx")}, {"expected", pairs}}));
+  const ClaimResult c =
+      task_claim(check_model({{"onnx", fixture("exponent_exact_beyond_doubles.onnx")}, {"expected", pairs}}));
   CHECK(c.verdict == Verdict::Verified);
   CHECK(c.details["decided_at_bits"]["exp-log"] == 2);  // the next rung: exact, where e is the point 2
   std::filesystem::remove_all(dir);

@@ -23,7 +23,8 @@ namespace {
 struct Scratch {
   std::filesystem::path dir;
   explicit Scratch(const std::string& name)
-      : dir(std::filesystem::temp_directory_path() / ("tverify-validation-" + name + "-" + std::to_string(::getpid()))) {
+      : dir(std::filesystem::temp_directory_path() /
+            ("tverify-validation-" + name + "-" + std::to_string(::getpid()))) {
     std::filesystem::create_directories(dir);
   }
   ~Scratch() {
@@ -111,7 +112,8 @@ TEST_CASE("model validation: repeated axes of Squeeze, Slice and ReduceSum are r
   CHECK_THROWS_WITH(check(reduce), Catch::Contains("axes gives axis 0 twice"));
 }
 
-TEST_CASE("model validation: attributes and input counts the opset does not define are refused", "[model][validation]") {
+TEST_CASE("model validation: attributes and input counts the opset does not define are refused",
+          "[model][validation]") {
   const Scratch s("attributes");
   // Opset 13 moved ReduceSum's axes and Split's sizes from attributes to inputs: an attribute would be ignored.
   const auto reduce = model_with(s, "reduce_attribute", [](model::OnnxWriter& w, const std::string& x) {
@@ -179,8 +181,8 @@ TEST_CASE("model validation: graphs the fuzz target found are refused or evaluat
   CHECK_THROWS_WITH(check(trilu), Catch::Contains("Trilu's k must hold one integer (it holds 0)"));
   // A negative step over an empty axis takes nothing (the start has no index to be clamped to): x beside [seq, 0].
   const auto reversed = model_with(s, "empty_slice_reversed", [](model::OnnxWriter& w, const std::string& x) {
-    const std::string empty = w.node("Slice", {x, w.integers("starts", {1}, {0}), w.integers("ends", {1}, {0}),
-                                               w.integers("axes", {1}, {1})});
+    const std::string empty = w.node(
+        "Slice", {x, w.integers("starts", {1}, {0}), w.integers("ends", {1}, {0}), w.integers("axes", {1}, {1})});
     const std::string back = w.node("Slice", {empty, w.integers("from", {1}, {-1}), w.integers("to", {1}, {INT64_MIN}),
                                               w.integers("on", {1}, {1}), w.integers("step", {1}, {-1})});
     return w.node("Concat", {x, back}, {{"axis", std::int64_t{1}}});
@@ -193,8 +195,8 @@ TEST_CASE("model validation: an output with zero classes is refused", "[model][v
   const auto none = model_with(
       s, "zero_classes",
       [](model::OnnxWriter& w, const std::string& x) {
-        return w.node("Slice", {x, w.integers("starts", {1}, {0}), w.integers("ends", {1}, {0}),
-                                w.integers("axes", {1}, {1})});
+        return w.node("Slice",
+                      {x, w.integers("starts", {1}, {0}), w.integers("ends", {1}, {0}), w.integers("axes", {1}, {1})});
       },
       0);
   CHECK_THROWS_WITH(check(none), Catch::Contains("has 0 classes"));
@@ -223,15 +225,13 @@ namespace {
 
 // x + the integer tensor `value` ([seq]) as a real column: a body that reads an integer computation.
 std::string plus_integers(model::OnnxWriter& w, const std::string& x, const std::string& value) {
-  const std::string column = w.node("Unsqueeze", {w.node("Cast", {value}, {{"to", std::int64_t{1}}}),
-                                                  w.integers("column_axis", {1}, {1})});
+  const std::string column =
+      w.node("Unsqueeze", {w.node("Cast", {value}, {{"to", std::int64_t{1}}}), w.integers("column_axis", {1}, {1})});
   return w.node("Add", {x, column});
 }
 
 // The tokens, or a constant, cast to the ONNX integer type `type`.
-std::string tokens_as(model::OnnxWriter& w, std::int64_t type) {
-  return w.node("Cast", {"tokens"}, {{"to", type}});
-}
+std::string tokens_as(model::OnnxWriter& w, std::int64_t type) { return w.node("Cast", {"tokens"}, {{"to", type}}); }
 std::string constant_as(model::OnnxWriter& w, const std::string& name, std::int64_t value, std::int64_t type) {
   return w.node("Cast", {w.integers(name, {}, {value})}, {{"to", type}});
 }
@@ -276,7 +276,8 @@ TEST_CASE("model validation: a narrow integer result outside its type, which ONN
   // end at the same 100 + 100 - 100 = 100.
   const auto sum = model_with(s, "int8_sum", [](model::OnnxWriter& w, const std::string& x) {
     const std::string terms = w.node("Cast", {w.integers("terms", {3}, {100, 100, -100})}, {{"to", int8}});
-    const std::string total = w.node("ReduceSum", {terms, w.integers("all", {1}, {0})}, {{"keepdims", std::int64_t{0}}});
+    const std::string total =
+        w.node("ReduceSum", {terms, w.integers("all", {1}, {0})}, {{"keepdims", std::int64_t{0}}});
     return plus_integers(w, x, w.node("Add", {tokens_as(w, int8), total}));
   });
   CHECK_NOTHROW(check(sum));

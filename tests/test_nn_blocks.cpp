@@ -46,8 +46,8 @@ TEST_CASE("an averaging Hard-ALiBi head (W_k = W_q = 0, W_v = I) computes h_t of
 TEST_CASE("a softmax head over intervals encloses the weights e/(1+e) and 1/(1+e)", "[attention]") {
   using I = tverify::Interval<128>;
   // W_q x_1 = (1, 0); key 0 is W_k x_0 = (1, 0) (score 1), key 1 is W_k x_1 = (0, 0) (score 0); W_v = I.
-  tverify::AttentionHead<I> head{Matrix<I>{{I(1), I(1)}, {I(0), I(0)}}, Matrix<I>{{I(1), I(0)}, {I(0), I(0)}},
-                                 Matrix<I>::identity(2), {}};
+  tverify::AttentionHead<I> head{
+      Matrix<I>{{I(1), I(1)}, {I(0), I(0)}}, Matrix<I>{{I(1), I(0)}, {I(0), I(0)}}, Matrix<I>::identity(2), {}};
   const std::vector<Vector<I>> xs = {{I(1), I(0)}, {I(0), I(1)}};
   const auto out = head.forward_at(xs, 1);
   // Reference at 1024 bits: e/(1+e) and 1/(1+e).
@@ -61,7 +61,8 @@ TEST_CASE("a softmax head over intervals encloses the weights e/(1+e) and 1/(1+e
 }
 
 TEST_CASE("ReLU MLP f(x) = U1 relu(U2 x + b2) + b1, by hand", "[mlp]") {
-  tverify::ReluMlp<Exact> mlp{Matrix<Exact>{{1, -1}, {-1, 1}}, Matrix<Exact>{{1, 1}}, {Exact(0), Exact(-1)}, {Exact(2)}};
+  tverify::ReluMlp<Exact> mlp{
+      Matrix<Exact>{{1, -1}, {-1, 1}}, Matrix<Exact>{{1, 1}}, {Exact(0), Exact(-1)}, {Exact(2)}};
   // x = (3, 1): U2 x + b2 = (2, -3), relu -> (2, 0), U1 -> 2, + b1 -> 4.
   CHECK(mlp({Exact(3), Exact(1)}) == Vector<Exact>{Exact(4)});
   // x = (1, 3): (-2, 1) -> (0, 1) -> 1 -> 3.

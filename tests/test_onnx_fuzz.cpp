@@ -90,14 +90,33 @@ const T& any_of(const std::vector<T>& options, Rng& rng) {
 
 // Integers past the edge of what an axis, index, size or count may be.
 std::int64_t edge_integer(Rng& rng) {
-  static const Ints values{-1, 0, 1, 2, 3, -2, -3, 4, -4, 7, (std::int64_t{1} << 24) + 1, std::int64_t{1} << 31,
-                           std::int64_t{1} << 40, -(std::int64_t{1} << 40), recipes::int64_max, recipes::int64_min};
+  static const Ints values{-1,
+                           0,
+                           1,
+                           2,
+                           3,
+                           -2,
+                           -3,
+                           4,
+                           -4,
+                           7,
+                           (std::int64_t{1} << 24) + 1,
+                           std::int64_t{1} << 31,
+                           std::int64_t{1} << 40,
+                           -(std::int64_t{1} << 40),
+                           recipes::int64_max,
+                           recipes::int64_min};
   return any_of(values, rng);
 }
 
 Exact edge_real(Rng& rng) {
-  static const std::vector<Exact> values{Exact(0), Exact(-1), Exact(1, 3), Exact(1, 2), Exact(7),
-                                         Exact(BigInt(1) << 40), Exact(BigInt(-1), BigInt(1) << 40)};
+  static const std::vector<Exact> values{Exact(0),
+                                         Exact(-1),
+                                         Exact(1, 3),
+                                         Exact(1, 2),
+                                         Exact(7),
+                                         Exact(BigInt(1) << 40),
+                                         Exact(BigInt(-1), BigInt(1) << 40)};
   return any_of(values, rng);
 }
 
@@ -138,8 +157,10 @@ std::optional<std::string> attribute_value_changed(GraphSpec& g, Rng& rng) {
   if (!node) return std::nullopt;
   auto& a = node->attributes[index_below(node->attributes.size(), rng)];
   const std::string before = attribute_text(a);
-  if (auto* i = std::get_if<std::int64_t>(&a.value)) *i = edge_integer(rng);
-  else edit_list(std::get<Ints>(a.value), rng);
+  if (auto* i = std::get_if<std::int64_t>(&a.value))
+    *i = edge_integer(rng);
+  else
+    edit_list(std::get<Ints>(a.value), rng);
   return node_label(*node) + ": attribute " + before + " -> " + attribute_text(a);
 }
 
@@ -149,16 +170,20 @@ std::optional<std::string> attribute_type_changed(GraphSpec& g, Rng& rng) {
   if (!node) return std::nullopt;
   auto& a = node->attributes[index_below(node->attributes.size(), rng)];
   const std::string before = attribute_text(a);
-  if (const auto* i = std::get_if<std::int64_t>(&a.value)) a.value = Ints(index_below(3, rng), *i);
-  else a.value = std::get<Ints>(a.value).empty() ? 0 : std::get<Ints>(a.value).front();
+  if (const auto* i = std::get_if<std::int64_t>(&a.value))
+    a.value = Ints(index_below(3, rng), *i);
+  else
+    a.value = std::get<Ints>(a.value).empty() ? 0 : std::get<Ints>(a.value).front();
   return node_label(*node) + ": attribute " + before + " -> " + attribute_text(a);
 }
 
 // An attribute of some supported op, given to a node at random (its own attribute again, or one it does not take).
 std::optional<std::string> attribute_added(GraphSpec& g, Rng& rng) {
-  static const std::vector<std::string> names{"axis", "axes", "perm", "keepdims", "to", "upper", "start", "end",
-                                              "exclusive", "reverse", "transA", "transB", "allowzero", "split",
-                                              "noop_with_empty_axes", "value_int", "value_ints", "epsilon", "alpha"};
+  static const std::vector<std::string> names{
+      "axis",      "axes",       "perm",      "keepdims",  "to",
+      "upper",     "start",      "end",       "exclusive", "reverse",
+      "transA",    "transB",     "allowzero", "split",     "noop_with_empty_axes",
+      "value_int", "value_ints", "epsilon",   "alpha"};
   if (g.nodes.empty()) return std::nullopt;
   NodeSpec& node = g.nodes[index_below(g.nodes.size(), rng)];
   model::OnnxAttribute a{any_of(names, rng), edge_integer(rng)};
@@ -186,8 +211,10 @@ std::optional<std::string> constant_entry_changed(GraphSpec& g, Rng& rng) {
   ConstantSpec& c = *any_of(filled, rng);
   const std::string before = constant_text(c);
   const std::size_t i = index_below(c.count(), rng);
-  if (c.real) c.reals[i] = edge_real(rng);
-  else c.integers[i] = rng() % 4 == 0 ? c.integers[index_below(c.count(), rng)] : edge_integer(rng);
+  if (c.real)
+    c.reals[i] = edge_real(rng);
+  else
+    c.integers[i] = rng() % 4 == 0 ? c.integers[index_below(c.count(), rng)] : edge_integer(rng);
   return "constant " + before + " -> " + constant_text(c);
 }
 
@@ -211,8 +238,10 @@ std::optional<std::string> constant_count_changed(GraphSpec& g, Rng& rng) {
     d = any_of(options, rng);
   }
   const auto n = static_cast<std::size_t>(element_count(c.shape));
-  if (c.real) c.reals.resize(n, c.reals.empty() ? Exact(1) : c.reals.front());
-  else c.integers.resize(n, c.integers.empty() ? 1 : c.integers.front());
+  if (c.real)
+    c.reals.resize(n, c.reals.empty() ? Exact(1) : c.reals.front());
+  else
+    c.integers.resize(n, c.integers.empty() ? 1 : c.integers.front());
   return "constant " + before + " -> " + constant_text(c);
 }
 
@@ -292,13 +321,17 @@ std::optional<std::string> op_replaced(GraphSpec& g, Rng& rng) {
 }
 
 const std::vector<std::pair<std::string, Mutation>>& mutations() {
-  static const std::vector<std::pair<std::string, Mutation>> all{
-      {"attribute value", attribute_value_changed}, {"attribute type", attribute_type_changed},
-      {"attribute added", attribute_added},         {"attribute removed", attribute_removed},
-      {"constant entry", constant_entry_changed},   {"constant count", constant_count_changed},
-      {"constant shape", constant_shape_changed},   {"input dropped", input_dropped},
-      {"input duplicated", input_duplicated},       {"input replaced", input_replaced},
-      {"op replaced", op_replaced}};
+  static const std::vector<std::pair<std::string, Mutation>> all{{"attribute value", attribute_value_changed},
+                                                                 {"attribute type", attribute_type_changed},
+                                                                 {"attribute added", attribute_added},
+                                                                 {"attribute removed", attribute_removed},
+                                                                 {"constant entry", constant_entry_changed},
+                                                                 {"constant count", constant_count_changed},
+                                                                 {"constant shape", constant_shape_changed},
+                                                                 {"input dropped", input_dropped},
+                                                                 {"input duplicated", input_duplicated},
+                                                                 {"input replaced", input_replaced},
+                                                                 {"op replaced", op_replaced}};
   return all;
 }
 
@@ -339,17 +372,13 @@ struct RunResult {
 RunResult checked(const fs::path& file, const CheckTask& task) {
   try {
     const Construction& c = find_construction("model");
-    c.check(ParamValues::parse(c.params(), {{"onnx", file.string()}, {"task", task.name}, {"V", task.V},
-                                            {"lengths", "1:2"}}),
+    c.check(ParamValues::parse(c.params(),
+                               {{"onnx", file.string()}, {"task", task.name}, {"V", task.V}, {"lengths", "1:2"}}),
             "stored", {}, RunOptions{});
     return {RunResult::Kind::Completed, ""};
-  } catch (const UsageError& e) {
-    return {RunResult::Kind::Refused, e.what()};
-  } catch (const std::exception& e) {
+  } catch (const UsageError& e) { return {RunResult::Kind::Refused, e.what()}; } catch (const std::exception& e) {
     return {RunResult::Kind::OtherException, boost::core::demangle(typeid(e).name()) + ": " + e.what()};
-  } catch (...) {
-    return {RunResult::Kind::OtherException, "an exception of no std::exception type"};
-  }
+  } catch (...) { return {RunResult::Kind::OtherException, "an exception of no std::exception type"}; }
 }
 
 // The child's side: the result as its kind's number, a newline and the message, then _exit (no destructors, no
@@ -404,7 +433,8 @@ RunResult checked_in_child(const fs::path& file, const CheckTask& task) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   if (!report)
-    return {RunResult::Kind::TimedOut, "the run did not return within " + std::to_string(case_timeout().count()) + " s"};
+    return {RunResult::Kind::TimedOut,
+            "the run did not return within " + std::to_string(case_timeout().count()) + " s"};
   const auto newline = report->find('\n');
   if (newline == std::string::npos || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return {RunResult::Kind::Crashed, ending_of(status)};

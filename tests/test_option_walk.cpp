@@ -84,7 +84,14 @@ std::vector<WalkRun> walk_runs(const WalkFiles& files) {
       {"copy", "sweep", {{"D", "2"}, {"n", "1"}}, "", "L=2:4:x2", true, {{"samples", "2"}}},
       {"count3", "check", count3},
       // The experiment's samples replace --n and --values: one cheap claim shows which are read.
-      {"count3", "check", {{"distribution", "experiment"}, {"samples", "2"}}, "", "", false, {}, {"count3.alg4"},
+      {"count3",
+       "check",
+       {{"distribution", "experiment"}, {"samples", "2"}},
+       "",
+       "",
+       false,
+       {},
+       {"count3.alg4"},
        {"n", "values", "samples"}},
       {"count3", "prove", {}},
       {"count3", "eval", {}, "1,2"},
@@ -141,11 +148,17 @@ void run_verb(const Construction& c, const WalkRun& run, const ParamValues& para
   RunOptions options;
   options.threads = 2;
   const std::string variant = c.variant_or_default("");
-  if (run.verb == "check") c.check(params, variant, run.claims, options);
-  else if (run.verb == "prove") c.prove(params, variant, {}, ProofOptions{}, options);
-  else if (run.verb == "eval") c.eval(params, variant, run.input, false, 0);
-  else if (run.verb == "export") c.export_onnx(params, variant);
-  else c.sweep(params, variant, SweepRequest{run.vary, run.fast, out.string(), run.sweep_options, "tverify sweep"}, options);
+  if (run.verb == "check")
+    c.check(params, variant, run.claims, options);
+  else if (run.verb == "prove")
+    c.prove(params, variant, {}, ProofOptions{}, options);
+  else if (run.verb == "eval")
+    c.eval(params, variant, run.input, false, 0);
+  else if (run.verb == "export")
+    c.export_onnx(params, variant);
+  else
+    c.sweep(params, variant, SweepRequest{run.vary, run.fast, out.string(), run.sweep_options, "tverify sweep"},
+            options);
 }
 
 }  // namespace
@@ -165,9 +178,11 @@ TEST_CASE("option walk: every parameter a verb takes is read or refused", "[cli]
       continue;
     }
     ++walked_verbs[run.construction + " " + run.verb];
-    if (run.verb == "sweep") ++walked_verbs[run.construction + " sweep " + vary_key(run.vary) + (run.fast ? " --fast" : "")];
+    if (run.verb == "sweep")
+      ++walked_verbs[run.construction + " sweep " + vary_key(run.vary) + (run.fast ? " --fast" : "")];
     for (const ParamSpec& spec : specs) {
-      if (!run.walked.empty() && std::find(run.walked.begin(), run.walked.end(), spec.name) == run.walked.end()) continue;
+      if (!run.walked.empty() && std::find(run.walked.begin(), run.walked.end(), spec.name) == run.walked.end())
+        continue;
       std::map<std::string, std::string> raw = run.baseline;
       raw[spec.name] = value_for(spec, run);
       INFO("--" << spec.name << " " << raw[spec.name]);

@@ -60,7 +60,7 @@ void expect_one_line_error(const CliResult& r, const std::string& must_mention) 
 
 const std::vector<std::string> count3_sweep_files{
     "count3-values-latex.pdf", "count3-values-latex.tex", "count3-values.csv", "count3-values.gp",
-    "count3-values.json",      "count3-values.pdf",       "count3-values.png",       "count3-values.sha256"};
+    "count3-values.json",      "count3-values.pdf",       "count3-values.png", "count3-values.sha256"};
 
 }  // namespace
 
@@ -175,8 +175,7 @@ TEST_CASE("sweep output: a second run into a locked folder is refused; stale tem
   CHECK(names_in(cwd / "out") == count3_sweep_files);
 }
 
-TEST_CASE("sweep output: a set mixed by a run killed between its renames is refused by its readers",
-          "[cli][outputs]") {
+TEST_CASE("sweep output: a set mixed by a run killed between its renames is refused by its readers", "[cli][outputs]") {
   // A SIGKILL after the CSV's rename and before the others' leaves the new run's CSV beside the old run's
   // certificate and manifest: made here from two real sweeps, --n 2 into `old` and --n 3 into `new`.
   const fs::path cwd = fresh_dir("mixed-set");
@@ -269,7 +268,8 @@ TEST_CASE("without a trap of SIGXFSZ, a file-size limit is still an error naming
   CHECK(names_in(cwd) == std::vector<std::string>{"a.json", "err.txt", "out.txt"});
 }
 
-TEST_CASE("prove --smt2 writes through the atomic writer: links replaced, FIFOs and bad names refused", "[cli][outputs]") {
+TEST_CASE("prove --smt2 writes through the atomic writer: links replaced, FIFOs and bad names refused",
+          "[cli][outputs]") {
   const std::vector<std::string> prove{"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", "queries"};
   const fs::path cwd = fresh_dir("smt2");
   fs::create_directories(cwd / "queries");
@@ -293,7 +293,8 @@ TEST_CASE("prove --smt2 writes through the atomic writer: links replaced, FIFOs 
   fs::remove(cwd / "queries" / "copy.lemma_c3.smt2");
   // --smt2 naming a file, a name past the system's limit, and a loop of links: one line each, exit 2.
   write_text(cwd / "plain", "plain");
-  expect_one_line_error(run_in(cwd, {"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", "plain"}), "--smt2 'plain'");
+  expect_one_line_error(run_in(cwd, {"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", "plain"}),
+                        "--smt2 'plain'");
   expect_one_line_error(run_in(cwd, {"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", std::string(5000, 'q')}),
                         "--smt2");
   fs::create_symlink(cwd / "loop-b", cwd / "loop-a");
@@ -313,7 +314,8 @@ TEST_CASE("prove --smt2 writes through the atomic writer: links replaced, FIFOs 
     CHECK(read_all(cwd / "queries" / ("copy.scores.D2-n2-L4.paper." + reading + ".smt2")) == "previous");
 }
 
-TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and report, never a crash", "[cli][certificate]") {
+TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and report, never a crash",
+          "[cli][certificate]") {
   const fs::path cwd = fresh_dir("forged");
   REQUIRE(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
   const Json good = Json::parse(read_all(cwd / "a.json"));
@@ -332,7 +334,8 @@ TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and repor
       {"domain", "domain.inputs", [](Json& j) { j["domain"]["inputs"] = 1.5; }},
       {"construction", "construction 'nope' does not exist", [](Json& j) { j["construction"] = "nope"; }},
       // a forged copy of a claim after the genuine one would otherwise pass recheck and show in report --wide
-      {"duplicate-claim", "copy.alg1 (text) twice", [](Json& j) {
+      {"duplicate-claim", "copy.alg1 (text) twice",
+       [](Json& j) {
          Json copy = j["claims"][0];
          copy["verdict"] = "verified";
          j["claims"].push_back(copy);
@@ -355,7 +358,8 @@ TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and repor
   expect_one_line_error(run_in(cwd, {"recheck", "."}), "is not a regular file");
 }
 
-TEST_CASE("recheck names every field that differs, top-level fields and deleted claims included", "[cli][certificate]") {
+TEST_CASE("recheck names every field that differs, top-level fields and deleted claims included",
+          "[cli][certificate]") {
   const fs::path cwd = fresh_dir("recheck-fields");
   REQUIRE(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
   CHECK(run_in(cwd, {"recheck", "a.json"}).exit_code == 0);
@@ -382,7 +386,8 @@ TEST_CASE("recheck names every field that differs, top-level fields and deleted 
        [](Json& j) { j["variant"] = "corrected"; }},
       {"command", "DIFFERS params.D: stored 2, now 3 in its command",
        [](Json& j) { j["command"] = "tverify check copy --D 3"; }},
-      {"command-value", "DIFFERS command: stored tverify check copy --D x, now not a command of `tverify check copy`: --D must be an "
+      {"command-value",
+       "DIFFERS command: stored tverify check copy --D x, now not a command of `tverify check copy`: --D must be an "
        "integer",
        [](Json& j) { j["command"] = "tverify check copy --D x"; }},
   };
@@ -399,8 +404,8 @@ TEST_CASE("recheck names every field that differs, top-level fields and deleted 
 
 TEST_CASE("checkpoints: forged rows and other options are refused before --resume uses them", "[cli][fast]") {
   const fs::path cwd = fresh_dir("forged-checkpoint");
-  const std::vector<std::string> base{"sweep", "copy", "--fast", "--variant", "corrected", "--D", "3", "--n", "2",
-                                      "--vary", "L=4:16:x2", "--samples", "4", "--out", "out"};
+  const std::vector<std::string> base{"sweep", "copy",   "--fast",    "--variant", "corrected", "--D",   "3",  "--n",
+                                      "2",     "--vary", "L=4:16:x2", "--samples", "4",         "--out", "out"};
   REQUIRE(run_in(cwd, base).exit_code == 0);
   const fs::path checkpoint = cwd / "out" / "copy-fast-L.checkpoint.json";
   const Json good = Json::parse(read_all(checkpoint));

@@ -103,7 +103,8 @@ std::string mutant(const Json& seed, std::mt19937_64& rng) {
 }
 
 // Runs `read` on `cases` mutants of `seed`: each must succeed or throw UsageError. Returns how many were accepted.
-std::size_t fuzz(const Json& seed, std::uint64_t rng_seed, int cases, const std::function<void(const std::string&)>& read) {
+std::size_t fuzz(const Json& seed, std::uint64_t rng_seed, int cases,
+                 const std::function<void(const std::string&)>& read) {
   std::mt19937_64 rng(rng_seed);
   std::size_t accepted = 0;
   for (int i = 0; i < cases; ++i) {
@@ -168,8 +169,8 @@ TEST_CASE("parse fuzz: checkpoints are accepted or refused with a usage error, n
   const Json params{{"sweep", "error rate"}, {"D", 3}, {"samples", 4}};
   Json rows = Json::array();
   for (const long length : {4, 8, 16})
-    rows.push_back(Json{{"L", length}, {"samples", 4}, {"errors", 1}, {"undecided", 0}, {"steps", 12},
-                        {"seconds", 0.25}});
+    rows.push_back(
+        Json{{"L", length}, {"samples", 4}, {"errors", 1}, {"undecided", 0}, {"steps", 12}, {"seconds", 0.25}});
   const Json seed{{"params", params}, {"rows", rows}};
   const std::vector<Json> grid{Json(4), Json(8), Json(16)};
   auto check = [](const Json& row, const FieldCheck& f, const std::string& at) {
@@ -195,8 +196,8 @@ TEST_CASE("parse fuzz: point files are accepted or refused with a usage error, n
   const fs::path dir = fuzz_dir() / "point";
   fs::create_directories(dir);
   const markov::Shapes shapes{1, 1, 1, 1, true};
-  const Json seed{{"e", {"1/2"}}, {"p", {{"-1/4"}}}, {"W_Q", {{"1"}}}, {"W_K", {{"2"}}}, {"W_V", {{"1/3"}}},
-                  {"W_O", {{"0"}}}, {"W_1", {{"1"}}}, {"W_2", {{"1"}}}, {"b", 3}};
+  const Json seed{{"e", {"1/2"}},   {"p", {{"-1/4"}}}, {"W_Q", {{"1"}}}, {"W_K", {{"2"}}}, {"W_V", {{"1/3"}}},
+                  {"W_O", {{"0"}}}, {"W_1", {{"1"}}},  {"W_2", {{"1"}}}, {"b", 3}};
   const fs::path file = dir / "point.json";
   write(file, seed.dump());
   REQUIRE_NOTHROW(markov::read_point_file(file.string(), shapes));

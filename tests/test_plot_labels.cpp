@@ -22,5 +22,6 @@ TEST_CASE("plot labels: math as enhanced text or LaTeX, words escaped for each, 
 }
 
 TEST_CASE("LaTeX text: control characters become spaces, so no line break ends a caption's paragraph", "[labels]") {
-  CHECK(latex_escape("a\nb\x0c" "c\x7f") == "a b c ");
+  CHECK(latex_escape("a\nb\x0c"
+                     "c\x7f") == "a b c ");
 }

@@ -16,7 +16,7 @@ TEST_CASE("signs of a + b sqrt(r) are decided exactly by comparing squares", "[q
   CHECK((QuadraticSurd(3) - QuadraticSurd(2) * s2).sign() == Sign::Positive);  // 9 > 8
   CHECK((QuadraticSurd(1) - s2).sign() == Sign::Negative);                     // 1 < 2
   CHECK((s2 * s2 - QuadraticSurd(2)).sign() == Sign::Zero);
-  CHECK((QuadraticSurd(Exact(-7, 5)) + s2).sign() == Sign::Positive);          // 49/25 < 2
+  CHECK((QuadraticSurd(Exact(-7, 5)) + s2).sign() == Sign::Positive);  // 49/25 < 2
 }
 
 TEST_CASE("division rationalizes: 1 / (1 + sqrt 2) = sqrt 2 - 1", "[quadratic]") {

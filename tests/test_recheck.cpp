@@ -43,8 +43,8 @@ TEST_CASE("recheck: a changed count, parameter or deleted claim is named", "[rec
 TEST_CASE("recheck: a certificate no command could produce is a usage error naming it", "[recheck]") {
   Json unknown = copy_certificate();
   unknown["construction"] = "nope";
-  CHECK_THROWS_WITH(certificate_command(unknown, "u.json"), Catch::Contains("certificate 'u.json'") &&
-                                                                Catch::Contains("does not exist"));
+  CHECK_THROWS_WITH(certificate_command(unknown, "u.json"),
+                    Catch::Contains("certificate 'u.json'") && Catch::Contains("does not exist"));
   Json out_of_range = copy_certificate();
   out_of_range["params"]["D"] = 1000;
   CHECK_THROWS_WITH(certificate_command(out_of_range, "r.json"), Catch::Contains("--D must be an integer in [1, 64]"));

@@ -102,15 +102,15 @@ TEST_CASE("recheck forgeries: counterexamples trimmed with their limit are caugh
 
 TEST_CASE("recheck forgeries: a command that is no command of the certificate is a difference", "[recheck]") {
   const std::vector<std::string> commands{
-      command + "; touch PWNED",                     // shell text appended
-      command + " && rm -rf ~",                       // more shell text, as separate words
-      "tverify check count3 --n 3",                   // another construction
-      "tverify prove copy --D 2 --n 2 --L 4",         // another verb
-      "",                                             // nothing
-      "tverify check copy --D 2 --n 2 --L 4 '",       // an unclosed quote
-      command + " --bogus 1",                         // an option no command has
-      command + " --threads 0",                       // a value out of its range
-      command + " --D 3",                             // a parameter given twice
+      command + "; touch PWNED",                            // shell text appended
+      command + " && rm -rf ~",                             // more shell text, as separate words
+      "tverify check count3 --n 3",                         // another construction
+      "tverify prove copy --D 2 --n 2 --L 4",               // another verb
+      "",                                                   // nothing
+      "tverify check copy --D 2 --n 2 --L 4 '",             // an unclosed quote
+      command + " --bogus 1",                               // an option no command has
+      command + " --threads 0",                             // a value out of its range
+      command + " --D 3",                                   // a parameter given twice
       "tverify check copy " + std::string(5'000'000, 'x'),  // 5 MB
   };
   for (const auto& line : commands) {

@@ -14,7 +14,7 @@ namespace tverify::cat {
 struct CatSetup {
   CatConfig config;
   int vocabulary = 2, n = 1, length = 2;
-  std::string variant;        // key_delay, value_delay, ar (+ _full: tverify's correction)
+  std::string variant;  // key_delay, value_delay, ar (+ _full: tverify's correction)
   bool c_from_condition = true;
   SignatureReport signatures;
   Json numbers;  // Delta^2, Gamma, the condition and the c used

@@ -28,9 +28,7 @@ std::uint64_t ngram_count(int vocabulary, int n) {
 Exact parse_entry(const std::string& option, const std::string& text, const std::string& allowed) {
   try {
     return parse_exact(text);
-  } catch (const std::invalid_argument&) {
-    throw UsageError(option + " must be " + allowed + " (got '" + text + "')");
-  }
+  } catch (const std::invalid_argument&) { throw UsageError(option + " must be " + allowed + " (got '" + text + "')"); }
 }
 
 // A filter entry is 0 or of magnitude in [10^-1000, 10^1000] (past the double range both ways): the layer's exact
@@ -41,14 +39,16 @@ bool within_filter_range(const Exact& x) {
 }
 
 Filter parse_filter(const std::string& text, int n) {
-  const std::string allowed = "'geometric' (F_j = 2^-j, j < N) or N comma-separated exact numbers, not all zero, each "
-                              "0 or of magnitude in [1e-1000, 1e1000]";
+  const std::string allowed =
+      "'geometric' (F_j = 2^-j, j < N) or N comma-separated exact numbers, not all zero, each "
+      "0 or of magnitude in [1e-1000, 1e1000]";
   Filter f;
   if (text == "geometric") {
     for (int j = 0; j < n; ++j) f.emplace_back(1, BigInt(1) << j);
     return f;
   }
-  for (const auto& item : split_list(text, ',', "--filter", allowed)) f.push_back(parse_entry("--filter", item, allowed));
+  for (const auto& item : split_list(text, ',', "--filter", allowed))
+    f.push_back(parse_entry("--filter", item, allowed));
   if (f.empty() || std::all_of(f.begin(), f.end(), [](const Exact& x) { return x == 0; }) ||
       !std::all_of(f.begin(), f.end(), within_filter_range))
     throw UsageError("--filter must be " + allowed + " (got '" + text + "')");
@@ -61,12 +61,14 @@ TokenEmbedding make_embedding(const ParamValues& params, int vocabulary) {
     throw UsageError("--vectors is read only with --embedding custom (got --embedding " + kind + ")");
   if (kind == "onehot") return one_hot_embedding(vocabulary);
   if (kind == "stereo") return stereographic_embedding(vocabulary, params.small_int("dim"));
-  const std::string allowed = "V unit vectors with exact coordinates, ';' between vectors and ',' between coordinates "
-                              "(e.g. '1,0;0,1;3/5,4/5')";
+  const std::string allowed =
+      "V unit vectors with exact coordinates, ';' between vectors and ',' between coordinates "
+      "(e.g. '1,0;0,1;3/5,4/5')";
   std::vector<ExactVector> vectors;
   for (const auto& row : split_list(params.text("vectors"), ';', "--vectors", allowed)) {
     ExactVector v;
-    for (const auto& item : split_list(row, ',', "--vectors", allowed)) v.push_back(parse_entry("--vectors", item, allowed));
+    for (const auto& item : split_list(row, ',', "--vectors", allowed))
+      v.push_back(parse_entry("--vectors", item, allowed));
     vectors.push_back(v);
   }
   if (static_cast<int>(vectors.size()) != vocabulary)
@@ -95,9 +97,10 @@ CatSetup make_setup(const ParamValues& params, const std::string& variant) {
   const bool ar = variant == "ar";
   if (ar && s.n != 1) throw UsageError(fmt::format("--N must be 1 for --variant ar (Corollary 1; got {})", s.n));
   if (ngram_count(s.vocabulary, s.n) > max_ngrams)  // every setup compares the N-gram signatures pairwise
-    throw UsageError(fmt::format("--V and --N: V^N = {} N-grams, more than {} (their signatures are compared "
-                                 "pairwise: about 30 s at 4096 on this machine)",
-                                 ngram_count(s.vocabulary, s.n), max_ngrams));
+    throw UsageError(
+        fmt::format("--V and --N: V^N = {} N-grams, more than {} (their signatures are compared "
+                    "pairwise: about 30 s at 4096 on this machine)",
+                    ngram_count(s.vocabulary, s.n), max_ngrams));
   if (s.length < s.n + 1)
     throw UsageError(fmt::format("--L must be at least N + 1 = {} to hold an instance (got {})", s.n + 1, s.length));
   s.config.embedding = make_embedding(params, s.vocabulary);
@@ -124,10 +127,11 @@ CatSetup make_setup(const ParamValues& params, const std::string& variant) {
     s.numbers["condition"] = fmt::format("c^2 > ln(2 * {} / Delta) / min(Gamma, 1) = {}", others,
                                          required_c_squared(others, delta2, gamma).to_string());
     if (!given_c && required_c_squared(others, delta2, gamma).upper() > max_auto_c_squared)
-      throw UsageError(fmt::format("--c auto: the sufficient condition needs c^2 > {} (the largest c^2 auto chooses is "
-                                   "10^24: Gamma = {}, the N-gram signatures are nearly parallel); give --c, or a "
-                                   "--filter whose entries are of comparable size",
-                                   required_c_squared(others, delta2, gamma).to_string(), gamma.to_string()));
+      throw UsageError(
+          fmt::format("--c auto: the sufficient condition needs c^2 > {} (the largest c^2 auto chooses is "
+                      "10^24: Gamma = {}, the N-gram signatures are nearly parallel); give --c, or a "
+                      "--filter whose entries are of comparable size",
+                      required_c_squared(others, delta2, gamma).to_string(), gamma.to_string()));
     if (!given_c) c = choose_c(others, delta2, gamma);
     s.numbers["sufficient_length_at_this_c"] = sufficient_length(c * c, delta2, gamma, s.config.delay);
   } else {
@@ -166,24 +170,25 @@ std::vector<SweepSpec> cat_sweeps() {
 }
 
 std::vector<ParamSpec> cat_params() {
-  return {integer_param("V", "vocabulary size", 2, 16, "3"),
-          integer_param("N", "N-gram length (1 for AR)", 1, 4, "2"),
-          integer_param("L", "largest sequence length (every length N+1..L is checked)", 2, 64, "8"),
-          text_param("filter", "'geometric' (F_j = 2^-j) or N exact numbers 'F_0,F_1,...' (F_0 weighs the newest token)",
-                     "geometric"),
-          rational_param("c",
-                         "inverse temperature c (logits scale with c^2); 'auto': the smallest k/64 meeting the "
-                         "sufficient condition",
-                         "auto", {.words = {"auto"}, .max = "1000000"}),
-          choice_param("embedding", "token embeddings: onehot, stereo (rational unit vectors in R^dim), custom (--vectors)",
-                       {"onehot", "stereo", "custom"}, "onehot"),
-          integer_param("dim",
-                        "dimension of the stereo embedding (its setup grows about tenfold per dimension: about a minute "
-                        "at 8)",
-                        2, 8, "3"),
-          text_param("vectors", "custom embedding: 'x,y,..;x,y,..' (V unit vectors)", "none"),
-          integer_param("samples", "random filters sampled by cat.filters", 1, 100'000, "200"),
-          seed_param("seed of the filter samples")};
+  return {
+      integer_param("V", "vocabulary size", 2, 16, "3"),
+      integer_param("N", "N-gram length (1 for AR)", 1, 4, "2"),
+      integer_param("L", "largest sequence length (every length N+1..L is checked)", 2, 64, "8"),
+      text_param("filter", "'geometric' (F_j = 2^-j) or N exact numbers 'F_0,F_1,...' (F_0 weighs the newest token)",
+                 "geometric"),
+      rational_param("c",
+                     "inverse temperature c (logits scale with c^2); 'auto': the smallest k/64 meeting the "
+                     "sufficient condition",
+                     "auto", {.words = {"auto"}, .max = "1000000"}),
+      choice_param("embedding", "token embeddings: onehot, stereo (rational unit vectors in R^dim), custom (--vectors)",
+                   {"onehot", "stereo", "custom"}, "onehot"),
+      integer_param("dim",
+                    "dimension of the stereo embedding (its setup grows about tenfold per dimension: about a minute "
+                    "at 8)",
+                    2, 8, "3"),
+      text_param("vectors", "custom embedding: 'x,y,..;x,y,..' (V unit vectors)", "none"),
+      integer_param("samples", "random filters sampled by cat.filters", 1, 100'000, "200"),
+      seed_param("seed of the filter samples")};
 }
 
 std::vector<ClaimSpec> cat_claims() {
@@ -199,7 +204,7 @@ struct CatCheckContext {
 };
 
 CatCheckContext prepare_cat_run(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
-                       const RunOptions& options, CheckReport& report) {
+                                const RunOptions& options, CheckReport& report) {
   const auto samples = static_cast<std::uint64_t>(params.integer("samples"));
   if (asked.has(cat_claim_specs().filters)) {  // each sampled filter compares every pair
     const std::uint64_t grams = ngram_count(params.small_int("V"), params.small_int("N"));
@@ -227,8 +232,8 @@ std::vector<ClaimGroup<CatCheckContext>> cat_claim_groups() {
       ClaimResult r = check_recall(spec, run.setup, run.options);
       r.outside_hypotheses = !run.setup.signatures.distinct();
       if (r.outside_hypotheses && r.reason.empty())
-        r.reason = "Theorem 1 and Corollary 1 assume distinct signatures (claim " + cat_claim_specs().signatures.id +
-                   ")";
+        r.reason =
+            "Theorem 1 and Corollary 1 assume distinct signatures (claim " + cat_claim_specs().signatures.id + ")";
       return r;
     };
   };
@@ -243,7 +248,8 @@ std::vector<ClaimGroup<CatCheckContext>> cat_claim_groups() {
 }
 
 Json sweep_cat(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
-  if (sweep.vary != sweep.spec.vary) throw UsageError("--vary " + sweep.spec.vary + " takes no value (got '" + sweep.vary + "')");
+  if (sweep.vary != sweep.spec.vary)
+    throw UsageError("--vary " + sweep.spec.vary + " takes no value (got '" + sweep.vary + "')");
   CatSweepOptions options;
   options.output = sweep.output;
   options.fast = sweep.spec.fast;
@@ -254,26 +260,27 @@ Json sweep_cat(const ParamValues& params, const std::string& variant, const Swee
                                 : sweep_smallest_c(setup, params, options, run);
 }
 
-Evaluation eval_cat(const ParamValues& params, const std::string& variant, const std::string& input, bool trace,
-                    long) {
+Evaluation eval_cat(const ParamValues& params, const std::string& variant, const std::string& input, bool trace, long) {
   const CatSetup setup = make_setup(params, variant);
   Tokens z;
   const std::string what =
       fmt::format("a comma-separated list of at most {} tokens in [0, {}]", max_eval_length, setup.vocabulary - 1);
   for (const auto& item : split_list(input, ',', "--input", what))
     z.push_back(static_cast<int>(parse_integer_option("--input token", item, 0, setup.vocabulary - 1)));
-  if (z.size() > max_eval_length) throw UsageError("--input must be " + what + " (got " + std::to_string(z.size()) + ")");
+  if (z.size() > max_eval_length)
+    throw UsageError("--input must be " + what + " (got " + std::to_string(z.size()) + ")");
   const CatLayer layer(setup.config);
   Evaluation e;
-  e.text = fmt::format("CAT layer ({}, filter {}, c = {}, c^2 = {}) on z = {}\n", variant, setup.numbers["filter"].dump(),
-                       setup.numbers["c"].get<std::string>(), exact_to_string(setup.config.c_squared), fmt::join(z, ","));
+  e.text =
+      fmt::format("CAT layer ({}, filter {}, c = {}, c^2 = {}) on z = {}\n", variant, setup.numbers["filter"].dump(),
+                  setup.numbers["c"].get<std::string>(), exact_to_string(setup.config.c_squared), fmt::join(z, ","));
   const auto match = nar_match(z, setup.n);
   e.text += match ? fmt::format("  NAR: the last {}-gram occurs once before, ending at {}; target z_{} = {}\n", setup.n,
                                 *match + 1, *match + 2, z[*match + 1])
                   : "  NAR: not a valid instance (the last N-gram has no unique earlier occurrence)\n";
   e.result["z"] = z;
-  e.result["nar"] = match ? Json{{"valid", true}, {"match_ends_at", *match + 1}, {"target", z[*match + 1]}}
-                          : Json{{"valid", false}};
+  e.result["nar"] =
+      match ? Json{{"valid", true}, {"match_ends_at", *match + 1}, {"target", z[*match + 1]}} : Json{{"valid", false}};
   std::vector<std::size_t> all;
   for (std::size_t t = 0; t < z.size(); ++t) all.push_back(t);
   const auto decoded = layer.decode(z, all);
@@ -296,8 +303,10 @@ Evaluation eval_cat(const ParamValues& params, const std::string& variant, const
     e.text += fmt::format("  position {}: decodes to {} ({}, {} bits)\n", t + 1,
                           decoded[t].token ? std::to_string(*decoded[t].token) : std::string("-"),
                           to_string(decoded[t].margin), decoded[t].bits);
-    positions.push_back({{"position", t + 1}, {"token", decoded[t].token ? Json(*decoded[t].token) : Json(nullptr)},
-                         {"margin", to_string(decoded[t].margin)}, {"bits", decoded[t].bits}});
+    positions.push_back({{"position", t + 1},
+                         {"token", decoded[t].token ? Json(*decoded[t].token) : Json(nullptr)},
+                         {"margin", to_string(decoded[t].margin)},
+                         {"bits", decoded[t].bits}});
   }
   e.result["decoded"] = positions;
   return e;
@@ -311,7 +320,8 @@ std::vector<NamedWeights> weights_of_cat(const ParamValues& params, const std::s
 std::string export_cat(const ParamValues& params, const std::string& variant) {
   const CatConfig config = make_setup(params, variant).config;
   if (config.full_windows)
-    throw UsageError("export cat --variant " + variant + ": leaving out the partial windows leaves the first queries "
+    throw UsageError("export cat --variant " + variant +
+                     ": leaving out the partial windows leaves the first queries "
                      "without a key, which a softmax cannot express; export key_delay, value_delay or ar");
   return cat_layer_onnx(config);
 }
@@ -331,13 +341,21 @@ std::vector<std::string> cat_unread_params(const std::string& verb, const SweepR
 }  // namespace
 
 Construction cat_construction() {
-  return {{"cat", "Li, Zhang, Huang, Oymak: On the Power of Convolution Augmented Transformer (arXiv 2407.05591)",
-           cat_params(), cat_variants(), cat_claims(), cat_sweeps(),
+  return {{"cat",
+           "Li, Zhang, Huang, Oymak: On the Power of Convolution Augmented Transformer (arXiv 2407.05591)",
+           cat_params(),
+           cat_variants(),
+           cat_claims(),
+           cat_sweeps(),
            // c auto depends on L (the sufficient condition counts the keys)
            {.export_params = std::vector<std::string>{"V", "N", "L", "filter", "c", "embedding", "dim", "vectors"},
             .eval_length_param = "L",
             .unread_params = cat_unread_params}},
-          {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()), {}, sweep_cat, eval_cat, export_cat,
+          {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()),
+           {},
+           sweep_cat,
+           eval_cat,
+           export_cat,
            weights_of_cat}};
 }
 

@@ -54,16 +54,17 @@ ClaimResult check_filters(const CatSetup& setup, std::uint64_t samples, std::uin
                                   "constant filter: a permutation of an N-gram has the same signature"));
     Filter leading_zero(n, Exact(1, 2));
     leading_zero[0] = 0;
-    exceptional.push_back(witness(leading_zero, analyse_signatures(leading_zero, e, setup.n),
-                                  "F_0 = 0: the newest token is ignored"));
+    exceptional.push_back(
+        witness(leading_zero, analyse_signatures(leading_zero, e, setup.n), "F_0 = 0: the newest token is ignored"));
     Filter alternating(n, Exact(0));
     alternating[0] = 1, alternating[1] = -1;
     exceptional.push_back(witness(alternating, analyse_signatures(alternating, e, setup.n),
                                   "F = (1, -1, 0, ...): the N-gram (a, a, ...) has signature 0"));
   }
-  r.details["sampling"] = fmt::format("{} filters of length {}, entries k/2^20 with k uniform in [-2^20, 2^20], "
-                                      "std::mt19937_64 seed {}",
-                                      samples, n, seed);
+  r.details["sampling"] = fmt::format(
+      "{} filters of length {}, entries k/2^20 with k uniform in [-2^20, 2^20], "
+      "std::mt19937_64 seed {}",
+      samples, n, seed);
   r.details["exceptional_filters"] = exceptional;
   return r;
 }

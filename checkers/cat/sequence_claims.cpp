@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-
 namespace tverify::cat {
 
 namespace {
@@ -62,24 +61,25 @@ ClaimResult check_signatures(const CatSetup& setup) {
 ClaimResult check_recall(const ClaimSpec& spec, const CatSetup& setup, const RunOptions& options) {
   ClaimResult r = with_numbers(result_for(spec), setup);
   const CatLayer layer(setup.config);
-  const Tally t = for_each_sequence(
-      setup.vocabulary, setup.n + 1, setup.length, options, spec.id, [&](const Tokens& z, Tally& tally) {
-        ++tally.counts["sequences"];
-        const auto match = nar_match(z, setup.n);
-        if (!match) {
-          ++tally.counts["invalid"];
-          return;
-        }
-        judge(layer.decode_last(z), z[*match + 1], z,
-              fmt::format("query at {}, match ends at {}", z.size(), *match + 1), tally);
-      });
+  const Tally t = for_each_sequence(setup.vocabulary, setup.n + 1, setup.length, options, spec.id,
+                                    [&](const Tokens& z, Tally& tally) {
+                                      ++tally.counts["sequences"];
+                                      const auto match = nar_match(z, setup.n);
+                                      if (!match) {
+                                        ++tally.counts["invalid"];
+                                        return;
+                                      }
+                                      judge(layer.decode_last(z), z[*match + 1], z,
+                                            fmt::format("query at {}, match ends at {}", z.size(), *match + 1), tally);
+                                    });
   t.fill(r);
-  r.summary = fmt::format("{}/{} valid instances decoded, c = {}", t.passed, t.checked,
-                          setup.numbers["c"].get<std::string>());
+  r.summary =
+      fmt::format("{}/{} valid instances decoded, c = {}", t.passed, t.checked, setup.numbers["c"].get<std::string>());
   if (t.unknown > 0)
-    r.reason = fmt::format("some decodings stayed undecided at {} bits, the ceiling of the readout's precision ladder (a "
-                           "margin below that precision; exact ties are decided exactly)",
-                           readout_rungs.ceiling);
+    r.reason = fmt::format(
+        "some decodings stayed undecided at {} bits, the ceiling of the readout's precision ladder (a "
+        "margin below that precision; exact ties are decided exactly)",
+        readout_rungs.ceiling);
   r.details["sequences_enumerated"] = t.count("sequences");
   r.details["valid_instances"] = t.count("sequences") - t.count("invalid");
   return r;
@@ -88,8 +88,8 @@ ClaimResult check_recall(const ClaimSpec& spec, const CatSetup& setup, const Run
 ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options) {
   ClaimResult r = with_numbers(result_for(cat_claim_specs().mqnar), setup);
   const CatLayer layer(setup.config);
-  const Tally t = for_each_sequence(
-      setup.vocabulary, setup.n + 1, setup.length, options, r.id, [&](const Tokens& z, Tally& tally) {
+  const Tally t =
+      for_each_sequence(setup.vocabulary, setup.n + 1, setup.length, options, r.id, [&](const Tokens& z, Tally& tally) {
         ++tally.counts["sequences"];
         const auto queries = mqnar_queries(z, setup.n);
         if (!queries) {
@@ -98,20 +98,22 @@ ClaimResult check_mqnar(const CatSetup& setup, const RunOptions& options) {
         }
         std::vector<std::size_t> positions;
         for (const auto& q : *queries)
-          if (q.match) positions.push_back(q.position);
-          else ++tally.counts["queries_without_match"];
+          if (q.match)
+            positions.push_back(q.position);
+          else
+            ++tally.counts["queries_without_match"];
         if (positions.empty()) return;
         const std::vector<Decoded> decoded = layer.decode(z, positions);
         std::size_t k = 0;
         for (const auto& q : *queries) {
           if (!q.match) continue;
-          judge(decoded[k++], z[*q.match + 1], z, fmt::format("query at {}, match ends at {}", q.position + 1,
-                                                               *q.match + 1), tally);
+          judge(decoded[k++], z[*q.match + 1], z,
+                fmt::format("query at {}, match ends at {}", q.position + 1, *q.match + 1), tally);
         }
       });
   t.fill(r);
-  r.summary = fmt::format("{}/{} matched queries decoded, c = {}", t.passed, t.checked,
-                          setup.numbers["c"].get<std::string>());
+  r.summary =
+      fmt::format("{}/{} matched queries decoded, c = {}", t.passed, t.checked, setup.numbers["c"].get<std::string>());
   r.details["valid_instances"] = t.count("sequences") - t.count("invalid");
   r.details["queries_without_match"] = t.count("queries_without_match");
   r.details["queries_without_match_note"] =

@@ -18,20 +18,21 @@ namespace tverify::cat {
 namespace {
 
 constexpr long length_cap_default = 64;
-constexpr long length_cap_max = 4096;             // the exact evaluator materialises every instance
-constexpr long length_cap_fast_max = 1L << 20;    // --fast: the windows are grouped, any L costs the same
+constexpr long length_cap_max = 4096;           // the exact evaluator materialises every instance
+constexpr long length_cap_fast_max = 1L << 20;  // --fast: the windows are grouped, any L costs the same
 
 // Every valid instance of length exactly `length` decoded to its target (exhaustive, certified).
 bool solves_all(const CatLayer& layer, const CatSetup& setup, int length, const RunOptions& run) {
   RunOptions quiet = run;
   quiet.max_counterexamples = 1;
-  const Tally t = for_each_sequence(setup.vocabulary, length, length, quiet, "probe", [&](const Tokens& z, Tally& tally) {
-    const auto match = nar_match(z, setup.n);
-    if (!match) return;
-    const Decoded d = layer.decode_last(z);
-    if (d.token && *d.token == z[*match + 1]) return tally.pass();
-    ++tally.checked, ++tally.failed;
-  });
+  const Tally t =
+      for_each_sequence(setup.vocabulary, length, length, quiet, "probe", [&](const Tokens& z, Tally& tally) {
+        const auto match = nar_match(z, setup.n);
+        if (!match) return;
+        const Decoded d = layer.decode_last(z);
+        if (d.token && *d.token == z[*match + 1]) return tally.pass();
+        ++tally.checked, ++tally.failed;
+      });
   return t.failed == 0;
 }
 
@@ -160,10 +161,10 @@ Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, con
     }
     exact = exact || exhaustive_to >= lmax;
     const SignatureReport sig = analyse_signatures(config.filter, config.embedding, one.n);
-    const long sufficient = sig.distinct() && sig.max_cosine
-                                ? sufficient_length(c * c, one.config.embedding.min_distance_squared(), sig.gamma(),
-                                                    config.delay)
-                                : 0;
+    const long sufficient =
+        sig.distinct() && sig.max_cosine
+            ? sufficient_length(c * c, one.config.embedding.min_distance_squared(), sig.gamma(), config.delay)
+            : 0;
     const char* kind = exact ? "exact" : lmax >= cap ? "at_cap" : "upper";
     cells.insert(cells.end(), {std::to_string(lmax), kind, std::to_string(std::min(sufficient, cap))});
     json_row[fmt::format("series{}", f + 1)] = {{"N", one.n},
@@ -184,11 +185,12 @@ Json length_limit_entry(const Exact& c, const std::vector<CatSetup>& series, con
 // it must match: the construction's, the sweep, and the budget of the exhaustive probes. Each row holds the key, the
 // table's `cells` (one text per column) and the summary's `row` (an object).
 std::optional<Checkpoint> fast_checkpoint(const CatSweepOptions& request, const CatSetup& setup,
-                                                const ParamValues& params, const std::string& sweep,
-                                                const RunOptions& run, const std::string& key, std::vector<Json> grid,
-                                                std::size_t cells, const Json& extra = Json::object()) {
+                                          const ParamValues& params, const std::string& sweep, const RunOptions& run,
+                                          const std::string& key, std::vector<Json> grid, std::size_t cells,
+                                          const Json& extra = Json::object()) {
   if (!request.fast) return std::nullopt;
-  Json checked{{"sweep", sweep}, {"variant", setup.variant}, {"params", params.to_json()}, {"max_inputs", run.max_inputs}};
+  Json checked{
+      {"sweep", sweep}, {"variant", setup.variant}, {"params", params.to_json()}, {"max_inputs", run.max_inputs}};
   checked.update(extra);
   auto check = [cells, key](const Json& row, const FieldCheck& f, const std::string& at) {
     const Json& texts = f.need(row, "cells", at + ".cells");
@@ -201,8 +203,8 @@ std::optional<Checkpoint> fast_checkpoint(const CatSweepOptions& request, const 
     if (f.need(row["row"], key, at + ".row." + key) != row[key]) f.fail(at + ".row." + key, "the row's own " + key);
     if (key == "c") f.boolean(row, "all_at_cap", at + ".all_at_cap", true);
   };
-  return std::make_optional<Checkpoint>(request.output.dir, sweep, std::move(checked), request.resume,
-                                              std::move(grid), check, key);
+  return std::make_optional<Checkpoint>(request.output.dir, sweep, std::move(checked), request.resume, std::move(grid),
+                                        check, key);
 }
 
 // The entries of `keys`, in their order: from the checkpoint where it has them, the others computed (and recorded in
@@ -276,12 +278,19 @@ Json smallest_c_entry(const CatSetup& setup, int length, const FamilyProbe& fail
     c_condition = exact_to_string(cc);
     c_condition_sq = fmt::format("{:.4f}", Exact(cc * cc).convert_to<double>());
   }
-  const std::vector<std::string> cells{std::to_string(length), c_min_text,
+  const std::vector<std::string> cells{std::to_string(length),
+                                       c_min_text,
                                        solved ? fmt::format("{:.4f}", Exact(c_min * c_min).convert_to<double>()) : "-",
-                                       exhaustive ? "exhaustive" : "worst-case family", c_condition, c_condition_sq,
-                                       failing_text, monotone ? "true" : "false"};
-  const Json row{{"L", length}, {"c_min", c_min_text}, {"c_largest_failing", failing_text},
-                 {"monotone_on_probes", monotone}, {"probe", exhaustive ? "exhaustive" : "family"},
+                                       exhaustive ? "exhaustive" : "worst-case family",
+                                       c_condition,
+                                       c_condition_sq,
+                                       failing_text,
+                                       monotone ? "true" : "false"};
+  const Json row{{"L", length},
+                 {"c_min", c_min_text},
+                 {"c_largest_failing", failing_text},
+                 {"monotone_on_probes", monotone},
+                 {"probe", exhaustive ? "exhaustive" : "family"},
                  {"c_condition", c_condition}};
   return {{"L", length}, {"cells", cells}, {"row", row}};
 }
@@ -334,22 +343,27 @@ Json sweep_length_limit(const CatSetup& setup, const ParamValues& params, const 
         break;
       }
     }
-  Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"L_cap", cap}, {"rows", rows},
-               {"evaluator", evaluator_text(request.fast)},
-               {"numbers", setup.numbers},
-               {"monotone_on_probes", not_monotone.empty()},
-               {"monotonicity",
-                not_monotone.empty()
-                    ? std::string("the worst-case family's bisection over L assumes a failure persists at every "
-                                  "longer L; on the probes made at every c it holds")
-                    : fmt::format("the worst-case family's bisection over L assumes a failure persists at every "
-                                  "longer L; violated (or not recorded) by the probes at c = {}",
-                                  fmt::join(not_monotone, ", "))},
-               {"note", "L_max: the largest L at which every valid instance decodes. exact: decided exhaustively (every "
-                        "valid instance of every length <= L_max decoded, and a certified failure at L_max + 1); "
-                        "upper: an upper bound from a certified failure of the worst-case family b^p g t b^r g at "
-                        "L_max + 1, with exhaustive checks up to exhaustive_up_to; at_cap: no instance of the family "
-                        "fails up to the cap (L_max >= the cap for the family)"}};
+  Json summary{
+      {"variant", setup.variant},
+      {"V", setup.vocabulary},
+      {"N", setup.n},
+      {"L_cap", cap},
+      {"rows", rows},
+      {"evaluator", evaluator_text(request.fast)},
+      {"numbers", setup.numbers},
+      {"monotone_on_probes", not_monotone.empty()},
+      {"monotonicity", not_monotone.empty()
+                           ? std::string("the worst-case family's bisection over L assumes a failure persists at every "
+                                         "longer L; on the probes made at every c it holds")
+                           : fmt::format("the worst-case family's bisection over L assumes a failure persists at every "
+                                         "longer L; violated (or not recorded) by the probes at c = {}",
+                                         fmt::join(not_monotone, ", "))},
+      {"note",
+       "L_max: the largest L at which every valid instance decodes. exact: decided exhaustively (every "
+       "valid instance of every length <= L_max decoded, and a certified failure at L_max + 1); "
+       "upper: an upper bound from a certified failure of the worst-case family b^p g t b^r g at "
+       "L_max + 1, with exhaustive checks up to exhaustive_up_to; at_cap: no instance of the family "
+       "fails up to the cap (L_max >= the cap for the family)"}};
   write_sweep(request.output, "cat-length-vs-c", table, plot, summary);
   return summary;
 }
@@ -367,7 +381,13 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
   std::optional<Checkpoint> checkpoint =
       fast_checkpoint(request, setup, params, "cat-c-vs-length", run, "L", lengths, 8);
   SweepTable table;
-  table.columns = {"L", "c_min", "c_min_squared", "probe", "c_condition", "c_condition_squared", "c_largest_failing",
+  table.columns = {"L",
+                   "c_min",
+                   "c_min_squared",
+                   "probe",
+                   "c_condition",
+                   "c_condition_squared",
+                   "c_largest_failing",
                    "monotone_on_probes"};
   Json rows = Json::array();
   std::vector<int> not_monotone;
@@ -379,16 +399,21 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
     if (table.rows.back().back() != "true") not_monotone.push_back(entry["L"].get<int>());
   }
   PlotSpec plot;
-  plot.title = fmt::format("CAT layer, {} variant, $V = {}$, $N = {}$: smallest temperature solving every instance "
-                           "of length $L$",
-                           setup.variant, setup.vocabulary, setup.n);
+  plot.title = fmt::format(
+      "CAT layer, {} variant, $V = {}$, $N = {}$: smallest temperature solving every instance "
+      "of length $L$",
+      setup.variant, setup.vocabulary, setup.n);
   plot.xlabel = "length $L$";
   plot.ylabel = "$c^2$";
   plot.x_column = "L";
   plot.series = {{"c_min_squared", "smallest $c^2$ (bisection over certified probes)"},
                  {"c_condition_squared", "the sufficient condition's $c^2$"}};
-  Json summary{{"variant", setup.variant}, {"V", setup.vocabulary}, {"N", setup.n}, {"rows", rows},
-               {"numbers", setup.numbers}, {"evaluator", evaluator_text(request.fast)},
+  Json summary{{"variant", setup.variant},
+               {"V", setup.vocabulary},
+               {"N", setup.n},
+               {"rows", rows},
+               {"numbers", setup.numbers},
+               {"evaluator", evaluator_text(request.fast)},
                {"monotone_on_probes", not_monotone.empty()},
                {"monotonicity",
                 not_monotone.empty()
@@ -396,9 +421,10 @@ Json sweep_smallest_c(const CatSetup& setup, const ParamValues& params, const Ca
                     : fmt::format("assumed between probes by the bisection; violated by the probes at L = {} (see "
                                   "the CSV)",
                                   fmt::join(not_monotone, ", "))},
-               {"note", "at each L, c_largest_failing fails and c_min, the smallest multiple of 1/64 found by "
-                        "bisection, solves: a bracket; each probe decodes every valid instance of length L "
-                        "(certified), or the worst-case family"}};
+               {"note",
+                "at each L, c_largest_failing fails and c_min, the smallest multiple of 1/64 found by "
+                "bisection, solves: a bracket; each probe decodes every valid instance of length L "
+                "(certified), or the worst-case family"}};
   write_sweep(request.output, "cat-c-vs-length", table, plot, summary);
   return summary;
 }

@@ -22,8 +22,8 @@ namespace tverify::cat {
 
 struct CatSweepOptions {
   SweepOutput output;
-  bool fast = false;    // the fast path and a checkpoint
-  bool resume = false;  // continue from the checkpoint in output.dir
+  bool fast = false;               // the fast path and a checkpoint
+  bool resume = false;             // continue from the checkpoint in output.dir
   std::optional<long> length_max;  // --vary c: --L-max as given
 };
 

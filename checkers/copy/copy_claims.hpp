@@ -15,9 +15,9 @@ struct CopyClaimSpecs {
 const CopyClaimSpecs& copy_claim_specs();
 
 struct StringDomain {
-  int alphabet = 2;   // D
+  int alphabet = 2;  // D
   int n = 1;
-  int length = 1;     // L
+  int length = 1;          // L
   std::uint64_t size = 0;  // D^L
 };
 

@@ -35,32 +35,33 @@ CopyTransformerConfig transformer_config(const ParamValues& params, const std::s
                                      params.rational("tau")};
   const std::uint64_t weights = exported_weight_count(config.alphabet, config.n, config.embedding);
   if (weights > max_transformer_weights)
-    throw UsageError(fmt::format("--D {} --n {}: the transformer of Theorem 2.3 would hold {} weights; tverify builds "
-                                 "at most {} (2^20; smaller D or n)",
-                                 config.alphabet, config.n, weights, max_transformer_weights));
+    throw UsageError(
+        fmt::format("--D {} --n {}: the transformer of Theorem 2.3 would hold {} weights; tverify builds "
+                    "at most {} (2^20; smaller D or n)",
+                    config.alphabet, config.n, weights, max_transformer_weights));
   return config;
 }
 
 std::vector<ParamSpec> copy_params() {
-  return {integer_param("D", "alphabet size (non-special tokens; with n, at most 2^20 weights in the transformer)", 1, 64,
-                        "2"),
-          integer_param("n", "n-gram length of the hash (with D, at most 2^20 weights in the transformer)", 1, 64, "2"),
-          integer_param("L", "string length", 1, 4096, "4"),
-          integer_param("S", "number of GSSM states |S| (Theorem 2.7, Corollary 2.8)", 1, 1'000'000'000'000'000'000,
-                        "2"),
-          choice_param("reading", "reading of 'repeated n-gram' in Definition 2.2", {"both", "text", "formula"}, "both"),
-          choice_param("embedding", "token embedding of the transformer (one-hot, or Lemma C.2)", {"onehot", "c2"},
-                       "onehot"),
-          rational_param("tau", "layer-2 inverse temperature tau; 'proof' is d ln(8Kd), K = D^n", "proof",
-                         {.words = {"proof"}})};
+  return {
+      integer_param("D", "alphabet size (non-special tokens; with n, at most 2^20 weights in the transformer)", 1, 64,
+                    "2"),
+      integer_param("n", "n-gram length of the hash (with D, at most 2^20 weights in the transformer)", 1, 64, "2"),
+      integer_param("L", "string length", 1, 4096, "4"),
+      integer_param("S", "number of GSSM states |S| (Theorem 2.7, Corollary 2.8)", 1, 1'000'000'000'000'000'000, "2"),
+      choice_param("reading", "reading of 'repeated n-gram' in Definition 2.2", {"both", "text", "formula"}, "both"),
+      choice_param("embedding", "token embedding of the transformer (one-hot, or Lemma C.2)", {"onehot", "c2"},
+                   "onehot"),
+      rational_param("tau", "layer-2 inverse temperature tau; 'proof' is d ln(8Kd), K = D^n", "proof",
+                     {.words = {"proof"}})};
 }
 
 std::vector<ClaimSpec> copy_claims() {
   const auto& s = copy_claim_specs();
   const auto& t = transformer_claim_specs();
   const auto& p = proof_claim_specs();
-  return {s.alg1,          t.lemma_c1,     t.lemma_c2, p.lemma_c3, t.lemma_c4, p.gadget_ghat, p.gadget_gtilde,
-          p.gadget_gstar, t.scores,       t.thm2_3,   t.err,      s.lemma2_4, s.thm2_7,      s.cor2_8};
+  return {s.alg1,         t.lemma_c1, t.lemma_c2, p.lemma_c3, t.lemma_c4, p.gadget_ghat, p.gadget_gtilde,
+          p.gadget_gstar, t.scores,   t.thm2_3,   t.err,      s.lemma2_4, s.thm2_7,      s.cor2_8};
 }
 
 std::vector<VariantSpec> copy_variants() {
@@ -71,27 +72,38 @@ std::vector<VariantSpec> copy_variants() {
 std::vector<SweepSpec> copy_sweeps() {
   const ParamSpec length_max = integer_param(
       "L-max", "the largest L (default: the largest with D^L <= 10^4 for --vary L, 2n + 4 for --vary bits)", 1, 64, "");
-  const ParamSpec threshold = rational_param(
-      "threshold", "mark the first L whose error rate reaches this (default 1/2)", "", {.max = "1"});
+  const ParamSpec threshold =
+      rational_param("threshold", "mark the first L whose error rate reaches this (default 1/2)", "", {.max = "1"});
   const ParamSpec samples = integer_param("samples", "random strings per L", 1, 1'000'000, "64");
   const ParamSpec seed = seed_param("seed of the random strings");
   return {
-      {"tau", false, "bisect the smallest tau at which the transformer copies every string of [D]^L (exhaustive)",
+      {"tau",
+       false,
+       "bisect the smallest tau at which the transformer copies every string of [D]^L (exhaustive)",
        {rational_param("resolution", "grid step of the bisection", "1/16", {.min = "1/1048576", .max = "1000"})}},
       {"L", false, "the exact error rate and p_n-gram for L = 1..L-max (exhaustive)", {length_max, threshold}},
-      {"bits", false, "the fewest MPFR bits that copy every string, for L = 1..L-max (exhaustive; a measurement)",
+      {"bits",
+       false,
+       "the fewest MPFR bits that copy every string, for L = 1..L-max (exhaustive; a measurement)",
        {length_max}},
-      {"L", true, "--vary L=lo:hi:xF or L=lo:hi:+S: the error rate of sampled strings at large L on the fast exact path",
+      {"L",
+       true,
+       "--vary L=lo:hi:xF or L=lo:hi:+S: the error rate of sampled strings at large L on the fast exact path",
        {samples, seed, threshold, resume_option()}},
-      {"L", true, "the same strings in floating-point formats instead (a measurement)",
+      {"L",
+       true,
+       "the same strings in floating-point formats instead (a measurement)",
        {samples, seed,
         text_param("formats", "measure these formats instead (float64,float32,bfloat16,float16); selects that sweep",
                    ""),
         resume_option()},
        "formats"},
-      {"L", true, "the fewest MPFR bits (2..25) that copy every sampled string, per L (a measurement)",
+      {"L",
+       true,
+       "the fewest MPFR bits (2..25) that copy every sampled string, per L (a measurement)",
        {samples, seed,
-        flag_param("min-bits", "measure the fewest MPFR bits (2..25) that copy every sampled string; selects that sweep"),
+        flag_param("min-bits",
+                   "measure the fewest MPFR bits (2..25) that copy every sampled string; selects that sweep"),
         resume_option()},
        "min-bits"},
   };
@@ -123,13 +135,14 @@ struct CopyCheckContext {
 };
 
 CopyCheckContext prepare_copy_run(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
-                         const RunOptions& options, CheckReport& report) {
+                                  const RunOptions& options, CheckReport& report) {
   const StringDomain domain =
       make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), options);
   const auto& t = transformer_claim_specs();
-  const bool transformer = asked.has(t.lemma_c1) || asked.has(t.lemma_c4) || asked.has(t.scores) ||
-                           asked.has(t.thm2_3) || asked.has(t.err);
-  report.arithmetic = transformer ? "exact (layer 1 and scores, in Q(sqrt r)); interval (softmax and readout)" : "exact";
+  const bool transformer =
+      asked.has(t.lemma_c1) || asked.has(t.lemma_c4) || asked.has(t.scores) || asked.has(t.thm2_3) || asked.has(t.err);
+  report.arithmetic =
+      transformer ? "exact (layer 1 and scores, in Q(sqrt r)); interval (softmax and readout)" : "exact";
   report.domain_description = "every string of [D]^L in lexicographic order (x_1 most significant)";
   report.domain_inputs = domain.size;
   return {domain,
@@ -175,7 +188,8 @@ std::vector<ClaimGroup<CopyCheckContext>> copy_claim_groups() {
 
 void prove_copy(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
                 const ProofOptions& options, const RunOptions& run, CheckReport& report) {
-  const StringDomain domain = make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), run);
+  const StringDomain domain =
+      make_string_domain(params.small_int("D"), params.small_int("n"), params.small_int("L"), run);
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: lemma and gadget statements for all values; " +
                               transformer_claim_specs().scores.id +
@@ -282,13 +296,19 @@ void eval_transformer(const ParamValues& params, const std::string& variant, con
                         params.choice("embedding"), tr.dim(), tr.tau_description());
   Json steps = Json::array();
   for (const auto& step : run.steps)
-    steps.push_back({{"position", step.position}, {"target", step.target},
-                     {"argmax", step.output ? Json(*step.output) : Json(nullptr)}, {"margin", to_string(step.margin)},
+    steps.push_back({{"position", step.position},
+                     {"target", step.target},
+                     {"argmax", step.output ? Json(*step.output) : Json(nullptr)},
+                     {"margin", to_string(step.margin)},
                      {"bits", step.bits}});
-  e.result["transformer"] = {{"embedding", params.choice("embedding")}, {"d", tr.dim()},
-                             {"tau", tr.tau_description()},        {"copy_sequence", tokens_json(s)},
-                             {"generated", tokens_json(run.output)}, {"copied", run.copied},
-                             {"failure", run.copied ? Json(nullptr) : Json(run.failure())}, {"steps", steps}};
+  e.result["transformer"] = {{"embedding", params.choice("embedding")},
+                             {"d", tr.dim()},
+                             {"tau", tr.tau_description()},
+                             {"copy_sequence", tokens_json(s)},
+                             {"generated", tokens_json(run.output)},
+                             {"copied", run.copied},
+                             {"failure", run.copied ? Json(nullptr) : Json(run.failure())},
+                             {"steps", steps}};
   if (trace) {
     e.text += "  layer 1 on the copy sequence (positions 1-based; <BOS> = " + std::to_string(tr.bos()) +
               ", <COPY> = " + std::to_string(tr.copy()) + "):\n";
@@ -304,9 +324,10 @@ void eval_transformer(const ParamValues& params, const std::string& variant, con
       e.text += fmt::format("    step at position {}: z = {}; argmax {} ({}, {} bits), target {}\n", step.position,
                             vector_text(z), step.output ? std::to_string(*step.output) : std::string("undecided"),
                             to_string(step.margin), step.bits, step.target);
-      e.add_trace(fmt::format("layer2.scores.position_{}", step.position), {z.size()},
-                  std::vector<QuadraticSurd>(z.begin(), z.end()),
-                  fmt::format("the scores z_j = T^key_j . T^query_i of the query at position {} (exact)", step.position));
+      e.add_trace(
+          fmt::format("layer2.scores.position_{}", step.position), {z.size()},
+          std::vector<QuadraticSurd>(z.begin(), z.end()),
+          fmt::format("the scores z_j = T^key_j . T^query_i of the query at position {} (exact)", step.position));
     }
   }
   e.text += fmt::format("  generated y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
@@ -336,8 +357,10 @@ Evaluation eval_copy(const ParamValues& params, const std::string& variant, cons
       keys.push_back({{"i", i}, {"key", tokens_json(key)}, {"value", x[i - 1]}});
     }
     for (const auto& s : run.steps) {
-      steps.push_back({{"position", s.position}, {"copied_directly", s.copied_directly},
-                       {"query", tokens_json(s.query)}, {"matching_keys", s.matching_keys},
+      steps.push_back({{"position", s.position},
+                       {"copied_directly", s.copied_directly},
+                       {"query", tokens_json(s.query)},
+                       {"matching_keys", s.matching_keys},
                        {"output", s.output ? Json(*s.output) : Json(nullptr)}});
       if (s.copied_directly) {
         e.text += fmt::format("    step {}: j <= n, y_{} = x_{} = {}\n", s.position, s.position, s.position, *s.output);
@@ -353,8 +376,10 @@ Evaluation eval_copy(const ParamValues& params, const std::string& variant, cons
   e.text += fmt::format("  output y = {}\n  copied: {}{}\n", format_tokens(run.output), run.copied ? "yes" : "no",
                         run.copied ? "" : " (" + run.failure + ")");
   e.result["x"] = tokens_json(x);
-  e.result["algorithm1"] = {{"repeated_ngram", repeated}, {"output", tokens_json(run.output)},
-                            {"copied", run.copied}, {"failure", run.copied ? Json(nullptr) : Json(run.failure)}};
+  e.result["algorithm1"] = {{"repeated_ngram", repeated},
+                            {"output", tokens_json(run.output)},
+                            {"copied", run.copied},
+                            {"failure", run.copied ? Json(nullptr) : Json(run.failure)}};
   if (trace) e.result["algorithm1"]["keys"] = keys, e.result["algorithm1"]["steps"] = steps;
   eval_transformer(params, variant, x, trace, e);
   if (bits > 0) {
@@ -381,8 +406,12 @@ std::vector<NamedWeights> weights_of_copy(const ParamValues& params, const std::
 }  // namespace
 
 Construction copy_construction() {
-  return {{"copy", "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)", copy_params(),
-           copy_variants(), copy_claims(), copy_sweeps(),
+  return {{"copy",
+           "Jelassi, Brandfonbrener, Kakade, Malach: Repeat After Me (arXiv 2402.01032)",
+           copy_params(),
+           copy_variants(),
+           copy_claims(),
+           copy_sweeps(),
            {.evaluates_in_floating_point = true,
             .export_params = std::vector<std::string>{"D", "n", "embedding", "tau"},
             .eval_length_param = "L",

@@ -28,9 +28,12 @@ Exact theorem_bound(const StringDomain& d, std::uint64_t states) {
 }
 
 Json describe_gssm(const Gssm& g) {
-  return Json{{"states", g.states}, {"initial", g.initial}, {"readout", g.readout}, {"update", g.update},
-              {"tokens", "0.." + std::to_string(g.alphabet - 1) + " alphabet, " + std::to_string(g.bos()) +
-                             " <BOS>, " + std::to_string(g.copy_token()) + " <COPY>"}};
+  return Json{{"states", g.states},
+              {"initial", g.initial},
+              {"readout", g.readout},
+              {"update", g.update},
+              {"tokens", "0.." + std::to_string(g.alphabet - 1) + " alphabet, " + std::to_string(g.bos()) + " <BOS>, " +
+                             std::to_string(g.copy_token()) + " <COPY>"}};
 }
 
 // The most strings any GSSM with `states` states copies, by enumerating all of them; nullopt when over budget.
@@ -69,11 +72,11 @@ std::optional<Exhaustive> best_over_all_gssms(const StringDomain& d, std::uint64
 // Lemma D.1's form (final state + decoder) storing the first strings: err attains the bound exactly?
 Json tightness(const StringDomain& d, std::uint64_t states) {
   const StoreFirstStringsModel model{d.alphabet, d.length, states};
-  const std::uint64_t copied =
-      count_copied(d, [&](std::uint64_t i, const TokenString&) { return model.generate(i); });
+  const std::uint64_t copied = count_copied(d, [&](std::uint64_t i, const TokenString&) { return model.generate(i); });
   const Exact err = error_of(copied, d);
   return Json{{"model", "Lemma D.1 form: the first |S|-1 strings get their own state, the rest share the last"},
-              {"copied", copied}, {"err", exact_to_string(err)},
+              {"copied", copied},
+              {"err", exact_to_string(err)},
               {"attains_bound", err == theorem_bound(d, states)}};
 }
 
@@ -109,10 +112,9 @@ ClaimResult check_thm2_7(const StringDomain& d, std::uint64_t states, bool stric
     if (violates(err)) {
       r.checked = r.failed = 1;
       r.summary += ", attained by a " + std::to_string(states) + "-state GSSM";
-      r.counterexamples.push_back({describe_gssm(g), Json("err " + std::string(strict ? "> " : ">= ") +
-                                                           exact_to_string(bound)),
-                                   Json(exact_to_string(err)),
-                                   "a GSSM that copies exactly the |S| constant strings a^L, a < |S|"});
+      r.counterexamples.push_back(
+          {describe_gssm(g), Json("err " + std::string(strict ? "> " : ">= ") + exact_to_string(bound)),
+           Json(exact_to_string(err)), "a GSSM that copies exactly the |S| constant strings a^L, a < |S|"});
       r.set_verdict_from_counts();
       return r;
     }
@@ -165,8 +167,8 @@ ClaimResult check_cor2_8(const StringDomain& d, std::uint64_t states, const RunO
                                  Json(exact_to_string(bound)), "hypothesis holds but the bound is not above 1/2"});
   if (!tight)
     r.counterexamples.push_back({Json{{"D", d.alphabet}, {"L", d.length}, {"S", states}},
-                                 Json("err = " + exact_to_string(bound)),
-                                 r.details["tightness"]["err"], "the best Lemma D.1-form model misses the bound"});
+                                 Json("err = " + exact_to_string(bound)), r.details["tightness"]["err"],
+                                 "the best Lemma D.1-form model misses the bound"});
   r.set_verdict_from_counts();
   if (!hypothesis) r.reason = "2|S| >= D^L: outside the corollary's hypothesis";
   return r;

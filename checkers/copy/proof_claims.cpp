@@ -26,7 +26,8 @@ ClaimResult prove_scores(const ClaimSpec& spec, const CopyTransformerConfig& con
 
 }  // namespace
 
-std::vector<ClaimResult> prove_copy_claims(const CopyTransformerConfig& config, const std::vector<NgramReading>& readings,
+std::vector<ClaimResult> prove_copy_claims(const CopyTransformerConfig& config,
+                                           const std::vector<NgramReading>& readings,
                                            const std::vector<std::string>& ids, const ProofOptions& options) {
   using Prove = std::function<std::vector<ClaimResult>(const ClaimSpec&, const proofs::QueryOptions&)>;
   auto one = [](auto prove_one) -> Prove {

@@ -16,7 +16,8 @@ const ProofClaimSpecs& proof_claim_specs();
 
 // ids: any of copy.lemma_c3, copy.gadget_ghat, copy.gadget_gtilde, copy.gadget_gstar, copy.scores (one result per
 // reading of Definition 2.2).
-std::vector<ClaimResult> prove_copy_claims(const CopyTransformerConfig& config, const std::vector<NgramReading>& readings,
+std::vector<ClaimResult> prove_copy_claims(const CopyTransformerConfig& config,
+                                           const std::vector<NgramReading>& readings,
                                            const std::vector<std::string>& ids, const ProofOptions& options);
 
 }  // namespace tverify::copy

@@ -67,8 +67,8 @@ ClaimResult alg1_result(const ClaimSpec& spec, NgramReading reading, const Readi
   r.details["failed_with_repeat"] = t.repeated_runs.failed;
   if (!t.repeated_runs.counterexamples.empty()) {
     const auto& w = t.repeated_runs.counterexamples.front();
-    r.details["sharpness"] = {{"holds", true}, {"smallest_failing_string_with_repeat", w.input},
-                              {"got", w.got}, {"detail", w.detail}};
+    r.details["sharpness"] = {
+        {"holds", true}, {"smallest_failing_string_with_repeat", w.input}, {"got", w.got}, {"detail", w.detail}};
   } else {
     r.details["sharpness"] = {{"holds", false},
                               {"detail", "every string with a repeated n-gram in this domain is copied too"}};
@@ -76,15 +76,14 @@ ClaimResult alg1_result(const ClaimSpec& spec, NgramReading reading, const Readi
   return r;
 }
 
-ClaimResult lemma2_4_result(const ClaimSpec& spec, NgramReading reading, const ReadingTally& t,
-                            const StringDomain& d) {
+ClaimResult lemma2_4_result(const ClaimSpec& spec, NgramReading reading, const ReadingTally& t, const StringDomain& d) {
   ClaimResult r;
   r.id = spec.id;
   r.statement = spec.statement;
   r.reading = to_string(reading);
   const Exact p(BigInt(t.strings_with_repeat), BigInt(d.size));
-  const Exact bound(BigInt(d.length) * d.length, big_pow(static_cast<unsigned long>(d.alphabet),
-                                                           static_cast<unsigned long>(d.n)));
+  const Exact bound(BigInt(d.length) * d.length,
+                    big_pow(static_cast<unsigned long>(d.alphabet), static_cast<unsigned long>(d.n)));
   r.checked = 1;
   const bool holds = p < bound;
   r.passed = holds ? 1 : 0;
@@ -110,8 +109,8 @@ StringDomain make_string_domain(int alphabet, int n, int length, const RunOption
   const BigInt cap(std::numeric_limits<std::int64_t>::max());
   if (size > cap)
     throw UsageError("--L " + std::to_string(length) + " gives D^L = " + std::to_string(alphabet) + "^" +
-                     std::to_string(length) + " strings, beyond 2^63: choose L with D^L <= " +
-                     std::to_string(options.max_inputs));
+                     std::to_string(length) +
+                     " strings, beyond 2^63: choose L with D^L <= " + std::to_string(options.max_inputs));
   StringDomain d{alphabet, n, length, size.convert_to<std::uint64_t>()};
   check_budget(d.size, options, "the domain [D]^L");
   return d;
@@ -151,7 +150,8 @@ std::vector<ClaimResult> check_string_claims(const StringDomain& d, Alg1Variant 
     for (NgramReading reading : readings)
       results.push_back(alg1_result(specs.alg1, reading, tally_of(reading), variant, d.n));
   if (want.lemma2_4)
-    for (NgramReading reading : readings) results.push_back(lemma2_4_result(specs.lemma2_4, reading, tally_of(reading), d));
+    for (NgramReading reading : readings)
+      results.push_back(lemma2_4_result(specs.lemma2_4, reading, tally_of(reading), d));
   return results;
 }
 

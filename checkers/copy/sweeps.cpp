@@ -26,9 +26,10 @@ ClaimResult thm2_3_at(const CopyTransformerConfig& base, const Exact& tau, const
 Exact proof_tau_upper(const CopyTransformerConfig& config) {
   const int d = embedding_dim(config.embedding, config.alphabet);
   using I = Interval<128>;
-  const I tau = I(d) * log(I(Exact(BigInt(8) * big_pow(static_cast<unsigned long>(config.alphabet),
-                                                        static_cast<unsigned long>(config.n)) *
-                                   d)));
+  const I tau =
+      I(d) *
+      log(I(Exact(BigInt(8) *
+                  big_pow(static_cast<unsigned long>(config.alphabet), static_cast<unsigned long>(config.n)) * d)));
   return tau.upper();
 }
 
@@ -79,22 +80,27 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
     found = probe(hi *= 2);
   }
   if (!found) lo = hi;  // every probe failed: the last is the largest
-  Json summary{{"sweep", "tau"}, {"construction", "copy"}, {"claim", transformer_claim_specs().thm2_3.id + " (text reading)"},
-               {"config", config_name(config)}, {"resolution", exact_to_string(sweep.resolution)},
+  Json summary{{"sweep", "tau"},
+               {"construction", "copy"},
+               {"claim", transformer_claim_specs().thm2_3.id + " (text reading)"},
+               {"config", config_name(config)},
+               {"resolution", exact_to_string(sweep.resolution)},
                {"proof_tau", fmt::format("d ln(8Kd) <= {}", decimal(proof))}};
   if (outside_hypotheses)
-    summary["hypotheses"] = "outside Theorem 2.3's range 2n <= L <= D^n: the claim asserts nothing here (vacuous), "
-                            "and each probe's verdict says only what the check found";
+    summary["hypotheses"] =
+        "outside Theorem 2.3's range 2n <= L <= D^n: the claim asserts nothing here (vacuous), "
+        "and each probe's verdict says only what the check found";
   if (found) {
     while (hi - lo > 1) {
       const BigInt mid = (lo + hi) / 2;
-      if (probe(mid)) hi = mid;
-      else lo = mid;
+      if (probe(mid))
+        hi = mid;
+      else
+        lo = mid;
     }
   }
-  std::sort(table.rows.begin(), table.rows.end(), [](const auto& a, const auto& b) {
-    return parse_exact(a[0]) < parse_exact(b[0]);
-  });
+  std::sort(table.rows.begin(), table.rows.end(),
+            [](const auto& a, const auto& b) { return parse_exact(a[0]) < parse_exact(b[0]); });
   // What is verified is a bracket: the claim fails at the largest failing probe and holds at the smallest verified
   // one. That no tau between them (or beyond) changes the verdict is the bisection's monotonicity assumption; whether
   // the probes themselves are monotone is checked.
@@ -105,14 +111,21 @@ Json sweep_tau(const CopyTransformerConfig& config, const CopySweepOptions& swee
   summary["monotone_on_probes"] = monotone;
   summary["monotonicity"] = fmt::format("assumed between probes by the bisection; on the {} probes made it {}",
                                         table.rows.size(), monotone ? "holds" : "is violated (see the CSV)");
-  if (found) summary["smallest_verified_over_proof_tau"] = decimal(smallest_verified / proof);
+  if (found)
+    summary["smallest_verified_over_proof_tau"] = decimal(smallest_verified / proof);
   else
-    summary["note"] = transformer_claim_specs().thm2_3.id + " was not verified at any probed tau up to 2^12 times the "
-                                                            "proof's";
+    summary["note"] = transformer_claim_specs().thm2_3.id +
+                      " was not verified at any probed tau up to 2^12 times the "
+                      "proof's";
   PlotSpec plot{"Theorem 2.3 against the softmax temperature: " + config_words(config),
-                "temperature $\\tau$ (log scale)", "fraction of repeat-free strings copied (certified)", true, false,
-                std::pair{0.0, 1.05}, "tau_decimal",
-                {{"fraction_copied", "each probe: an exhaustive check", SeriesStyle::Points}}, {}};
+                "temperature $\\tau$ (log scale)",
+                "fraction of repeat-free strings copied (certified)",
+                true,
+                false,
+                std::pair{0.0, 1.05},
+                "tau_decimal",
+                {{"fraction_copied", "each probe: an exhaustive check", SeriesStyle::Points}},
+                {}};
   plot.verdict_column = "verdict";
   if (found) plot.marks.push_back({smallest_verified.convert_to<double>(), "smallest verified $\\tau$"});
   plot.marks.push_back({proof.convert_to<double>(), "the proof's $\\tau = d \\ln(8Kd)$"});
@@ -170,16 +183,29 @@ Json sweep_precision(const CopyTransformerConfig& config, const CopySweepOptions
     }
     const double loglog = std::log2(std::log2(static_cast<double>(length)));
     table.rows.push_back({std::to_string(length), fewest ? std::to_string(*fewest) : "none <= 64",
-                          std::to_string(strings.size()), exhaustive ? "yes" : "sampled", fmt::format("{:.4f}", loglog)});
-    points.push_back({{"L", length}, {"min_bits", fewest ? Json(*fewest) : Json(nullptr)},
-                      {"strings_tested", strings.size()}, {"exhaustive", exhaustive}});
+                          std::to_string(strings.size()), exhaustive ? "yes" : "sampled",
+                          fmt::format("{:.4f}", loglog)});
+    points.push_back({{"L", length},
+                      {"min_bits", fewest ? Json(*fewest) : Json(nullptr)},
+                      {"strings_tested", strings.size()},
+                      {"exhaustive", exhaustive}});
   }
-  Json summary{{"sweep", "bits"}, {"construction", "copy"}, {"config", config_name(config, false)},
+  Json summary{{"sweep", "bits"},
+               {"construction", "copy"},
+               {"config", config_name(config, false)},
                {"arithmetic", "MPFR, round to nearest at every operation (a measurement, not a verification)"},
-               {"points", points}, {"samples_when_not_exhaustive", sweep.samples}, {"seed", sweep.seed}};
+               {"points", points},
+               {"samples_when_not_exhaustive", sweep.samples},
+               {"seed", sweep.seed}};
   PlotSpec plot{"Fewest MPFR bits that still copy every tested repeat-free string: " + config_words(config, false),
-                "length $L$", "bits of precision", false, false, std::nullopt, "L",
-                {{"min_bits", "fewest bits (measured, round to nearest)"}, {"log2_log2_L", "$\\log_2 \\log_2 L$"}}, {}};
+                "length $L$",
+                "bits of precision",
+                false,
+                false,
+                std::nullopt,
+                "L",
+                {{"min_bits", "fewest bits (measured, round to nearest)"}, {"log2_log2_L", "$\\log_2 \\log_2 L$"}},
+                {}};
   write_sweep(sweep.output, "bits-" + config_name(config, false), table, plot, summary);
   return summary;
 }
@@ -203,33 +229,40 @@ Json sweep_length(const CopyTransformerConfig& config, const CopySweepOptions& s
       if (r.id == claims.err.id && r.reading == "formula") p_formula = r.details["p_ngram"].get<std::string>();
       if (r.id == claims.thm2_3.id && r.reading == "text") thm = to_string(r.verdict);
     }
-    const Exact bound(BigInt(length) * length, big_pow(static_cast<unsigned long>(c.alphabet),
-                                                        static_cast<unsigned long>(c.n)));
+    const Exact bound(BigInt(length) * length,
+                      big_pow(static_cast<unsigned long>(c.alphabet), static_cast<unsigned long>(c.n)));
     table.rows.push_back({std::to_string(length), err, err == "unknown" ? "" : decimal(parse_exact(err)), p_text,
                           decimal(parse_exact(p_text)), p_formula, decimal(parse_exact(p_formula)),
                           exact_to_string(bound), decimal(bound), thm});
     if (!crossing && err != "unknown" && parse_exact(err) >= sweep.threshold) crossing = length;
   }
-  Json summary{{"sweep", "L"}, {"construction", "copy"}, {"config", config_name(config, false)},
+  Json summary{{"sweep", "L"},
+               {"construction", "copy"},
+               {"config", config_name(config, false)},
                {"threshold", exact_to_string(sweep.threshold)},
                {"first_L_with_err_at_or_above_threshold", crossing ? Json(*crossing) : Json(nullptr)},
                {"L_max", sweep.length_max}};
   PlotSpec plot{"Exact error rate of the copy transformer against the length: " + config_words(config, false),
-                "length $L$", "probability over uniform strings", false, false, std::pair{0.0, 1.05}, "L",
+                "length $L$",
+                "probability over uniform strings",
+                false,
+                false,
+                std::pair{0.0, 1.05},
+                "L",
                 {{"err_decimal", "error rate (transformer, certified)"},
                  {"p_text_decimal", "$p_{n\\mathrm{-gram}}$ (text reading)"},
                  {"p_formula_decimal", "$p_{n\\mathrm{-gram}}$ (formula reading)"},
                  {"L2_D_minus_n_decimal", "Lemma 2.4's bound $L^2 D^{-n}$"}},
                 {}};
-  const double top_of_range = big_pow(static_cast<unsigned long>(config.alphabet), static_cast<unsigned long>(config.n))
-                                  .convert_to<double>();
+  const double top_of_range =
+      big_pow(static_cast<unsigned long>(config.alphabet), static_cast<unsigned long>(config.n)).convert_to<double>();
   if (2.0 * config.n <= sweep.length_max) {
     plot.shade = std::pair{2.0 * config.n, std::min(top_of_range, static_cast<double>(sweep.length_max))};
     plot.shade_label = "Theorem 2.3's range $2n \\le L \\le D^n$";
   }
   if (crossing)
-    plot.marks.push_back({static_cast<double>(*crossing),
-                          "first $L$ with error rate $\\ge " + exact_to_string(sweep.threshold) + "$"});
+    plot.marks.push_back(
+        {static_cast<double>(*crossing), "first $L$ with error rate $\\ge " + exact_to_string(sweep.threshold) + "$"});
   write_sweep(sweep.output, "length-" + config_name(config, false), table, plot, summary);
   return summary;
 }

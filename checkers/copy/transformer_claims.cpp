@@ -23,7 +23,8 @@ std::string vector_text(const Vector<Surd>& v) {
 
 Vector<Surd> psi_row(const CopyTransformer& tr, Token token) {
   Vector<Surd> row;
-  for (std::size_t c = 0; c < tr.embedding().cols(); ++c) row.push_back(tr.embedding()(static_cast<std::size_t>(token), c));
+  for (std::size_t c = 0; c < tr.embedding().cols(); ++c)
+    row.push_back(tr.embedding()(static_cast<std::size_t>(token), c));
   return row;
 }
 
@@ -54,11 +55,12 @@ std::vector<BlockCheck> lemma_c4_blocks(const CopyTransformer& tr, const TokenSt
   for (std::size_t t = 1; t <= un; ++t) {
     checks.push_back({fmt::format("key block t={}", t), key_blocks_on ? psi_row(tr, token_at(p - t)) : zero,
                       slice(out.key, (t - 1) * ud, ud)});
-    checks.push_back({fmt::format("key position t={}", t), {Surd(p == t + 1 ? 1 : 0)}, slice(out.key, un * ud + t - 1, 1)});
+    checks.push_back(
+        {fmt::format("key position t={}", t), {Surd(p == t + 1 ? 1 : 0)}, slice(out.key, un * ud + t - 1, 1)});
     checks.push_back({fmt::format("query block t={}", t), query_blocks_on ? psi_row(tr, token_at(p - t + 1)) : zero,
                       slice(out.query, (t - 1) * ud, ud)});
-    checks.push_back({fmt::format("query position t={}", t), {Surd(p == lc + t ? n : 0)},
-                      slice(out.query, un * ud + t - 1, 1)});
+    checks.push_back(
+        {fmt::format("query position t={}", t), {Surd(p == lc + t ? n : 0)}, slice(out.query, un * ud + t - 1, 1)});
   }
   return checks;
 }
@@ -79,7 +81,7 @@ void record(Tally& tally, const std::optional<Failure>& f) {
 struct TransformerTally {
   Tally lemma_c1, lemma_c4;
   std::map<std::string, std::uint64_t> lemma_c4_sites;  // "position p, block" -> failing strings
-  std::array<Tally, 2> scores, thm2_3;  // by reading
+  std::array<Tally, 2> scores, thm2_3;                  // by reading
   std::array<std::uint64_t, 2> with_repeat{};
   // Strings failing the printed statement (target score n and |z_j| < n - 1/d), by reading.
   std::array<std::uint64_t, 2> printed_statement_failures{};
@@ -134,8 +136,7 @@ std::optional<Failure> check_lemma_c1_on(const CopyTransformer& tr, const TokenS
 
 // Lemma C.4 on one string; every failing (position, block) is counted in `sites`, the first one returned.
 std::optional<Failure> check_lemma_c4_on(const CopyTransformer& tr, const TokenString& x, const TokenString& s,
-                                         const Layer1Blocks& blocks,
-                                         std::map<std::string, std::uint64_t>& sites) {
+                                         const Layer1Blocks& blocks, std::map<std::string, std::uint64_t>& sites) {
   std::optional<Failure> first;
   for (std::size_t p = 1; p <= s.size(); ++p)
     for (const auto& b : lemma_c4_blocks(tr, s, p, blocks[p - 1])) {
@@ -149,17 +150,19 @@ std::optional<Failure> check_lemma_c4_on(const CopyTransformer& tr, const TokenS
 
 // The claim in the proof of Thm 2.3 (CopyTransformer::find_score_violation) as a counterexample. The corrected
 // statement (errata E7) bounds z_j from above only, which is all Lemma C.3's proof uses.
-std::optional<Failure> check_scores_on(const CopyTransformer& tr, const TokenString& x,
-                                       const Layer1Blocks& blocks, bool two_sided) {
+std::optional<Failure> check_scores_on(const CopyTransformer& tr, const TokenString& x, const Layer1Blocks& blocks,
+                                       bool two_sided) {
   const auto v = tr.find_score_violation(blocks, two_sided);
   if (!v) return std::nullopt;
   const Surd bound = Surd(Exact(tr.config().n)) - Surd(Exact(1, tr.dim()));
   if (v->target)
-    return Failure{Json(x), fmt::format("query position {}: target key {} scores {}, not n", v->query, v->key,
-                                        v->score.to_string()),
-                   Json(std::to_string(tr.config().n)), Json(v->score.to_string())};
-  return Failure{Json(x), fmt::format("query position {}: key {} scores {}, {} not < n - 1/d", v->query, v->key,
-                                      v->score.to_string(), two_sided ? "|z|" : "z"),
+    return Failure{
+        Json(x),
+        fmt::format("query position {}: target key {} scores {}, not n", v->query, v->key, v->score.to_string()),
+        Json(std::to_string(tr.config().n)), Json(v->score.to_string())};
+  return Failure{Json(x),
+                 fmt::format("query position {}: key {} scores {}, {} not < n - 1/d", v->query, v->key,
+                             v->score.to_string(), two_sided ? "|z|" : "z"),
                  Json(std::string(two_sided ? "|z| < " : "z < ") + bound.to_string()), Json(v->score.to_string())};
 }
 
@@ -186,19 +189,21 @@ struct ResultContext {
 
   bool theorem_range() const {  // Theorem 2.3: 2n <= L <= D^n
     return 2 * domain.n <= domain.length &&
-           BigInt(domain.length) <= big_pow(static_cast<unsigned long>(domain.alphabet),
-                                            static_cast<unsigned long>(domain.n));
+           BigInt(domain.length) <=
+               big_pow(static_cast<unsigned long>(domain.alphabet), static_cast<unsigned long>(domain.n));
   }
   Json settings() const {
-    return Json{{"embedding", to_string(config.embedding)}, {"tau", tau}, {"d", dim},
+    return Json{{"embedding", to_string(config.embedding)},
+                {"tau", tau},
+                {"d", dim},
                 {"positions", "s_1 = <BOS>, s_2..s_{L+1} = x, s_{L+2} = <COPY>; Appendix C's L is L + 1"}};
   }
 };
 
 ClaimResult lemma_c1_result(const ClaimSpec& spec, const TransformerTally& tally, const ResultContext& c) {
   ClaimResult r = result_from(spec, tally.lemma_c1);
-  r.summary = fmt::format("h_1..h_{} exact at all {} positions of {} strings", c.domain.n + 1,
-                          2 * c.domain.length + 1, tally.lemma_c1.checked);
+  r.summary = fmt::format("h_1..h_{} exact at all {} positions of {} strings", c.domain.n + 1, 2 * c.domain.length + 1,
+                          tally.lemma_c1.checked);
   return r;
 }
 
@@ -217,7 +222,8 @@ ClaimResult lemma_c4_result(const ClaimSpec& spec, const TransformerTally& tally
   return r;
 }
 
-ClaimResult scores_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading, const ResultContext& c) {
+ClaimResult scores_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading,
+                          const ResultContext& c) {
   const auto ri = static_cast<std::size_t>(reading);
   ClaimResult r = result_from(spec, tally.scores[ri], to_string(reading));
   mark_scores_hypotheses(r, c.domain.alphabet, c.domain.n, c.domain.length);
@@ -230,7 +236,8 @@ ClaimResult scores_result(const ClaimSpec& spec, const TransformerTally& tally, 
   return r;
 }
 
-ClaimResult thm2_3_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading, const ResultContext& c) {
+ClaimResult thm2_3_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading,
+                          const ResultContext& c) {
   ClaimResult r = result_from(spec, tally.thm2_3[static_cast<std::size_t>(reading)], to_string(reading));
   r.outside_hypotheses = !c.theorem_range();
   if (r.outside_hypotheses) r.reason = "Theorem 2.3 assumes 2n <= L <= D^n";
@@ -246,7 +253,8 @@ ClaimResult thm2_3_result(const ClaimSpec& spec, const TransformerTally& tally, 
   return r;
 }
 
-ClaimResult err_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading, const ResultContext& c) {
+ClaimResult err_result(const ClaimSpec& spec, const TransformerTally& tally, NgramReading reading,
+                       const ResultContext& c) {
   ClaimResult r;
   r.id = spec.id;
   r.statement = spec.statement;
@@ -274,10 +282,11 @@ ClaimResult err_result(const ClaimSpec& spec, const TransformerTally& tally, Ngr
     r.failed = !holds;
     r.summary = "err = " + exact_to_string(err) + (holds ? " < " : " >= ") + "p = " + exact_to_string(p);
     if (tally.tied > 0)
-      r.summary += fmt::format(" ({} of the failing strings end in an exact tie, counted as errors; without them err "
-                               "= {}{})",
-                               tally.tied, exact_to_string(err_without_ties),
-                               !holds && err_without_ties < p ? ": the refutation rests on that convention" : "");
+      r.summary += fmt::format(
+          " ({} of the failing strings end in an exact tie, counted as errors; without them err "
+          "= {}{})",
+          tally.tied, exact_to_string(err_without_ties),
+          !holds && err_without_ties < p ? ": the refutation rests on that convention" : "");
     if (!holds)
       r.counterexamples.push_back({Json{{"D", c.domain.alphabet}, {"n", c.domain.n}, {"L", c.domain.length}},
                                    Json("err < " + exact_to_string(p)), Json(exact_to_string(err)),
@@ -320,7 +329,8 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
     std::optional<CopyRun> run;
     if (want.thm2_3 || want.err) {
       run = tr.copy_string(x, blocks);
-      if (!run->decided) ++tally.undecided;
+      if (!run->decided)
+        ++tally.undecided;
       else if (!run->copied) {
         ++tally.not_copied;
         tally.tied += run->steps.back().margin == Margin::Tie;
@@ -344,9 +354,9 @@ std::vector<ClaimResult> check_transformer_claims(const StringDomain& d, const C
         ++tally.thm2_3[r].unknown;
         continue;
       }
-      record(tally.thm2_3[r], run->copied ? std::nullopt
-                                           : std::optional<Failure>(Failure{Json(x), run->failure(), Json(x),
-                                                                            Json(run->output)}));
+      record(tally.thm2_3[r],
+             run->copied ? std::nullopt
+                         : std::optional<Failure>(Failure{Json(x), run->failure(), Json(x), Json(run->output)}));
     }
   };
   auto merge = [](TransformerTally& into, TransformerTally&& from) { into.merge(std::move(from)); };
@@ -394,7 +404,8 @@ ClaimResult check_lemma_c2(int alphabet, TransformerVariant variant) {
     const Vector<Surd> v = row(x);
     const Surd norm2 = dot(v, v);
     property(norm2 == Surd(1), "||Psi(x)||_2 = 1", Json{{"x", x}}, "1", "sqrt(" + norm2.to_string() + ")");
-    for (const Surd& e : v) property(e <= Surd(1) && -e <= Surd(1), "||Psi(x)||_inf <= 1", Json{{"x", x}}, "<= 1", e.to_string());
+    for (const Surd& e : v)
+      property(e <= Surd(1) && -e <= Surd(1), "||Psi(x)||_inf <= 1", Json{{"x", x}}, "<= 1", e.to_string());
     for (Token y = 0; y < tokens; ++y) {
       if (y == x) continue;
       const Surd inner = dot(v, row(y));
@@ -406,7 +417,8 @@ ClaimResult check_lemma_c2(int alphabet, TransformerVariant variant) {
   }
   r.set_verdict_from_counts();
   r.details["d"] = d;
-  r.details["entries"] = variant == TransformerVariant::Paper ? "+-1/sqrt(d) (as printed)" : "+-1/sqrt(d-2) (corrected)";
+  r.details["entries"] =
+      variant == TransformerVariant::Paper ? "+-1/sqrt(d) (as printed)" : "+-1/sqrt(d-2) (corrected)";
   r.summary = fmt::format("{} of {} property instances hold (d = {})", r.passed, r.checked, d);
   return r;
 }

@@ -65,15 +65,16 @@ struct Count3CheckContext {
   RunOptions options;
 };
 
-Count3CheckContext prepare_count3_run(const ParamValues& params, const std::string& variant, const ClaimSelection& asked,
-                             const RunOptions& options, CheckReport& report) {
+Count3CheckContext prepare_count3_run(const ParamValues& params, const std::string& variant,
+                                      const ClaimSelection& asked, const RunOptions& options, CheckReport& report) {
   const auto on_inputs = claims_on_inputs();
   const bool needs_inputs =
       std::any_of(on_inputs.begin(), on_inputs.end(), [&](const ClaimSpec* c) { return asked.has(*c); });
   Count3CheckContext run{needs_inputs ? inputs_from(params, options) : InputSource::experiment(0, 0),
-                semantics_from(params, variant), static_cast<std::uint64_t>(params.integer("seed")), options};
-  report.arithmetic = "exact (RASP interpreter over rationals; transformers with equal scores); interval (alpha, "
-                      "beta of eq. 5); z3 (entp.a2/a3: free positive exponentials)";
+                         semantics_from(params, variant), static_cast<std::uint64_t>(params.integer("seed")), options};
+  report.arithmetic =
+      "exact (RASP interpreter over rationals; transformers with equal scores); interval (alpha, "
+      "beta of eq. 5); z3 (entp.a2/a3: free positive exponentials)";
   report.domain_description = needs_inputs ? run.inputs.describe() : "fixed instances (see each claim)";
   report.domain_inputs = needs_inputs ? run.inputs.size() : 0;
   return run;
@@ -109,11 +110,12 @@ std::vector<VariantSpec> count3_variants() {
 }
 
 std::vector<SweepSpec> count3_sweeps() {
-  return {{"values", false,
-           "for sequences of length exactly n, the fraction on which each program agrees with eq. (4) as the value "
-           "range 0..K grows",
-           {integer_param("L-max", "the largest value K (default 3n, stopping within --max-inputs)", 1, 1'000'000,
-                          "")}}};
+  return {
+      {"values",
+       false,
+       "for sequences of length exactly n, the fraction on which each program agrees with eq. (4) as the value "
+       "range 0..K grows",
+       {integer_param("L-max", "the largest value K (default 3n, stopping within --max-inputs)", 1, 1'000'000, "")}}};
 }
 
 // count3.lemma_a6 is the only claim with a proof of its own (entp.a2 and entp.a3 use Z3 inside check).
@@ -123,10 +125,8 @@ void prove_count3(const ParamValues&, const std::string&, const ClaimSelection&,
   const proofs::QueryOptions query = query_options(options).named(lemma_a6.id);
   report.arithmetic = "z3 (unsat proofs; sat models replayed in exact arithmetic)";
   report.domain_description = "symbolic: every n >= 1, every (a, b) of the lemma's domain, every eps and M allowed";
-  ClaimResult printed = claim_from_proof(lemma_a6,
-                                         proofs::prove_lemma_a6(proofs::GadgetConstants::printed(), query));
-  const ClaimResult tight = claim_from_proof(lemma_a6,
-                                             proofs::prove_lemma_a6(proofs::GadgetConstants::tight(), query));
+  ClaimResult printed = claim_from_proof(lemma_a6, proofs::prove_lemma_a6(proofs::GadgetConstants::printed(), query));
+  const ClaimResult tight = claim_from_proof(lemma_a6, proofs::prove_lemma_a6(proofs::GadgetConstants::tight(), query));
   printed.details["tight_constants"] = {{"statement", tight.details.value("proved_statement", "")},
                                         {"verdict", to_string(tight.verdict)},
                                         {"seconds", tight.details.value("seconds", 0.0)}};
@@ -134,13 +134,12 @@ void prove_count3(const ParamValues&, const std::string&, const ClaimSelection&,
   report.claims.push_back(std::move(printed));
 }
 
-Json sweep_count3(const ParamValues& params, const std::string& variant, const SweepRun& sweep,
-                  const RunOptions& run) {
+Json sweep_count3(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != sweep.spec.vary) throw UsageError("--vary values takes no range (got '" + sweep.vary + "')");
   const std::optional<long long> value_max =
       sweep.options.has("L-max") ? std::optional<long long>(sweep.options.integer("L-max")) : std::nullopt;
-  return sweep_value_range(params.small_int("n"), params.choice("program"), semantics_from(params, variant),
-                           value_max, sweep.output, run);
+  return sweep_value_range(params.small_int("n"), params.choice("program"), semantics_from(params, variant), value_max,
+                           sweep.output, run);
 }
 
 Sequence parse_sequence(const std::string& input) {
@@ -149,7 +148,8 @@ Sequence parse_sequence(const std::string& input) {
   Sequence x;
   for (const auto& item : split_list(input, ',', "--input", what))
     x.push_back(parse_integer_option("--input value", item, 0, 1'000'000'000));
-  if (x.size() > max_length) throw UsageError("--input must be " + what + " (got " + std::to_string(x.size()) + " values)");
+  if (x.size() > max_length)
+    throw UsageError("--input must be " + what + " (got " + std::to_string(x.size()) + " values)");
   return x;
 }
 
@@ -171,9 +171,10 @@ Evaluation eval_count3(const ParamValues& params, const std::string& variant, co
   const ProgramSemantics s = semantics_from(params, variant);
   const std::string program = params.choice("program");
   Evaluation e;
-  e.text = fmt::format("x = {} (m = {})\n  Count3 by eq. (4) = {}, Algorithm 2 = {}, Algorithm 3 = {}\n"
-                       "  Match3' = {}\n",
-                       fmt::join(x, ","), x.size(), count3_eq4(x), count3_alg2(x), count3_alg3(x), match3_prime(x));
+  e.text = fmt::format(
+      "x = {} (m = {})\n  Count3 by eq. (4) = {}, Algorithm 2 = {}, Algorithm 3 = {}\n"
+      "  Match3' = {}\n",
+      fmt::join(x, ","), x.size(), count3_eq4(x), count3_alg2(x), count3_alg3(x), match3_prime(x));
   e.result = {{"x", x},
               {"count3_eq4", count3_eq4(x)},
               {"algorithm2", count3_alg2(x)},
@@ -184,7 +185,8 @@ Evaluation eval_count3(const ParamValues& params, const std::string& variant, co
     for (const auto& d : run.mean_differences()) {
       e.text += fmt::format("    mean at {} position {}: exact {}, truncated {}\n", d.site, d.position + 1,
                             exact_to_string(d.exact), exact_to_string(d.truncated));
-      into["mean_differences"].push_back({{"site", d.site}, {"position", d.position + 1},
+      into["mean_differences"].push_back({{"site", d.site},
+                                          {"position", d.position + 1},
                                           {"exact", exact_to_string(d.exact)},
                                           {"truncated", exact_to_string(d.truncated)}});
     }
@@ -197,7 +199,8 @@ Evaluation eval_count3(const ParamValues& params, const std::string& variant, co
     const rasp::Seq y = alg4_count_triplets(rasp::sequence(x), s.alg4);
     e.text += fmt::format("  Algorithm 4 ({}): output at m = {}{}\n", variant, exact_to_string(last_output(y)),
                           trace ? ", every position " + seq_text(y) : "");
-    Json& r = e.result["algorithm4"] = {{"output", exact_to_string(last_output(y))}, {"every_position", exact_values(y)}};
+    Json& r =
+        e.result["algorithm4"] = {{"output", exact_to_string(last_output(y))}, {"every_position", exact_values(y)}};
     report_means(run, r);
     traced("algorithm4.output", y, "Algorithm 4's output at every position (exact)");
   }
@@ -206,7 +209,8 @@ Evaluation eval_count3(const ParamValues& params, const std::string& variant, co
     const rasp::Seq y = alg5_has_triplet(rasp::sequence(x));
     e.text += fmt::format("  Algorithm 5: output at m = {}{}\n", exact_to_string(last_output(y)),
                           trace ? ", every position " + seq_text(y) : "");
-    Json& r = e.result["algorithm5"] = {{"output", exact_to_string(last_output(y))}, {"every_position", exact_values(y)}};
+    Json& r =
+        e.result["algorithm5"] = {{"output", exact_to_string(last_output(y))}, {"every_position", exact_values(y)}};
     report_means(run, r);
     traced("algorithm5.output", y, "Algorithm 5's output at every position (exact)");
   }
@@ -215,8 +219,8 @@ Evaluation eval_count3(const ParamValues& params, const std::string& variant, co
     const ChainOfThought cot = generate_alg6(x, 4 * x.size() + 4);
     e.text += fmt::format("  Algorithm 6: generated {} ({}), designed {}\n", fmt::join(cot.generated, ","),
                           cot.terminated ? "ends with EOS = -1" : "no EOS", fmt::join(expected_alg6_chain(x), ","));
-    Json& r = e.result["algorithm6"] = {{"generated", cot.generated}, {"ends_with_eos", cot.terminated},
-                                        {"designed", expected_alg6_chain(x)}};
+    Json& r = e.result["algorithm6"] = {
+        {"generated", cot.generated}, {"ends_with_eos", cot.terminated}, {"designed", expected_alg6_chain(x)}};
     report_means(run, r);
   }
   return e;
@@ -236,8 +240,12 @@ std::vector<std::string> count3_unread_params(const std::string& verb, const Swe
 }  // namespace
 
 Construction count3_construction() {
-  return {{"count3", "Ewer, Chae, Zeng, Kim, Lee: ENTP: Encoder-only Next Token Prediction (arXiv 2410.01600 v3)",
-           count3_params(), count3_variants(), count3_claims(), count3_sweeps(),
+  return {{"count3",
+           "Ewer, Chae, Zeng, Kim, Lee: ENTP: Encoder-only Next Token Prediction (arXiv 2410.01600 v3)",
+           count3_params(),
+           count3_variants(),
+           count3_claims(),
+           count3_sweeps(),
            {.prove_params = std::vector<std::string>{},  // Lemma A.6 is proved for every n at once
             .eval_length_param = "n",
             .unread_params = count3_unread_params}},

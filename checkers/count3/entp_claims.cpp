@@ -91,8 +91,8 @@ std::vector<OutputIdentity> decoder_prefix_identities(const std::vector<EntpMode
   for (std::size_t m = 0; m < decoders.size(); ++m) {
     const auto xs = random_inputs(seed + m, input_length, decoders[m].dim());
     for (std::size_t i = 1; i <= input_length; ++i)
-      out.push_back({fmt::format("decoder{}.position{}", m, i), decoders[m], xs, i - 1, decoders[m],
-                     prefix(xs, i), i - 1});
+      out.push_back(
+          {fmt::format("decoder{}.position{}", m, i), decoders[m], xs, i - 1, decoders[m], prefix(xs, i), i - 1});
   }
   return out;
 }
@@ -104,8 +104,8 @@ std::vector<OutputIdentity> encoder_decoder_identities(const std::vector<EntpMod
     decoder.causal = true;
     const auto xs = random_inputs(seed + m, input_length, encoders[m].dim());
     for (std::size_t i = 1; i <= input_length; ++i)
-      out.push_back({fmt::format("encoder{}.length{}", m, i), encoders[m], prefix(xs, i), i - 1, decoder,
-                     prefix(xs, i), i - 1});
+      out.push_back(
+          {fmt::format("encoder{}.length{}", m, i), encoders[m], prefix(xs, i), i - 1, decoder, prefix(xs, i), i - 1});
   }
   return out;
 }
@@ -118,8 +118,8 @@ std::vector<EntpModel> random_models(std::uint64_t seed, std::size_t layers, boo
 }
 
 ClaimResult check_a2(std::uint64_t seed, unsigned timeout_ms) {
-  return check_output_identities(count3_claim_specs().a2,
-                                 decoder_prefix_identities(random_models(seed, 2, true), seed), timeout_ms);
+  return check_output_identities(count3_claim_specs().a2, decoder_prefix_identities(random_models(seed, 2, true), seed),
+                                 timeout_ms);
 }
 
 ClaimResult check_a3(std::uint64_t seed, unsigned timeout_ms) {
@@ -290,8 +290,8 @@ Thm42Signs thm4_2_signs(const EntpModel& encoder, const ExactVector& x1, const E
                const Sign a = alpha.sign(), b = beta.sign();
                const bool undecided = a == Sign::Unknown || b == Sign::Unknown;
                const Tri positive = a == Sign::Positive && b == Sign::Positive ? Tri::True
-                                    : undecided                                  ? Tri::Unknown
-                                                                                 : Tri::False;
+                                    : undecided                                ? Tri::Unknown
+                                                                               : Tri::False;
                return Thm42Signs{positive, alpha.to_string(), beta.to_string()};
              },
              [](const Thm42Signs& s) { return s.positive != Tri::Unknown; })
@@ -318,10 +318,12 @@ ClaimResult check_thm4_2(std::uint64_t seed) {
       for (auto& e : four_x1) e *= 4;
       record(exact_outputs(encoder, {x1})[0] == four_x1, "E~(x1)_1 = 4 x1", in);
       const Thm42Signs signs = thm4_2_signs(encoder, x1, x2);
-      if (signs.positive == Tri::Unknown) ++t.checked, ++t.unknown;
-      else record(signs.positive == Tri::True, "alpha, beta > 0 (certified)", in);
-      alphas.push_back({{"dim", dim}, {"x1", in["x1"]}, {"x2", in["x2"]}, {"alpha", signs.alpha},
-                        {"beta", signs.beta}});
+      if (signs.positive == Tri::Unknown)
+        ++t.checked, ++t.unknown;
+      else
+        record(signs.positive == Tri::True, "alpha, beta > 0 (certified)", in);
+      alphas.push_back(
+          {{"dim", dim}, {"x1", in["x1"]}, {"x2", in["x2"]}, {"alpha", signs.alpha}, {"beta", signs.beta}});
     }
   }
   // The contradiction: any decoder with p1 != p2 maps (0, p1 - p2) to (c, c), exactly; (0, beta x2) is not constant.
@@ -333,7 +335,8 @@ ClaimResult check_thm4_2(std::uint64_t seed) {
     ExactVector x2 = p1;
     for (std::size_t k = 0; k < x2.size(); ++k) x2[k] -= p2[k];
     const auto out = exact_outputs(decoder, {ExactVector(2, Exact(0)), x2});
-    record(out[0] == out[1], "D(0, p1 - p2) is constant", Json{{"p1", exact_vector_json(p1)}, {"p2", exact_vector_json(p2)}});
+    record(out[0] == out[1], "D(0, p1 - p2) is constant",
+           Json{{"p1", exact_vector_json(p1)}, {"p2", exact_vector_json(p2)}});
   }
   t.fill(r);
   if (t.unknown > 0) r.reason = at_ladder_ceiling("an enclosure of alpha or beta contains 0");

@@ -34,7 +34,8 @@ ClaimResult check_lemma_a6(long long max_n) {
     const bool works = !gadget_counterexample(n, eps, smallest);
     const bool below_fails = gadget_counterexample(n, eps, smallest - Exact(1, 1000)).has_value();
     const bool eps_one_works = !gadget_counterexample(n, Exact(1), Exact(n));
-    const bool eps_above_fails = gadget_counterexample(n, Exact(1001, 1000), Exact(2 * n) * Exact(1000, 1001)).has_value();
+    const bool eps_above_fails =
+        gadget_counterexample(n, Exact(1001, 1000), Exact(2 * n) * Exact(1000, 1001)).has_value();
     limits_hold = limits_hold && works && below_fails && smallest == Exact(n) / eps && eps_one_works &&
                   (n == 1 || eps_above_fails);
     limits.push_back({{"n", n},

@@ -43,9 +43,10 @@ Sequence InputSource::at(std::uint64_t index) const {
 
 std::string InputSource::describe() const {
   if (!experiment_) return domain_.describe();
-  return fmt::format("ENTP Sec. 6.1 experiment: {} samples (seed {}), each 16 integers uniform in [0, 63] extended to "
-                     "64 by eq. 4; every prefix x_1..x_m with 16 <= m <= 63 ({} inputs)",
-                     samples_, seed_, size());
+  return fmt::format(
+      "ENTP Sec. 6.1 experiment: {} samples (seed {}), each 16 integers uniform in [0, 63] extended to "
+      "64 by eq. 4; every prefix x_1..x_m with 16 <= m <= 63 ({} inputs)",
+      samples_, seed_, size());
 }
 
 }  // namespace tverify::count3

@@ -163,8 +163,9 @@ ClaimResult check_rasp_mlp(const InputSource& inputs, const ProgramSemantics& se
   r.summary = fmt::format("{}/{} elementwise maps covered (n = {})", r.passed, r.checked, n);
   r.details["sites"] = table;
   r.details["inputs"] = inputs.describe();
-  r.details["note"] = "arguments: argument pairs received (distinct within each input); a product of two "
-                      "input-dependent sequences is bilinear, not linear";
+  r.details["note"] =
+      "arguments: argument pairs received (distinct within each input); a product of two "
+      "input-dependent sequences is bilinear, not linear";
   return r;
 }
 

@@ -67,8 +67,8 @@ ClaimResult check_alg4(const InputSource& inputs, const ProgramSemantics& s, con
   r.summary = fmt::format("{}/{} inputs give Count3", t.passed, t.checked);
   note_semantics(r, s, t.count("mean_differences"), inputs);
   r.details["failures_with_some_value_at_least_length"] = t.count("failures_with_large_value");
-  r.details["variant"] = s.alg4 == Alg4Variant::Paper ? "paper: g(a, b) = a if a < b else a - b"
-                                                        : "corrected: g replaced by floor modulo";
+  r.details["variant"] =
+      s.alg4 == Alg4Variant::Paper ? "paper: g(a, b) = a if a < b else a - b" : "corrected: g replaced by floor modulo";
   return r;
 }
 
@@ -101,7 +101,8 @@ ClaimResult check_alg5(const InputSource& inputs, const ProgramSemantics& s, con
       return tally.fail({Json(x), Json(expected), value_json(printed), "as printed, last position"});
     const rasp::Seq causal = run_program(alg5_has_triplet, x, {s.mean, true}, differences);
     for (std::size_t j = 0; j < x.size(); ++j) {
-      const long long prefix_expected = match3_prime(Sequence(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(j + 1)));
+      const long long prefix_expected =
+          match3_prime(Sequence(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(j + 1)));
       if (causal[j] != prefix_expected)
         return tally.fail({Json(x), Json(prefix_expected), value_json(causal[j]),
                            fmt::format("as a decoder (every attention causal), position {}", j + 1)});
@@ -109,8 +110,8 @@ ClaimResult check_alg5(const InputSource& inputs, const ProgramSemantics& s, con
     tally.pass();
   });
   t.fill(r);
-  r.summary = fmt::format("{}/{} inputs: Match3' at the last position and, causally, at every position", t.passed,
-                          t.checked);
+  r.summary =
+      fmt::format("{}/{} inputs: Match3' at the last position and, causally, at every position", t.passed, t.checked);
   note_semantics(r, s, t.count("mean_differences"), inputs);
   return r;
 }
@@ -151,13 +152,12 @@ ClaimResult check_alg6(const InputSource& inputs, const ProgramSemantics& s, con
     Sequence whole = x;
     whole.push_back(eos_token);
     whole.insert(whole.end(), cot.generated.begin(), cot.generated.end() - 1);
-    const rasp::Seq causal =
-        run_program(alg6_count_triplets, whole, {s.mean, true}, differences);
+    const rasp::Seq causal = run_program(alg6_count_triplets, whole, {s.mean, true}, differences);
     for (std::size_t k = 0; k < cot.generated.size(); ++k)
       if (causal[x.size() + k] != cot.generated[k])
-        return tally.fail({Json(x), Json(cot.generated[k]), value_json(causal[x.size() + k]),
-                           fmt::format("one causal pass: position {} does not predict generated token {}",
-                                       x.size() + k + 1, k + 1)});
+        return tally.fail(
+            {Json(x), Json(cot.generated[k]), value_json(causal[x.size() + k]),
+             fmt::format("one causal pass: position {} does not predict generated token {}", x.size() + k + 1, k + 1)});
     tally.pass();
   });
   t.fill(r);

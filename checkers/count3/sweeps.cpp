@@ -35,9 +35,10 @@ Json sweep_value_range(int length, const std::string& program, const ProgramSema
     k_max = k;
   }
   if (k_max < asked && (given || k_max == 0))
-    throw UsageError(fmt::format("--L-max: K up to {} needs more than --max-inputs = {} program runs (K up to {} fits); "
-                                 "lower --L-max, raise --max-inputs or add --force",
-                                 asked, run.max_inputs, k_max));
+    throw UsageError(
+        fmt::format("--L-max: K up to {} needs more than --max-inputs = {} program runs (K up to {} fits); "
+                    "lower --L-max, raise --max-inputs or add --force",
+                    asked, run.max_inputs, k_max));
   require_gnuplot();
   prepare_output_dir(output.dir);
   SweepTable table;
@@ -68,9 +69,13 @@ Json sweep_value_range(int length, const std::string& program, const ProgramSema
   plot.yrange = std::make_pair(0.0, 1.05);
   for (const auto& p : programs) plot.series.push_back({p + "_fraction", p});
   plot.marks.push_back({static_cast<double>(length - 1), "$K = n - 1$"});
-  Json summary{{"length", length}, {"largest_K", last_k}, {"programs", programs}, {"rows", rows},
-               {"note", "exact: every sequence of length n over 0..K, K up to --L-max (default: 3n, or the largest K whose "
-                        "rows together fit --max-inputs)"}};
+  Json summary{{"length", length},
+               {"largest_K", last_k},
+               {"programs", programs},
+               {"rows", rows},
+               {"note",
+                "exact: every sequence of length n over 0..K, K up to --L-max (default: 3n, or the largest K whose "
+                "rows together fit --max-inputs)"}};
   write_sweep(output, "count3-values", table, plot, summary);
   return summary;
 }

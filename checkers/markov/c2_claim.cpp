@@ -78,22 +78,22 @@ ClaimResult check_c2() {
       if (ok == Tri::Unknown) ++r.unknown, undecided = true;
       if (ok == Tri::False) {
         ++r.failed;
-        r.counterexamples.push_back({Json{{"x_n", x}}, Json{{"logit", printed_logit[x]}, {"f", printed_f[x]}},
-                                     Json{{"eq26", exact_to_string(logit)}, {"model", exact_to_string(model)},
-                                          {"f", f.to_string()}},
-                                     "eq. (26) / the model / the printed rounding disagree"});
+        r.counterexamples.push_back(
+            {Json{{"x_n", x}}, Json{{"logit", printed_logit[x]}, {"f", printed_f[x]}},
+             Json{{"eq26", exact_to_string(logit)}, {"model", exact_to_string(model)}, {"f", f.to_string()}},
+             "eq. (26) / the model / the printed rounding disagree"});
       }
     }
   }
   r.details["values"] = rows;
   r.details["printed_averages"] = {{"e", "0.3618"}, {"p", "-0.1539"}, {"w1", "0.3264"}, {"b", "-0.1229"},
-                                   {"beta", 5}, {"d", 4}, {"r", 16}};
+                                   {"beta", 5},     {"d", 4},         {"r", 16}};
   r.set_verdict_from_counts();
   if (undecided && r.verdict == Verdict::Unknown) r.reason = "a rounding sits on a half-unit boundary";
-  r.summary = fmt::format("logits {} / {}, f {:.6f} / {:.6f} (x_n = 1 / 0)",
-                          rows[1]["eq26_logit_decimal"].get<std::string>(),
-                          rows[0]["eq26_logit_decimal"].get<std::string>(), sigmoid(Real(eq26(c, 1))).midpoint_double(),
-                          sigmoid(Real(eq26(c, 0))).midpoint_double());
+  r.summary =
+      fmt::format("logits {} / {}, f {:.6f} / {:.6f} (x_n = 1 / 0)", rows[1]["eq26_logit_decimal"].get<std::string>(),
+                  rows[0]["eq26_logit_decimal"].get<std::string>(), sigmoid(Real(eq26(c, 1))).midpoint_double(),
+                  sigmoid(Real(eq26(c, 0))).midpoint_double());
   return r;
 }
 

@@ -12,7 +12,7 @@ std::string max_width(const std::vector<Real>& values) {
 }
 
 Json proof_json(const proofs::ProofResult& p) {
-  const char* status = p.status == proofs::QueryStatus::Proved ? "proved"
+  const char* status = p.status == proofs::QueryStatus::Proved         ? "proved"
                        : p.status == proofs::QueryStatus::CounterModel ? "counter-model"
                                                                        : "unknown";
   Json out{{"statement", p.statement}, {"status", status}, {"seconds", fmt::format("{:.2f}", p.seconds)}};
@@ -23,8 +23,8 @@ Json proof_json(const proofs::ProofResult& p) {
 
 std::vector<std::pair<std::string, Point>> lemma_points(const MarkovSetup& setup) {
   std::vector<std::pair<std::string, Point>> points;
-  points.emplace_back("theta_star", make_point(PointKind::Star, setup.chain, setup.shapes, setup.arbitrary,
-                                               setup.variant).point);
+  points.emplace_back("theta_star",
+                      make_point(PointKind::Star, setup.chain, setup.shapes, setup.arbitrary, setup.variant).point);
   points.emplace_back("theta_pi", make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary).point);
   for (int i = 0; i < setup.samples; ++i)
     points.emplace_back(fmt::format("random_{}", i + 1), random_point(setup.shapes, setup.arbitrary.seed + 1000 + i));
@@ -43,9 +43,15 @@ proofs::ProofResult prove_kl_identity(const proofs::QueryOptions& options) {
   const z3::expr kl = k * (lk - lf) + (1 - k) * (lk1 - lg);
   const z3::expr entropy = -k * lk - (1 - k) * lk1;
   const auto q = proofs::prove(ctx, options.name + ".term", {k > 0, k < 1}, cross_entropy == kl + entropy, options);
-  return {"for all k in (0,1) and reals log f, log(1-f), log k, log(1-k): -k log f - (1-k) log(1-f) "
-          "= KL(k || f) + h(k) with log(a/b) = log a - log b",
-          q.status, false, "", q.reason, q.smt2_path, q.seconds};
+  return {
+      "for all k in (0,1) and reals log f, log(1-f), log k, log(1-k): -k log f - (1-k) log(1-f) "
+      "= KL(k || f) + h(k) with log(a/b) = log a - log b",
+      q.status,
+      false,
+      "",
+      q.reason,
+      q.smt2_path,
+      q.seconds};
 }
 
 // P(x_n = 1) = pi_1 exactly for every n <= N (the chain starts stationary).
@@ -109,16 +115,16 @@ ClaimResult check_lemma2(const MarkovSetup& setup) {
                                      Json(formula[i].to_string()), Json(autodiff.gradient[i].to_string()),
                                      "eq. (5) and the autodiff gradient of eq. (3) are certified different"});
     }
-    points.push_back({{"point", name},
-                      {"max_width_autodiff", max_width(autodiff.gradient)},
-                      {"max_width_eq5", max_width(formula)}});
+    points.push_back(
+        {{"point", name}, {"max_width_autodiff", max_width(autodiff.gradient)}, {"max_width_eq5", max_width(formula)}});
   }
   r.details["points"] = points;
   r.set_verdict_from_counts();
   if (r.verdict == Verdict::Verified) {
     r.verdict = Verdict::Unknown;
-    r.reason = "every component's enclosures intersect (consistent); interval arithmetic cannot decide that two reals "
-               "are equal";
+    r.reason =
+        "every component's enclosures intersect (consistent); interval arithmetic cannot decide that two reals "
+        "are equal";
   }
   r.summary = fmt::format("{} components at {} points, {} certified different", r.checked, points.size(), r.failed);
   return r;

@@ -14,7 +14,7 @@ struct MarkovSetup {
   Shapes shapes;
   Variant variant = Variant::Paper;
   Arbitrary arbitrary;
-  int samples = 2;         // random points for Lemmas 1-2
+  int samples = 2;                  // random points for Lemmas 1-2
   std::optional<Point> user_point;  // --point-file: also checked by Lemmas 1-2
   unsigned threads = 1;
   proofs::QueryOptions proof_options;

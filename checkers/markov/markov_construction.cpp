@@ -60,8 +60,8 @@ std::vector<ParamSpec> markov_params() {
 
 std::vector<ClaimSpec> markov_claims() {
   const auto& s = markov_claim_specs();
-  return {s.lemma1, s.lemma2, s.thm1, s.thm2_stationary, s.thm2_local_minimum, s.thm3, s.thm4, s.c2, s.schur,
-          s.h_alpha_pd};
+  return {s.lemma1, s.lemma2, s.thm1, s.thm2_stationary, s.thm2_local_minimum,
+          s.thm3,   s.thm4,   s.c2,   s.schur,           s.h_alpha_pd};
 }
 
 // What every claim group of a Markov check reads, made once per run.
@@ -71,8 +71,9 @@ MarkovSetup prepare_markov_run(const ParamValues& params, const std::string& var
   const Layout layout(setup.shapes);
   const std::uint64_t work = prefix_count(setup.shapes.N) * static_cast<std::uint64_t>(layout.size());
   check_budget(work, options, "prefix-parameter pairs (Hessian columns)");
-  report.arithmetic = "exact (probabilities, closed-form Hessians, LDL^T); interval (logs, exponentials, sigmoids, "
-                      "losses, autodiff gradients and Hessians); Z3 (the printed algebra with the logs as symbols)";
+  report.arithmetic =
+      "exact (probabilities, closed-form Hessians, LDL^T); interval (logs, exponentials, sigmoids, "
+      "losses, autodiff gradients and Hessians); Z3 (the printed algebra with the logs as symbols)";
   report.domain_description = fmt::format("every prefix x_1..x_n, n = 1..{}, with its exact probability; {} parameters",
                                           setup.shapes.N, layout.size());
   report.domain_inputs = prefix_count(setup.shapes.N);
@@ -106,17 +107,22 @@ std::vector<VariantSpec> markov_variants() {
 }
 
 std::vector<SweepSpec> markov_sweeps() {
-  return {{"pq", false, "the (p, q) grid: where theta_pi's Hessian block H_alpha is positive definite, singular or neither",
-           {text_param("resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)",
-                       "")}}};
+  return {
+      {"pq",
+       false,
+       "the (p, q) grid: where theta_pi's Hessian block H_alpha is positive definite, singular or neither",
+       {text_param("resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)", "")}}};
 }
 
 void prove_markov(const ParamValues& params, const std::string&, const ClaimSelection& asked,
                   const ProofOptions& options, const RunOptions&, CheckReport& report) {
   const auto& s = markov_claim_specs();
   const int d = params.small_int("d"), N = params.small_int("N");
-  if (d > 4 || N > 6) throw UsageError(fmt::format("prove markov: --d must be in [1, 4] and --N in [1, 6] (symbolic "
-                                                   "queries grow fast; got d = {}, N = {})", d, N));
+  if (d > 4 || N > 6)
+    throw UsageError(
+        fmt::format("prove markov: --d must be in [1, 4] and --N in [1, 6] (symbolic "
+                    "queries grow fast; got d = {}, N = {})",
+                    d, N));
   const proofs::QueryOptions query = query_options(options);
   report.arithmetic = "Z3 (nonlinear real arithmetic)";
   report.domain_description = fmt::format("all reals p, q and p_n in R^{} for n <= {}", d, N);
@@ -129,8 +135,8 @@ void prove_markov(const ParamValues& params, const std::string&, const ClaimSele
 
 Json sweep_markov(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
   if (sweep.vary != sweep.spec.vary) throw UsageError("--vary pq takes no range (got '" + sweep.vary + "')");
-  return sweep_pq(make_setup(params, variant, run), sweep.options.has("resolution") ? sweep.options.text("resolution") : "",
-                  sweep.output);
+  return sweep_pq(make_setup(params, variant, run),
+                  sweep.options.has("resolution") ? sweep.options.text("resolution") : "", sweep.output);
 }
 
 Evaluation eval_markov(const ParamValues& params, const std::string& variant, const std::string& input, bool, long) {
@@ -151,12 +157,15 @@ Evaluation eval_markov(const ParamValues& params, const std::string& variant, co
     Real norm2(0);
     for (const auto& x : der.gradient) norm2 += x * x;
     const std::string kernel = exact_to_string(setup.chain.kernel(bit(bits, n - 1)));
-    e.text = fmt::format("point file: logit {}\n  f = P(x_{} = 1 | x_1..x_{}) in {}\n  Markov kernel = {}\n"
-                         "  population loss L in {}\n  entropy rate in {}\n  |grad L|^2 in {}\n",
-                         g.to_string(), n + 1, n, sigmoid(g).to_string(), kernel, der.loss.to_string(),
-                         setup.chain.entropy_rate().to_string(), norm2.to_string());
-    e.result["point_file"] = {{"logit", g.to_string()},           {"f", sigmoid(g).to_string()},
-                              {"markov_kernel", kernel},          {"loss", der.loss.to_string()},
+    e.text = fmt::format(
+        "point file: logit {}\n  f = P(x_{} = 1 | x_1..x_{}) in {}\n  Markov kernel = {}\n"
+        "  population loss L in {}\n  entropy rate in {}\n  |grad L|^2 in {}\n",
+        g.to_string(), n + 1, n, sigmoid(g).to_string(), kernel, der.loss.to_string(),
+        setup.chain.entropy_rate().to_string(), norm2.to_string());
+    e.result["point_file"] = {{"logit", g.to_string()},
+                              {"f", sigmoid(g).to_string()},
+                              {"markov_kernel", kernel},
+                              {"loss", der.loss.to_string()},
                               {"entropy_rate", setup.chain.entropy_rate().to_string()},
                               {"gradient_norm2", norm2.to_string()}};
     return e;
@@ -209,8 +218,12 @@ Construction markov_construction() {
       .unread_params = markov_unread_params};
   return {{"markov", "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)",
            markov_params(), markov_variants(), markov_claims(), markov_sweeps(), features},
-          {check_in_groups<MarkovSetup>(prepare_markov_run, markov_claim_groups()), prove_markov, sweep_markov,
-           eval_markov, {}, weights_of_markov}};
+          {check_in_groups<MarkovSetup>(prepare_markov_run, markov_claim_groups()),
+           prove_markov,
+           sweep_markov,
+           eval_markov,
+           {},
+           weights_of_markov}};
 }
 
 }  // namespace tverify::markov

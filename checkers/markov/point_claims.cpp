@@ -20,7 +20,8 @@ namespace {
 double midpoint_of(const std::string& enclosure) {
   const auto comma = enclosure.find(',');
   return (std::strtod(enclosure.substr(1, comma - 1).c_str(), nullptr) +
-          std::strtod(enclosure.substr(comma + 1).c_str(), nullptr)) / 2;
+          std::strtod(enclosure.substr(comma + 1).c_str(), nullptr)) /
+         2;
 }
 
 std::string prefix_text(std::uint64_t bits, int n) {
@@ -86,7 +87,8 @@ Derivatives check_stationary_point(ClaimResult& r, const MarkovSetup& setup, con
 
   Shapes large = setup.shapes;
   large.N = paper_sequence_length;
-  const Real large_loss = loss_without_attention(chain, make_point(kind, chain, large, setup.arbitrary, setup.variant).point);
+  const Real large_loss =
+      loss_without_attention(chain, make_point(kind, chain, large, setup.arbitrary, setup.variant).point);
   const Real same_n = loss_without_attention(chain, sp.point);
   r.details["large_n"] = {{"N", paper_sequence_length},
                           {"loss", large_loss.to_string()},
@@ -96,7 +98,9 @@ Derivatives check_stationary_point(ClaimResult& r, const MarkovSetup& setup, con
 }
 
 double loss_midpoint(const ClaimResult& r) { return midpoint_of(r.details["loss"].get<std::string>()); }
-double target_midpoint(const ClaimResult& r) { return midpoint_of(r.details["target_loss"]["value"].get<std::string>()); }
+double target_midpoint(const ClaimResult& r) {
+  return midpoint_of(r.details["target_loss"]["value"].get<std::string>());
+}
 
 void finish(ClaimResult& r, bool proved, const std::string& what) {
   r.set_verdict_from_counts();
@@ -115,8 +119,7 @@ void compare_hessian(ClaimResult& r, const Matrix<Real>& h, const Matrix<Exact>&
   std::vector<Real> entries;
   for (int i = 0; i < layout.size(); ++i)
     for (int j = 0; j < layout.size(); ++j) {
-      const Exact expected =
-          position[i] >= 0 && position[j] >= 0 ? closed(position[i], position[j]) : Exact(0);
+      const Exact expected = position[i] >= 0 && position[j] >= 0 ? closed(position[i], position[j]) : Exact(0);
       entries.push_back(h(i, j));
       if (h(i, j).contains(expected)) continue;
       ++misses;
@@ -190,8 +193,8 @@ Json probe_paths(const MarkovSetup& setup, const Point& point, const Real& base_
   Json out = Json::array();
   for (const auto& path : paths)
     for (const Exact& t : {Exact(1, 4), Exact(1, 16), Exact(1, 64)}) {
-      const Real change = population_loss(setup.chain, moved(point, path.straight, path.curved, t), setup.threads) -
-                          base_loss;
+      const Real change =
+          population_loss(setup.chain, moved(point, path.straight, path.curved, t), setup.threads) - base_loss;
       const Sign sign = change.sign();
       const char* word = sign == Sign::Positive ? "increase" : sign == Sign::Negative ? "decrease" : "undecided";
       out.push_back({{"path", path.name}, {"t", exact_to_string(t)}, {"change", change.to_string()}, {"sign", word}});
@@ -214,7 +217,8 @@ Json alpha_gradient_on_slice(const MarkovSetup& setup, const Point& point) {
       all_contain_zero = all_contain_zero && der.gradient[i].contains(Exact(0));
     }
   }
-  return {{"random_beta_points", 2}, {"every_alpha_component_contains_0", all_contain_zero},
+  return {{"random_beta_points", 2},
+          {"every_alpha_component_contains_0", all_contain_zero},
           {"max_width", max_width(components)}};
 }
 
@@ -246,8 +250,9 @@ struct ThetaPiAnalysis {
 };
 
 ThetaPiAnalysis analyse_theta_pi(const ClaimSpec& spec, const MarkovSetup& setup) {
-  ThetaPiAnalysis a{setup, result_for(spec), make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary), false, {},
-                    {}, {}};
+  ThetaPiAnalysis a{
+      setup, result_for(spec), make_point(PointKind::Pi, setup.chain, setup.shapes, setup.arbitrary), false, {}, {},
+      {}};
   a.r.outside_hypotheses = setup.chain.switching() <= 1;
   if (a.r.outside_hypotheses) a.r.reason = "Theorems 2 and 4 (theta_pi) assume p + q > 1";
   a.der = check_stationary_point(a.r, setup, a.sp, PointKind::Pi, true, a.proved);
@@ -279,12 +284,12 @@ ClaimResult check_stationary_theta_pi(ThetaPiAnalysis& a) {
   }
   r.details["mutual_information_gap"] = a.setup.chain.mutual_information().to_string();
   finish(r, proved, "f = pi_1");
-  r.summary = fmt::format("p+q={}: f = pi_1 {}; L = {:.12f} (H(pi) {:.12f}); H_alpha {} (exact), autodiff block "
-                          "{}; {} Hessian entries",
-                          exact_to_string(a.setup.chain.switching()), proved ? "proved" : "not proved",
-                          loss_midpoint(r), target_midpoint(r),
-                          to_string(exact.verdict), to_string(certified.verdict),
-                          sp.point.layout.size() * sp.point.layout.size());
+  r.summary = fmt::format(
+      "p+q={}: f = pi_1 {}; L = {:.12f} (H(pi) {:.12f}); H_alpha {} (exact), autodiff block "
+      "{}; {} Hessian entries",
+      exact_to_string(a.setup.chain.switching()), proved ? "proved" : "not proved", loss_midpoint(r),
+      target_midpoint(r), to_string(exact.verdict), to_string(certified.verdict),
+      sp.point.layout.size() * sp.point.layout.size());
   return r;
 }
 
@@ -297,17 +302,21 @@ ClaimResult check_local_minimum(const MarkovSetup& setup, const ThetaPiAnalysis&
   const Json probes = probe_paths(setup, a.sp.point, a.der.loss);
   r.details["probes"] = probes;
   r.details["alpha_gradient_on_beta_slice"] = alpha_gradient_on_slice(setup, a.sp.point);
-  const auto decreases = std::count_if(probes.begin(), probes.end(), [](const Json& p) { return p["sign"] == "decrease"; });
+  const auto decreases =
+      std::count_if(probes.begin(), probes.end(), [](const Json& p) { return p["sign"] == "decrease"; });
   r.unknown = 1;  // local minimality itself: decided by no check here
   r.set_verdict_from_counts();
-  r.reason = r.outside_hypotheses
-                 ? "Theorem 2 assumes p + q > 1 (the probes are recorded only)"
-                 : "the Hessian is diag(H_alpha, 0), so second-order data decides nothing along the beta block, and "
-                   "the paper's argument from Facts 1-3 is not valid in general (docs/errata.md M2); with a = e = 0 the "
-                   "logit is b for every beta (L constant on that slice); the loss probes along paths through "
-                   "theta_pi are evidence, not a proof either way";
-  r.summary = fmt::format("local minimality undecided; {} of {} probes (3 paths x 3 distances) show a certified loss "
-                          "decrease", decreases, probes.size());
+  r.reason =
+      r.outside_hypotheses
+          ? "Theorem 2 assumes p + q > 1 (the probes are recorded only)"
+          : "the Hessian is diag(H_alpha, 0), so second-order data decides nothing along the beta block, and "
+            "the paper's argument from Facts 1-3 is not valid in general (docs/errata.md M2); with a = e = 0 the "
+            "logit is b for every beta (L constant on that slice); the loss probes along paths through "
+            "theta_pi are evidence, not a proof either way";
+  r.summary = fmt::format(
+      "local minimality undecided; {} of {} probes (3 paths x 3 distances) show a certified loss "
+      "decrease",
+      decreases, probes.size());
   return r;
 }
 

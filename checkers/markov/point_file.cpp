@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-
 namespace tverify::markov {
 
 namespace {
@@ -14,8 +13,11 @@ namespace {
 std::string shape_text(const Block& b, const Shapes& s) {
   if (b.name == "b") return "a number";
   if (b.name == "e" || b.name == "a") return fmt::format("a list of d = {} numbers", s.d);
-  const char* dims = b.name == "p" ? "N x d" : b.name == "W_O" ? "d x m" : b.name == "W_1" ? "r x d"
-                     : b.name == "W_2" ? "d x r" : "m x d";
+  const char* dims = b.name == "p"     ? "N x d"
+                     : b.name == "W_O" ? "d x m"
+                     : b.name == "W_1" ? "r x d"
+                     : b.name == "W_2" ? "d x r"
+                                       : "m x d";
   return fmt::format("a {} x {} matrix ({}, a list of rows)", b.rows, b.cols, dims);
 }
 
@@ -27,18 +29,21 @@ const Exact max_entry(1'000'000);
 // round-trip form (what dump() prints, and what Python's json writes for a float) is that decimal whenever it has at
 // most 15 significant digits. A string holds any exact number ("1/3", "0.12345678901234567890").
 Exact number(const Json& j, const std::string& where) {
-  const std::string must = "an exact number with |x| <= 10^6 (a JSON number, read as the decimal it is written as, or "
-                           "a string such as \"1/3\"; got " + j.dump().substr(0, 60) + ")";
+  const std::string must =
+      "an exact number with |x| <= 10^6 (a JSON number, read as the decimal it is written as, or "
+      "a string such as \"1/3\"; got " +
+      j.dump().substr(0, 60) + ")";
   try {
     Exact x;
-    if (j.is_string()) x = parse_exact(j.get<std::string>());
-    else if (j.is_number()) x = parse_exact(j.dump());  // an integer's digits exactly, past 2^63 too
-    else throw UsageError("--point-file: " + where + " must be " + must);
+    if (j.is_string())
+      x = parse_exact(j.get<std::string>());
+    else if (j.is_number())
+      x = parse_exact(j.dump());  // an integer's digits exactly, past 2^63 too
+    else
+      throw UsageError("--point-file: " + where + " must be " + must);
     if (x > max_entry || x < -max_entry) throw UsageError("--point-file: " + where + " must be " + must);
     return x;
-  } catch (const std::invalid_argument&) {
-    throw UsageError("--point-file: " + where + " must be " + must);
-  }
+  } catch (const std::invalid_argument&) { throw UsageError("--point-file: " + where + " must be " + must); }
 }
 
 }  // namespace
@@ -49,9 +54,12 @@ Point read_point_file(const std::string& path, const Shapes& shapes) {
   Point point{Layout(shapes)};
   for (const Block& b : point.layout.blocks()) {
     const std::string expected = shape_text(b, shapes);
-    if (!j.contains(b.name)) throw UsageError("--point-file: block " + b.name + " is missing (expected " + expected + ")");
+    if (!j.contains(b.name))
+      throw UsageError("--point-file: block " + b.name + " is missing (expected " + expected + ")");
     const Json& v = j[b.name];
-    auto bad = [&] { return UsageError("--point-file: block " + b.name + " must be " + expected + " (got " + v.dump() + ")"); };
+    auto bad = [&] {
+      return UsageError("--point-file: block " + b.name + " must be " + expected + " (got " + v.dump() + ")");
+    };
     if (b.name == "b") {
       point.set(b.offset, number(v, "b"));
       continue;

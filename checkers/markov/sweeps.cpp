@@ -18,8 +18,7 @@ int grid_size(const std::string& resolution) {
     const Exact step = parse_exact(resolution);
     if (step > 0 && numerator(step) == 1 && denominator(step) >= 2 && denominator(step) <= 200)
       return static_cast<int>(denominator(step));
-  } catch (const std::invalid_argument&) {
-  }
+  } catch (const std::invalid_argument&) {}
   throw UsageError("--resolution must be " + allowed + " (got '" + resolution + "')");
 }
 
@@ -100,8 +99,8 @@ Json sweep_pq(const MarkovSetup& setup, const std::string& resolution, const Swe
   definiteness.heat_levels = {{-1, "not positive semidefinite"}, {0, "singular"}, {1, "positive definite"}};
   write_sweep(output, "markov-h-alpha", table, definiteness, summary);
   write_sweep(output, "markov-gap", table,
-              heat_map("Optimality gap $L(\\theta_\\pi) - L(\\theta_\\star) = I(x_n; x_{n+1})$",
-                       "gap_pi_minus_star", "gap (nats, certified; midpoints drawn)"),
+              heat_map("Optimality gap $L(\\theta_\\pi) - L(\\theta_\\star) = I(x_n; x_{n+1})$", "gap_pi_minus_star",
+                       "gap (nats, certified; midpoints drawn)"),
               summary);
   return summary;
 }

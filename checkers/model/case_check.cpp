@@ -24,7 +24,8 @@ Argmax argmax_of(const Extended<T>* row, std::int64_t classes) {
     if (row[k].inf > 0) top.push_back(k);
     if (row[k].finite()) finite.push_back(k);
   }
-  if (top.empty() && finite.empty()) for (std::int64_t k = 0; k < classes; ++k) top.push_back(k);
+  if (top.empty() && finite.empty())
+    for (std::int64_t k = 0; k < classes; ++k) top.push_back(k);
   if (!top.empty()) return top.size() == 1 ? Argmax{top[0], {}} : Argmax{top[0], top};
   Vector<T> scores;
   for (std::int64_t k : finite) scores.push_back(row[k].value);
@@ -43,7 +44,9 @@ template <class T>
 struct Logits {
   Tensor<T> tensor;
   std::int64_t classes = 0;
-  const Extended<T>* row(std::size_t position) const { return &tensor.reals[position * static_cast<std::size_t>(classes)]; }
+  const Extended<T>* row(std::size_t position) const {
+    return &tensor.reals[position * static_cast<std::size_t>(classes)];
+  }
 };
 
 template <class T>
@@ -54,17 +57,19 @@ Logits<T> logits_of(const LoadedModel& model, const Weights<T>& weights, const T
   const Shape& s = out.shape;
   const bool fits = out.is_real() && ((s.size() == 3 && s[0] == 1 && s[1] == n) || (s.size() == 2 && s[0] == n));
   if (!fits)
-    throw UsageError(fmt::format("--onnx '{}': the output '{}' has shape {} for {} input tokens; tverify reads real "
-                                 "logits of shape [1, seq, classes] or [seq, classes]",
-                                 model.path, model.graph.output_name, shape_text(s), n));
+    throw UsageError(
+        fmt::format("--onnx '{}': the output '{}' has shape {} for {} input tokens; tverify reads real "
+                    "logits of shape [1, seq, classes] or [seq, classes]",
+                    model.path, model.graph.output_name, shape_text(s), n));
   const std::int64_t classes = s.empty() ? 0 : s.back();
   if (classes == 0)
     throw UsageError(fmt::format("--onnx '{}': the output '{}' has 0 classes (shape {}); an argmax needs at least one",
                                  model.path, model.graph.output_name, shape_text(s)));
   if (classes < limits.classes)
-    throw UsageError(fmt::format("--onnx '{}': the model's output has {} classes; the task's outputs need {} (a token "
-                                 "layout this model cannot express)",
-                                 model.path, classes, limits.classes));
+    throw UsageError(
+        fmt::format("--onnx '{}': the model's output has {} classes; the task's outputs need {} (a token "
+                    "layout this model cannot express)",
+                    model.path, classes, limits.classes));
   return {std::move(out), classes};
 }
 
@@ -78,9 +83,7 @@ template <class T>
 Reading read_at(const Logits<T>& logits, std::size_t position) {
   try {
     return {argmax_of(logits.row(position), logits.classes), position};
-  } catch (const Undecided&) {
-    return {std::nullopt, position};
-  }
+  } catch (const Undecided&) { return {std::nullopt, position}; }
 }
 
 Json got_entry(const Reading& r) {
@@ -143,25 +146,21 @@ std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& mo
       return {f(*model.doubles), DoubleInterval::requested_bits};
     } catch (const Undecided&) {
     } catch (const DoubleRangeExceeded&) {
-    } catch (const ModelError&) {
-    }
+    } catch (const ModelError&) {}
   }
   if (model.exp_log) {
     try {
       return {f(*model.exp_log), exp_log_rung};
     } catch (const Undecided&) {
     } catch (const NotExpLog&) {
-    } catch (const ModelError&) {
-    }
+    } catch (const ModelError&) {}
   }
   const auto climbed = climb(
       model_rungs,
       [&]<unsigned Bits>() -> std::optional<Result> {
         try {
           return f(model.rung_weights<Bits>());
-        } catch (const Undecided&) {
-          return std::nullopt;
-        }
+        } catch (const Undecided&) { return std::nullopt; }
       },
       [](const std::optional<Result>& r) { return r.has_value(); });
   return {climbed.result, climbed.bits};
@@ -228,8 +227,8 @@ std::optional<CaseOutcome> teacher_forced(const LoadedModel& model, const TaskCa
       if (readings.size() == c.targets.size()) break;
       if (!read->empty() && ends_generation(read->back(), c.targets[readings.size() - 1], limits)) break;
       const auto cut = static_cast<long>(c.read_from + readings.size()) + 1;  // up to the next reading's position
-      const auto [reading, climbed] = last_reading(model, Tokens(c.sequence.begin(), c.sequence.begin() + cut), limits,
-                                                   plan);
+      const auto [reading, climbed] =
+          last_reading(model, Tokens(c.sequence.begin(), c.sequence.begin() + cut), limits, plan);
       bits = std::max(bits, climbed);
       if (!reading) return unknown_at(bits);
       readings.push_back(*reading);
@@ -238,9 +237,7 @@ std::optional<CaseOutcome> teacher_forced(const LoadedModel& model, const TaskCa
     CaseOutcome out = outcome_of(readings, c.targets);
     out.bits = bits;
     return out;
-  } catch (const PrefixBroken&) {
-    return std::nullopt;
-  } catch (const ModelError&) {
+  } catch (const PrefixBroken&) { return std::nullopt; } catch (const ModelError&) {
     return std::nullopt;
   }
 }
@@ -263,9 +260,7 @@ CaseOutcome stepwise(const LoadedModel& model, const TaskCase& c, const CaseLimi
     CaseOutcome out = outcome_of(readings, c.targets);
     out.bits = bits;
     return out;
-  } catch (const Undecided&) {
-    return unknown_at(bits);
-  }
+  } catch (const Undecided&) { return unknown_at(bits); }
 }
 
 // The outputs at the target positions of one evaluation (every one, or the last).
@@ -300,8 +295,8 @@ CaseOutcome check_case(const LoadedModel& model, const TaskCase& c, Decode decod
   try {
     return checked(model, c, decode, limits);
   } catch (const ModelError& e) {
-    throw UsageError(fmt::format("--onnx '{}': on the input [{}]: {}", model.path, fmt::join(c.sequence, ", "),
-                                 e.what()));
+    throw UsageError(
+        fmt::format("--onnx '{}': on the input [{}]: {}", model.path, fmt::join(c.sequence, ", "), e.what()));
   }
 }
 

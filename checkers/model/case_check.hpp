@@ -18,8 +18,8 @@ struct CaseOutcome {
   Kind kind = Kind::Unknown;
   Json got = Json::array();  // the certified argmax at each read position ("tie a,b" for an exact tie)
   Json expected = Json::array();
-  std::string detail;        // what was wrong, or why unknown
-  unsigned bits = 0;         // the precision that decided (0: exact)
+  std::string detail;  // what was wrong, or why unknown
+  unsigned bits = 0;   // the precision that decided (0: exact)
 };
 
 struct CaseLimits {

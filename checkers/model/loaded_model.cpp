@@ -33,15 +33,14 @@ LoadedModel load_model(const std::string& path, std::optional<int> weights_as_de
   model.sha256 = sha256_hex(bytes);
   model.weights_as_decimal = weights_as_decimal;
   try {
-    if (model.graph.rational) model.exact = convert_weights<Exact>(model.graph);
+    if (model.graph.rational)
+      model.exact = convert_weights<Exact>(model.graph);
     else {
       model.doubles = double_weights(model.graph);
       if (model.graph.exp_log) model.exp_log = convert_weights<ExpLogNumber>(model.graph);
       model.rung_weights<model_rungs.first>();
     }
-  } catch (const ModelError& e) {
-    throw UsageError(what + ": " + e.what());
-  }
+  } catch (const ModelError& e) { throw UsageError(what + ": " + e.what()); }
   return model;
 }
 

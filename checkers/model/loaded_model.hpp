@@ -48,9 +48,9 @@ struct LoadedModel {
   std::string path;
   std::string sha256;  // of the file's bytes, lowercase hex
   std::optional<int> weights_as_decimal;
-  Weights<Exact> exact;   // a rational graph
+  Weights<Exact> exact;                            // a rational graph
   std::optional<Weights<DoubleInterval>> doubles;  // a graph with irrational ops, weights within the double range
-  std::optional<Weights<ExpLogNumber>> exp_log;  // a graph whose irrational ops exp-log arithmetic computes
+  std::optional<Weights<ExpLogNumber>> exp_log;    // a graph whose irrational ops exp-log arithmetic computes
   std::shared_ptr<RungSlots> intervals = std::make_shared<RungSlots>();  // a graph with irrational ops
   // Made as generations ask for them, by any thread: the one mutable part, behind its own lock.
   std::shared_ptr<PrefixPlans> prefix_plans = std::make_shared<PrefixPlans>();

@@ -65,8 +65,7 @@ EvaluationSize probe_values(const LoadedModel& model, std::size_t longest, std::
   std::optional<Weights<DoubleInterval>> doubles = model.doubles;
   if (!doubles) try {
       doubles = convert_weights<DoubleInterval>(model.graph);
-    } catch (const DoubleRangeExceeded&) {
-    }
+    } catch (const DoubleRangeExceeded&) {}
   if (doubles) try {
       EvaluationSize size = probe(model, *doubles, longest, budget, estimate_of);
       if (size.stopped.empty()) return size;
@@ -96,11 +95,12 @@ MemoryEstimate model_memory_estimate(const LoadedModel& model, std::size_t longe
     return resident + rungs + bookkeeping_bytes + std::uint64_t{threads} * values_bytes(s);
   };
   const auto parts = [&](const EvaluationSize& s, const std::string& note) {
-    return fmt::format("{} resident after loading, {} of weights at the higher interval rungs, {} thread(s) x {} of "
-                       "values per evaluation of {} tokens{}{}, {} of bookkeeping",
-                       memory_text(resident), memory_text(rungs), threads, memory_text(values_bytes(s)), longest,
-                       model.graph.rational ? " in exact rationals" : " at the top interval rung", note,
-                       memory_text(bookkeeping_bytes));
+    return fmt::format(
+        "{} resident after loading, {} of weights at the higher interval rungs, {} thread(s) x {} of "
+        "values per evaluation of {} tokens{}{}, {} of bookkeeping",
+        memory_text(resident), memory_text(rungs), threads, memory_text(values_bytes(s)), longest,
+        model.graph.rational ? " in exact rationals" : " at the top interval rung", note,
+        memory_text(bookkeeping_bytes));
   };
   try {
     const EvaluationSize size = probe_values(model, longest, budget, total);

@@ -85,7 +85,10 @@ RunOptions unbounded(RunOptions options) {
 
 ModelCases::ModelCases(const Task& task, long long V, int lo, int hi, std::uint64_t samples, std::uint64_t seed,
                        const RunOptions& options)
-    : task_(task), V_(V), domain_(make_sequence_domain(hi, 0, V - 1, unbounded(options), lo)), samples_(samples),
+    : task_(task),
+      V_(V),
+      domain_(make_sequence_domain(hi, 0, V - 1, unbounded(options), lo)),
+      samples_(samples),
       seed_(seed) {
   check_budget(samples, options, "sampled sequences");
 }
@@ -115,7 +118,8 @@ ModelCase ModelCases::at(std::uint64_t index) const {
   if (!domain_) return file_cases_.at(index);
   const Sequence x = domain_->at(sampled() ? sample_index(seed_, index, domain_->size) : index);
   const Tokens tokens(x.begin(), x.end());
-  if (task_->is_instance && !task_->is_instance(tokens)) return {{}, Json(tokens), static_cast<int>(tokens.size()), false};
+  if (task_->is_instance && !task_->is_instance(tokens))
+    return {{}, Json(tokens), static_cast<int>(tokens.size()), false};
   return {case_of(*task_, tokens, V_), Json(tokens), static_cast<int>(tokens.size())};
 }
 
@@ -125,8 +129,7 @@ std::vector<std::size_t> ModelCases::sequence_lengths() const {
     if (std::find(lengths.begin(), lengths.end(), n) == lengths.end()) lengths.push_back(n);
   };
   if (domain_)
-    for (int n = domain_->min_length; n <= domain_->max_length; ++n)
-      add(sequence_length(*task_, n, V_));
+    for (int n = domain_->min_length; n <= domain_->max_length; ++n) add(sequence_length(*task_, n, V_));
   for (const auto& c : file_cases_) add(c.task_case.sequence.size());
   return lengths;
 }

@@ -17,8 +17,8 @@ namespace tverify::model {
 
 struct ModelCase {
   TaskCase task_case;
-  Json input;      // what a counterexample shows: the data tokens x, or the file's input
-  int length = 0;  // x's length, or the file input's length
+  Json input;            // what a counterexample shows: the data tokens x, or the file's input
+  int length = 0;        // x's length, or the file input's length
   bool instance = true;  // false: not an instance of the task (not checked, not counted)
 };
 

@@ -23,11 +23,13 @@ bool sampled(const ParamValues& params) { return params.has("samples"); }
 
 const ClaimSpec& task_claim() {
   static const ClaimSpec spec{
-      "model.task", "the user's model",
+      "model.task",
+      "the user's model",
       "on every input of the domain, the model's output read by --decode is the task's reference output",
       "every input of the domain (every sequence over --V tokens of each length in --lengths, laid out by --task; or "
       "every line of --expected), evaluated exactly when every op is rational and otherwise in certified double "
-      "intervals, then MPFI intervals up the precision ladder; each argmax certified, an exact tie a failure, an undecided input unknown; the exact error "
+      "intervals, then MPFI intervals up the precision ladder; each argmax certified, an exact tie a failure, an "
+      "undecided input unknown; the exact error "
       "rate per length in the details",
       {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal"},
       DecidedBy::Check,
@@ -39,7 +41,8 @@ const ClaimSpec& task_claim() {
 
 const ClaimSpec& sample_claim() {
   static const ClaimSpec spec{
-      "model.task_sample", "the user's model",
+      "model.task_sample",
+      "the user's model",
       "on a seeded uniform random sample of the domain, the model's output read by --decode is the task's reference "
       "output",
       "--samples sequences drawn uniformly with replacement (seed --seed) from every sequence over --V tokens of each "
@@ -79,14 +82,15 @@ Decode decode_of(const std::string& word, const Task* task) {
 void require_fixed_length_fits(const LoadedModel& model, const ModelCases& cases, Decode decode) {
   const auto fixed = model.graph.fixed_length();
   if (!fixed) return;
-  const std::string where = fmt::format("--onnx '{}' was exported at a fixed sequence length of {} tokens (input '{}' "
-                                        "has no symbolic axis), so it is checked at that length only",
-                                        model.path, *fixed, model.graph.input_name);
+  const std::string where = fmt::format(
+      "--onnx '{}' was exported at a fixed sequence length of {} tokens (input '{}' "
+      "has no symbolic axis), so it is checked at that length only",
+      model.path, *fixed, model.graph.input_name);
   if (decode == Decode::Generate) throw UsageError(where + "; --decode generate needs a symbolic sequence axis");
   for (std::size_t length : cases.sequence_lengths())
     if (static_cast<std::int64_t>(length) != *fixed)
-      throw UsageError(fmt::format("{}; the inputs make sequences of {} tokens (choose --lengths to match)", where,
-                                   length));
+      throw UsageError(
+          fmt::format("{}; the inputs make sequences of {} tokens (choose --lengths to match)", where, length));
 }
 
 CaseLimits limits_for(const LoadedModel& model, const Task* task, long long V, int max_length) {
@@ -96,9 +100,10 @@ CaseLimits limits_for(const LoadedModel& model, const Task* task, long long V, i
     limits.classes = task->classes(V, max_length);
     limits.max_token = V + task->special_tokens - 1;
     if (rows && *rows <= limits.max_token)
-      throw UsageError(fmt::format("--V {} with task {} needs token ids 0..{} ({}), but the model's embedding has {} "
-                                   "rows: a vocabulary larger than the embedding",
-                                   V, task->name, limits.max_token, task->layout, *rows));
+      throw UsageError(
+          fmt::format("--V {} with task {} needs token ids 0..{} ({}), but the model's embedding has {} "
+                      "rows: a vocabulary larger than the embedding",
+                      V, task->name, limits.max_token, task->layout, *rows));
   } else {
     limits.max_token = rows ? *rows - 1 : INT64_MAX;
   }
@@ -119,9 +124,10 @@ const std::string& onnx_path(const ParamValues& params) {
 std::string arithmetic_of(const LoadedModel& model) {
   if (model.graph.rational) return "exact (every op rational; the stored weights as exact rationals)";
   const std::string exp_log = model.exp_log ? "exact exp-log arithmetic where the values stay within it, then " : "";
-  return fmt::format("interval (double-precision enclosures, then {}MPFI from {} up to {} bits; irrational ops "
-                     "enclosed, the stored weights as exact rationals)",
-                     exp_log, model_rungs.first, model_rungs.ceiling);
+  return fmt::format(
+      "interval (double-precision enclosures, then {}MPFI from {} up to {} bits; irrational ops "
+      "enclosed, the stored weights as exact rationals)",
+      exp_log, model_rungs.first, model_rungs.ceiling);
 }
 
 // Refuses an option that belongs to another task than the one given.
@@ -169,7 +175,8 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
   const bool from_file = params.has("expected");
   if (from_file == params.has("task"))
     throw UsageError("give exactly one of --task (a reference task) and --expected FILE (input/output pairs)");
-  if (from_file && sampled(params)) throw UsageError("--samples draws from a task's domain; it does not apply to --expected");
+  if (from_file && sampled(params))
+    throw UsageError("--samples draws from a task's domain; it does not apply to --expected");
   const std::optional<Task> named =
       from_file ? std::nullopt : std::optional<Task>(find_task(params.choice("task"), task_options_of(params)));
   const Task* task = named ? &*named : nullptr;
@@ -182,8 +189,8 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
     if (!params.has("V")) throw UsageError("--V is required with --task: the number of data tokens");
     V = params.integer("V");
     if (V < task->min_V || V > task->max_V)
-      throw UsageError(fmt::format("--V must be in [{}, {}] for task {} (got {})", task->min_V, task->max_V,
-                                   task->name, V));
+      throw UsageError(
+          fmt::format("--V must be in [{}, {}] for task {} (got {})", task->min_V, task->max_V, task->name, V));
     const auto [lo, hi] = params.range("lengths");
     max_length = static_cast<int>(hi);
     if (sampled(params) && task->is_instance)
@@ -213,9 +220,9 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
                              {"producer", run.model->graph.producer},
                              {"opset", run.model->graph.opset},
                              {"evaluation", run.model->evaluation()},
-                             {"weights", run.model->weights_as_decimal
-                                             ? fmt::format("snapped to multiples of 10^-{}", *run.model->weights_as_decimal)
-                                             : std::string("exact as stored")}};
+                             {"weights", run.model->weights_as_decimal ? fmt::format("snapped to multiples of 10^-{}",
+                                                                                     *run.model->weights_as_decimal)
+                                                                       : std::string("exact as stored")}};
   report.options["decode"] = run.decode == Decode::Every ? "every" : run.decode == Decode::Last ? "last" : "generate";
   return run;
 }
@@ -238,8 +245,10 @@ std::string rate_text(std::uint64_t part, std::uint64_t whole) {
 // interval of the domain's error rate (from the failures alone to failures and unknown inputs together).
 Json length_row(int length, const Tally& t, bool sample) {
   Json row = {{"length", length}, {"inputs", t.checked}, {"failed", t.failed}, {"unknown", t.unknown}};
-  if (t.unknown == 0) row["error_rate"] = rate_text(t.failed, t.checked);
-  else row["error_rate_bounds"] = {rate_text(t.failed, t.checked), rate_text(t.failed + t.unknown, t.checked)};
+  if (t.unknown == 0)
+    row["error_rate"] = rate_text(t.failed, t.checked);
+  else
+    row["error_rate_bounds"] = {rate_text(t.failed, t.checked), rate_text(t.failed + t.unknown, t.checked)};
   if (sample && t.checked > 0)
     row["wilson95"] = {wilson(t.failed, t.checked).first, wilson(t.failed + t.unknown, t.checked).second};
   return row;
@@ -258,11 +267,14 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
         const CaseOutcome out = check_case(*run.model, c.task_case, run.decode, run.limits);
         Tally& t = acc.by_length.try_emplace(c.length, Tally{.limit = limit}).first->second;
         if (out.kind != CaseOutcome::Kind::Unknown) ++acc.by_bits[out.bits];
-        if (out.kind == CaseOutcome::Kind::Right) t.pass();
-        else if (out.kind == CaseOutcome::Kind::Wrong) t.fail({c.input, out.expected, out.got, out.detail});
+        if (out.kind == CaseOutcome::Kind::Right)
+          t.pass();
+        else if (out.kind == CaseOutcome::Kind::Wrong)
+          t.fail({c.input, out.expected, out.got, out.detail});
         else {
           ++t.checked, ++t.unknown;
-          if (acc.unknown_inputs.size() < limit) acc.unknown_inputs.push_back({{"input", c.input}, {"detail", out.detail}});
+          if (acc.unknown_inputs.size() < limit)
+            acc.unknown_inputs.push_back({{"input", c.input}, {"detail", out.detail}});
         }
       },
       [limit](ModelTally& into, ModelTally&& from) {
@@ -293,45 +305,44 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
   if (!all.unknown_inputs.empty()) r.details["unknown_inputs"] = all.unknown_inputs;
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
   if (r.verdict == Verdict::Unknown)
-    r.reason = fmt::format("{} inputs undecided at the precision ladder's ceiling of {} bits", r.unknown,
-                           model_rungs.ceiling);
+    r.reason =
+        fmt::format("{} inputs undecided at the precision ladder's ceiling of {} bits", r.unknown, model_rungs.ceiling);
   return {r};
 }
 
 std::vector<ParamSpec> model_params() {
-  return {text_param("onnx", "the ONNX model file (opset 13-17, as torch.onnx.export writes it); required", ""),
-          choice_param("task", "the reference task (docs/model.md has each token layout); or --expected",
-                       task_names(), ""),
-          integer_param("V", "the number of data tokens 0..V-1 (BOS = V, COPY = V + 1); required with --task", 1, 64,
-                        ""),
-          range_param("lengths", "the lengths n of the data sequences x_1..x_n, lo:hi", 1, 64, "1:4"),
-          integer_param("N",
-                        "task nar only: the length of the n-gram recalled (the last N tokens; NAR, Definition 3 of "
-                        "the CAT paper); absent: 2",
-                        2, 16, ""),
-          probability_param("p", "task markov-next only: the chain's P(1 | 0), other than 1/2", ""),
-          probability_param("q", "task markov-next only: the chain's P(0 | 1), other than 1/2", ""),
-          choice_param("decode",
-                       "how outputs are read: the argmax at every target position, at the last one, or autoregressive "
-                       "generation (auto: generate for copy, every otherwise)",
-                       {"auto", "every", "last", "generate"}, "auto"),
-          text_param("expected", "a JSON Lines file of {\"input\": [...], \"output\": [...]} pairs, instead of --task",
-                     ""),
-          integer_param("samples",
-                        "check this many sequences drawn uniformly from the domain (claim model.task_sample) instead "
-                        "of every one",
-                        1, 1'000'000'000, ""),
-          seed_param("seed of --samples"),
-          integer_param("weights-as-decimal",
-                        "snap every real weight to the nearest multiple of 10^-K (for a float export of intended "
-                        "decimal weights); absent: the stored values exactly",
-                        0, 30, "")};
+  return {
+      text_param("onnx", "the ONNX model file (opset 13-17, as torch.onnx.export writes it); required", ""),
+      choice_param("task", "the reference task (docs/model.md has each token layout); or --expected", task_names(), ""),
+      integer_param("V", "the number of data tokens 0..V-1 (BOS = V, COPY = V + 1); required with --task", 1, 64, ""),
+      range_param("lengths", "the lengths n of the data sequences x_1..x_n, lo:hi", 1, 64, "1:4"),
+      integer_param("N",
+                    "task nar only: the length of the n-gram recalled (the last N tokens; NAR, Definition 3 of "
+                    "the CAT paper); absent: 2",
+                    2, 16, ""),
+      probability_param("p", "task markov-next only: the chain's P(1 | 0), other than 1/2", ""),
+      probability_param("q", "task markov-next only: the chain's P(0 | 1), other than 1/2", ""),
+      choice_param("decode",
+                   "how outputs are read: the argmax at every target position, at the last one, or autoregressive "
+                   "generation (auto: generate for copy, every otherwise)",
+                   {"auto", "every", "last", "generate"}, "auto"),
+      text_param("expected", "a JSON Lines file of {\"input\": [...], \"output\": [...]} pairs, instead of --task", ""),
+      integer_param("samples",
+                    "check this many sequences drawn uniformly from the domain (claim model.task_sample) instead "
+                    "of every one",
+                    1, 1'000'000'000, ""),
+      seed_param("seed of --samples"),
+      integer_param("weights-as-decimal",
+                    "snap every real weight to the nearest multiple of 10^-K (for a float export of intended "
+                    "decimal weights); absent: the stored values exactly",
+                    0, 30, "")};
 }
 
 // sweep model --vary lengths: the check's error rate per length as a table and a plot, the first failing length
 // marked (the length where the model starts to fail the task).
 Json sweep_model(const ParamValues& params, const std::string& variant, const SweepRun& sweep, const RunOptions& run) {
-  if (sweep.vary != "lengths") throw UsageError("--vary lengths takes no range (got '" + sweep.vary + "'); the range is --lengths");
+  if (sweep.vary != "lengths")
+    throw UsageError("--vary lengths takes no range (got '" + sweep.vary + "'); the range is --lengths");
   require_gnuplot();
   CheckReport report;
   const ModelRun model_run = prepare_model_run(params, variant, ClaimSelection({}), run, report);
@@ -341,7 +352,8 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
   Json first_failing = nullptr;
   for (const auto& row : r.details["lengths"]) {
     const bool decided = row.contains("error_rate");
-    const std::string lo = decided ? row["error_rate"].get<std::string>() : row["error_rate_bounds"][0].get<std::string>();
+    const std::string lo =
+        decided ? row["error_rate"].get<std::string>() : row["error_rate_bounds"][0].get<std::string>();
     const std::string hi = decided ? lo : row["error_rate_bounds"][1].get<std::string>();
     auto decimal = [](const std::string& q) { return fmt::format("{:.6f}", parse_exact(q).convert_to<double>()); };
     table.rows.push_back({std::to_string(row["length"].get<int>()), std::to_string(row["inputs"].get<std::uint64_t>()),
@@ -349,14 +361,15 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
                           std::to_string(row["unknown"].get<std::uint64_t>()), decimal(lo), decimal(hi)});
     if (first_failing.is_null() && row["failed"].get<std::uint64_t>() > 0) first_failing = row["length"];
   }
-  PlotSpec plot{fmt::format("Model {} against the task {}: error rate per length",
-                            plot_words(std::filesystem::path(model_run.model->path).filename().string()),
-                            params.choice("task")),
-                "sequence length $n$", r.id == sample_claim().id ? "sampled error rate" : "error rate (exact)"};
+  PlotSpec plot{
+      fmt::format("Model {} against the task {}: error rate per length",
+                  plot_words(std::filesystem::path(model_run.model->path).filename().string()), params.choice("task")),
+      "sequence length $n$", r.id == sample_claim().id ? "sampled error rate" : "error rate (exact)"};
   plot.x_column = "length";
   plot.yrange = std::make_pair(0.0, 1.05);
   plot.series = {{"error_rate", "error rate"}};
-  const bool any_unknown = std::any_of(table.rows.begin(), table.rows.end(), [](const auto& row) { return row[3] != "0"; });
+  const bool any_unknown =
+      std::any_of(table.rows.begin(), table.rows.end(), [](const auto& row) { return row[3] != "0"; });
   if (any_unknown) plot.series.push_back({"error_rate_upper", "with the undecided inputs counted as errors"});
   if (!first_failing.is_null()) plot.marks.push_back({first_failing.get<double>(), "first failing length"});
   Json summary{{"claim", r.id},
@@ -376,9 +389,10 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
 void refuse_check_options(const ParamValues& params) {
   for (const char* option : {"task", "V", "N", "p", "q", "expected", "samples"})
     if (params.has(option))
-      throw UsageError(fmt::format("--{} applies to check and sweep model; eval model evaluates --input with the "
-                                   "model alone (give --onnx, --input and optionally --weights-as-decimal)",
-                                   option));
+      throw UsageError(
+          fmt::format("--{} applies to check and sweep model; eval model evaluates --input with the "
+                      "model alone (give --onnx, --input and optionally --weights-as-decimal)",
+                      option));
 }
 
 Evaluation eval_model(const ParamValues& params, const std::string&, const std::string& input, bool, long) {
@@ -408,9 +422,9 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
     e.text += fmt::format("position {} (token {}): argmax {}\n", p, tokens[p], o.got[p].dump());
     argmax.push_back(o.got[p]);
   }
-  e.text += o.bits == 0                 ? "decided exactly\n"
+  e.text += o.bits == 0              ? "decided exactly\n"
             : o.bits == exp_log_rung ? "decided in exact exp-log arithmetic\n"
-                                         : fmt::format("decided with {}-bit intervals\n", o.bits);
+                                     : fmt::format("decided with {}-bit intervals\n", o.bits);
   e.result["argmax"] = argmax;
   e.result["decided_at"] = rung_name(o.bits);  // "exact", "exp-log" or the bits of the interval rung
   return e;
@@ -438,7 +452,8 @@ Construction model_construction() {
   // eval prints the certified argmax at every position (no --trace); there are no Z3 proofs.
   const ConstructionFeatures features{
       .eval_traces = false, .estimates_memory = true, .unread_params = model_unread_params};
-  return {{"model", "a user's ONNX model (torch.onnx.export), checked against a reference task",
+  return {{"model",
+           "a user's ONNX model (torch.onnx.export), checked against a reference task",
            model_params(),
            {{"stored", "the model's weights as the file stores them (snapped only by --weights-as-decimal)"}},
            {claim, sample},
@@ -450,7 +465,9 @@ Construction model_construction() {
            features},
           {check_in_groups<ModelRun>(prepare_model_run,
                                      {{{&claim}, checked_against(claim)}, {{&sample}, checked_against(sample)}}),
-           {}, sweep_model, eval_model}};
+           {},
+           sweep_model,
+           eval_model}};
 }
 
 }  // namespace tverify::model

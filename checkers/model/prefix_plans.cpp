@@ -16,8 +16,7 @@ std::optional<Probe> probe_in(const LoadedModel& model, const Weights<T>& weight
     return probe_of(evaluate_slots(g, weights, Tokens(length, 0)), token_dependent_slots(g), weight_slots(g));
   } catch (const Undecided&) {
   } catch (const DoubleRangeExceeded&) {
-  } catch (const ModelError&) {
-  }
+  } catch (const ModelError&) {}
   return std::nullopt;
 }
 
@@ -27,8 +26,10 @@ const std::optional<Probe>& PrefixPlans::probe(const LoadedModel& model, std::si
   auto it = probes_.find(length);
   if (it != probes_.end()) return it->second;
   std::optional<Probe> p;
-  if (model.graph.rational) p = probe_in(model, model.exact, length);
-  else if (model.double_rung()) p = probe_in(model, *model.doubles, length);
+  if (model.graph.rational)
+    p = probe_in(model, model.exact, length);
+  else if (model.double_rung())
+    p = probe_in(model, *model.doubles, length);
   if (!p && !model.graph.rational) p = probe_in(model, model.rung_weights<model_rungs.first>(), length);
   return probes_.emplace(length, std::move(p)).first->second;
 }
@@ -39,8 +40,7 @@ std::shared_ptr<PrefixPlans> PrefixPlans::step_by_step() {
   return none;
 }
 
-std::variant<PrefixPlan, std::string> PrefixPlans::made(const LoadedModel& model, std::size_t first,
-                                                        std::size_t last) {
+std::variant<PrefixPlan, std::string> PrefixPlans::made(const LoadedModel& model, std::size_t first, std::size_t last) {
   if (first >= last) {  // one length: the evaluation is the generation's single step
     PrefixPlan none;
     none.by_node.resize(model.graph.nodes.size());
@@ -71,8 +71,7 @@ const PrefixPlan* PrefixPlans::plan(const LoadedModel& model, std::size_t first,
   return std::get_if<PrefixPlan>(&it->second);
 }
 
-std::variant<PrefixPlan, std::string> PrefixPlans::make(const LoadedModel& model, std::size_t first,
-                                                        std::size_t last) {
+std::variant<PrefixPlan, std::string> PrefixPlans::make(const LoadedModel& model, std::size_t first, std::size_t last) {
   const std::lock_guard<std::mutex> lock(mutex_);
   return made(model, first, last);
 }

@@ -53,15 +53,19 @@ Tokens most_frequent(const Tokens& x, long long) {
 }
 
 // Prefix states of a bracket language: 0 balanced, 1 open (every bracket so far matched or still open), 2 failed
-// (a closing bracket with no open one of its kind on top; failed stays failed). Token 2k opens kind k, 2k + 1 closes it.
+// (a closing bracket with no open one of its kind on top; failed stays failed). Token 2k opens kind k, 2k + 1 closes
+// it.
 Tokens dyck(const Tokens& x, long long) {
   Tokens y, stack;
   bool failed = false;
   for (std::int64_t t : x) {
     if (!failed) {
-      if (t % 2 == 0) stack.push_back(t / 2);
-      else if (!stack.empty() && stack.back() == t / 2) stack.pop_back();
-      else failed = true;
+      if (t % 2 == 0)
+        stack.push_back(t / 2);
+      else if (!stack.empty() && stack.back() == t / 2)
+        stack.pop_back();
+      else
+        failed = true;
     }
     y.push_back(failed ? 2 : stack.empty() ? 0 : 1);
   }
@@ -108,7 +112,8 @@ std::optional<std::size_t> recall_match(const Tokens& x, int n) {
 }
 
 Task recall_task(const std::string& name, int n, const std::string& definition) {
-  const std::string gram = n == 1 ? "x_n" : "the last " + std::to_string(n) + "-gram x_{n-" + std::to_string(n - 1) + "}..x_n";
+  const std::string gram =
+      n == 1 ? "x_n" : "the last " + std::to_string(n) + "-gram x_{n-" + std::to_string(n - 1) + "}..x_n";
   Task t{name,
          "[BOS, x_1, ..., x_n] with BOS = V; one output, at position n",
          "y = the token after the unique earlier occurrence of " + gram + " (" + definition + ")",
@@ -159,8 +164,9 @@ const std::vector<Task>& all_tasks() {
       {"histogram", rasp_layout, "y_i = the number of j with x_j = x_i", 1, 64, 1, false, count_classes, histogram},
       {"double-histogram", rasp_layout, "y_i = the number of distinct tokens whose count equals x_i's count", 1, 64, 1,
        false, count_classes, double_histogram},
-      {"most-frequent", "[BOS, x_1, ..., x_n] with BOS = V; outputs y_1..y_k at positions 1..k, k the number of "
-                        "distinct tokens",
+      {"most-frequent",
+       "[BOS, x_1, ..., x_n] with BOS = V; outputs y_1..y_k at positions 1..k, k the number of "
+       "distinct tokens",
        "y = the distinct tokens by decreasing count, ties by first occurrence", 1, 64, 1, false, vocabulary,
        most_frequent},
       {"dyck1", rasp_layout + "; tokens 0 = '(', 1 = ')'",
@@ -192,7 +198,8 @@ std::vector<std::string> task_names() {
 
 Task find_task(const std::string& name, const TaskOptions& options) {
   if (name == "nar")
-    return recall_task("nar", options.nar_n, "NAR, Definition 3 of the CAT paper, N = " + std::to_string(options.nar_n));
+    return recall_task("nar", options.nar_n,
+                       "NAR, Definition 3 of the CAT paper, N = " + std::to_string(options.nar_n));
   if (name == "markov-next") return markov_next_task(options.p, options.q);
   for (const auto& t : all_tasks())
     if (t.name == name) return t;

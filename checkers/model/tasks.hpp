@@ -1,7 +1,7 @@
 // The reference tasks a model is checked against (docs/model.md has each token layout): the copy task of Repeat
-// After Me, associative recall of the CAT paper (AR and NAR), and the classic RASP suite (Weiss, Goldberg, Yahav: Thinking Like Transformers, arXiv 2106.06981). Each
-// task turns a sequence x_1..x_n over the data tokens 0..V-1 into the token sequence the model reads and the outputs
-// it must produce, at which positions.
+// After Me, associative recall of the CAT paper (AR and NAR), and the classic RASP suite (Weiss, Goldberg, Yahav:
+// Thinking Like Transformers, arXiv 2106.06981). Each task turns a sequence x_1..x_n over the data tokens 0..V-1 into
+// the token sequence the model reads and the outputs it must produce, at which positions.
 #pragma once
 
 #include "core/exact.hpp"

@@ -1,6 +1,5 @@
 #include "constructions/cat/layer.hpp"
 
-
 namespace tverify::cat {
 
 std::vector<ExactVector> convolve(const Filter& filter, const std::vector<ExactVector>& x, std::size_t shift) {
@@ -25,7 +24,7 @@ CatLayer::Streams CatLayer::streams(const Tokens& z) const {
   s.queries = convolve(config_.filter, x, 0);
   if (config_.delay == Delay::Key) {
     s.keys = convolve(config_.filter, x, 1);  // F_k = F delayed by one step
-    s.values = x;                              // F_v = identity
+    s.values = x;                             // F_v = identity
   } else {
     s.keys = s.queries;  // F_k = F_q = F
     for (std::size_t t = 0; t < x.size(); ++t)

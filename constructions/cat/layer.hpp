@@ -31,7 +31,7 @@ enum class Delay { Key, Value };
 
 struct CatConfig {
   TokenEmbedding embedding;
-  Filter filter;   // F (length N in Theorem 1)
+  Filter filter;  // F (length N in Theorem 1)
   Delay delay = Delay::Key;
   Exact c_squared = 1;  // logit scale c^2 (inverse temperature)
   bool full_windows = false;

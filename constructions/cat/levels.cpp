@@ -8,14 +8,17 @@ namespace tverify::cat {
 
 void AttentionLevels::add(const Exact& dot, const Exact& key_norm2, const BigInt& count, const ExactVector& value) {
   auto found = levels_.find(KeyLess::View(dot, key_norm2));  // no copy of the key unless it is new
-  if (found == levels_.end()) found = levels_.emplace(std::pair(dot, key_norm2), ScoreLevel{0, ExactVector(dim_)}).first;
+  if (found == levels_.end())
+    found = levels_.emplace(std::pair(dot, key_norm2), ScoreLevel{0, ExactVector(dim_)}).first;
   ScoreLevel& level = found->second;
   level.keys += count;
   const bool single = count == 1;
   for (std::size_t d = 0; d < dim_; ++d) {
     if (value[d] == 0) continue;
-    if (single) level.value_sum[d] += value[d];
-    else level.value_sum[d] += Exact(count) * value[d];
+    if (single)
+      level.value_sum[d] += value[d];
+    else
+      level.value_sum[d] += Exact(count) * value[d];
   }
 }
 
@@ -32,9 +35,8 @@ Decoded decide_at(const AttentionLevels& a, const TokenEmbedding& embedding, con
   const I scale(c_squared);
   std::vector<I> logits;
   for (const auto& [key, level] : a.levels())
-    logits.push_back(zero_logit(a.query_norm2(), key)
-                         ? I(0)
-                         : scale * I(key.first) / sqrt(I(Exact(a.query_norm2() * key.second))));
+    logits.push_back(
+        zero_logit(a.query_norm2(), key) ? I(0) : scale * I(key.first) / sqrt(I(Exact(a.query_norm2() * key.second))));
   // softmax per level: one key of level g weighs e^{z_g - z_0} / sum_h n_h e^{z_h - z_0} (an identity for every
   // real z_0, so the interval result encloses the exact weights).
   std::vector<I> weights;

@@ -95,13 +95,15 @@ std::string cat_layer_onnx(const CatConfig& c) {
   const std::string key = key_delay ? g.normalized(g.convolved(integer_filter, 1, "F_k"), "unit_keys") : query;
   const std::string dots = w.node("MatMul", {query, w.node("Transpose", {key}, {{"perm", Ints{1, 0}}})});
   const std::string scores = w.node("Mul", {dots, w.scalar("c_squared", c.c_squared)}, {}, "scores");
-  const std::string positions =
-      w.node("Range", {w.integers("zero_index", {}, {0}), w.node("Squeeze", {g.length, "axis_0"}),
-                       w.integers("one_index", {}, {1})});
-  const std::string difference = w.node("Sub", {w.node("Unsqueeze", {positions, "axis_1"}),
-                                                w.node("Unsqueeze", {positions, "axis_0"})}, {}, "query_minus_key");
-  const std::string causal = w.node("Where", {w.node("GreaterOrEqual", {difference, "zero_index"}), "zero",
-                                              w.minus_infinity("minus_infinity")}, {}, "causal_bias");
+  const std::string positions = w.node(
+      "Range",
+      {w.integers("zero_index", {}, {0}), w.node("Squeeze", {g.length, "axis_0"}), w.integers("one_index", {}, {1})});
+  const std::string difference =
+      w.node("Sub", {w.node("Unsqueeze", {positions, "axis_1"}), w.node("Unsqueeze", {positions, "axis_0"})}, {},
+             "query_minus_key");
+  const std::string causal = w.node(
+      "Where", {w.node("GreaterOrEqual", {difference, "zero_index"}), "zero", w.minus_infinity("minus_infinity")}, {},
+      "causal_bias");
   const std::string attention =
       w.node("Softmax", {w.node("Add", {scores, causal})}, {{"axis", std::int64_t{-1}}}, "attention");
 
@@ -116,8 +118,9 @@ std::string cat_layer_onnx(const CatConfig& c) {
   const std::string output = w.node("MatMul", {attention, values}, {}, "attended");
   w.node("MatMul", {output, w.node("Transpose", {embedding}, {{"perm", Ints{1, 0}}})}, {}, "decoding_scores");
   w.output("decoding_scores", vocabulary);
-  w.describe("construction", "the CAT layer of On the Power of Convolution Augmented Transformer, Theorem 1 / "
-                             "Corollary 1 (arXiv 2407.05591), as reconstructed in docs/cat.md");
+  w.describe("construction",
+             "the CAT layer of On the Power of Convolution Augmented Transformer, Theorem 1 / "
+             "Corollary 1 (arXiv 2407.05591), as reconstructed in docs/cat.md");
   w.describe("variant", key_delay ? "key_delay" : "value_delay");
   w.describe("tokens", "0..V-1; the output token at each position is the argmax of its row of decoding_scores");
   return w.serialized();

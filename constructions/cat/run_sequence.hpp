@@ -45,8 +45,8 @@ class RunSequence {
 };
 
 template <class Visit>
-void RunSequence::for_each_window_span(std::uint64_t before, std::uint64_t after, std::uint64_t from,
-                                       std::uint64_t to, Visit visit) const {
+void RunSequence::for_each_window_span(std::uint64_t before, std::uint64_t after, std::uint64_t from, std::uint64_t to,
+                                       Visit visit) const {
   const std::size_t width = static_cast<std::size_t>(before + after + 1);
   for (std::uint64_t s = from; s <= to && s < size_;) {
     const auto first = static_cast<std::int64_t>(s) - static_cast<std::int64_t>(before);

@@ -13,19 +13,19 @@ namespace tverify::cat {
 
 // A cosine, exactly: sign and square (zero vectors have no cosine).
 struct ExactCosine {
-  int sign = 0;         // -1, 0, +1: sign of <s, s'>
-  Exact square;         // cos^2 = <s, s'>^2 / (|s|^2 |s'|^2)
+  int sign = 0;                                                       // -1, 0, +1: sign of <s, s'>
+  Exact square;                                                       // cos^2 = <s, s'>^2 / (|s|^2 |s'|^2)
   static ExactCosine of(const ExactVector& a, const ExactVector& b);  // both non-zero
-  bool operator<(const ExactCosine& o) const;  // as real numbers
+  bool operator<(const ExactCosine& o) const;                         // as real numbers
   bool is_one() const { return sign > 0 && square == 1; }
   Interval<128> enclosure() const;
 };
 
 struct SignatureReport {
-  std::size_t ngrams = 0;                  // V^N
-  std::vector<Tokens> zero_signatures;     // N-grams whose signature is the zero vector
+  std::size_t ngrams = 0;                              // V^N
+  std::vector<Tokens> zero_signatures;                 // N-grams whose signature is the zero vector
   std::optional<std::pair<Tokens, Tokens>> collision;  // two distinct N-grams with the same normalized signature
-  std::optional<ExactCosine> max_cosine;   // over distinct N-grams with non-zero signatures
+  std::optional<ExactCosine> max_cosine;               // over distinct N-grams with non-zero signatures
   std::optional<std::pair<Tokens, Tokens>> closest;    // a pair attaining it
   bool distinct() const { return zero_signatures.empty() && !collision; }
   Interval<128> gamma() const;  // 1 - max cos (requires max_cosine)

@@ -19,8 +19,8 @@ bool same_window(const Tokens& z, std::size_t a, std::size_t b, int n);
 std::optional<std::size_t> nar_match(const Tokens& z, int n);
 
 struct MultiQuery {
-  std::size_t position;               // the query's last index t
-  std::optional<std::size_t> match;   // the end index i of its earlier occurrence, if any
+  std::size_t position;              // the query's last index t
+  std::optional<std::size_t> match;  // the end index i of its earlier occurrence, if any
 };
 // nullopt when some query has two or more earlier occurrences (not a valid MQNAR instance).
 std::optional<std::vector<MultiQuery>> mqnar_queries(const Tokens& z, int n);

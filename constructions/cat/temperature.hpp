@@ -1,6 +1,6 @@
 // The sufficient temperature condition tverify derives for the reconstructed Theorem 1 (docs/cat.md), and the choice
-// of c from it. With unit embeddings, Delta the minimum distance between distinct embeddings, and Gamma' = min(Gamma, 1)
-// the cosine gap between the query's signature and every other key (1 for a zero key):
+// of c from it. With unit embeddings, Delta the minimum distance between distinct embeddings, and
+// Gamma' = min(Gamma, 1) the cosine gap between the query's signature and every other key (1 for a zero key):
 //   the output decodes to the target if  w_match * Delta / 2 > sum of the other weights,
 // which holds for every sequence of length <= L when
 //   key delay:   c^2 > ln(2 (L - 1) / Delta) / Gamma'    (one matching key, L - 1 others)

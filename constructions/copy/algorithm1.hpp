@@ -32,19 +32,19 @@ enum class Alg1Variant { Paper, Corrected };
 int first_key_position(Alg1Variant variant, int n);
 
 struct Alg1Step {
-  int position = 0;                 // j, 1-based
-  bool copied_directly = false;     // j <= n: y_j <- x_j
-  TokenString query;                // q_j = (y_{j-n}, .., y_{j-1}) when not direct
-  std::vector<int> matching_keys;   // every i with k_i = q_j (1-based)
-  std::optional<Token> output;      // y_j, absent when no key matched
+  int position = 0;                // j, 1-based
+  bool copied_directly = false;    // j <= n: y_j <- x_j
+  TokenString query;               // q_j = (y_{j-n}, .., y_{j-1}) when not direct
+  std::vector<int> matching_keys;  // every i with k_i = q_j (1-based)
+  std::optional<Token> output;     // y_j, absent when no key matched
 };
 
 struct Alg1Run {
-  TokenString output;               // y_1.. up to the step that failed
-  bool copied = false;              // output == x
-  std::string failure;              // why not, at which step
-  std::vector<int> key_positions;   // the i of the key loop (1-based)
-  std::vector<Alg1Step> steps;      // filled when traced
+  TokenString output;              // y_1.. up to the step that failed
+  bool copied = false;             // output == x
+  std::string failure;             // why not, at which step
+  std::vector<int> key_positions;  // the i of the key loop (1-based)
+  std::vector<Alg1Step> steps;     // filled when traced
 };
 
 Alg1Run run_algorithm1(const TokenString& x, int n, Alg1Variant variant, bool trace = false);

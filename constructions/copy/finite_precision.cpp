@@ -5,8 +5,7 @@ namespace {
 
 RuntimeMpfr rounded(const Surd& s) {
   RuntimeMpfr v(s.rational_part());
-  if (!s.is_rational())
-    v = v + RuntimeMpfr(s.surd_coefficient()) * sqrt(RuntimeMpfr(Exact(BigInt(s.radicand()))));
+  if (!s.is_rational()) v = v + RuntimeMpfr(s.surd_coefficient()) * sqrt(RuntimeMpfr(Exact(BigInt(s.radicand()))));
   return v;
 }
 
@@ -32,10 +31,12 @@ const FinitePrecisionCopy::Weights& FinitePrecisionCopy::weights() const {
   weights_.inner_bias.clear();
   for (const auto& b : mlp.inner_bias) weights_.inner_bias.push_back(rounded(b));
   const auto& c = exact_.config();
-  weights_.tau = c.tau ? F(*c.tau)
-                       : F(exact_.dim()) * log(F(Exact(BigInt(8) * big_pow(static_cast<unsigned long>(c.alphabet),
-                                                                             static_cast<unsigned long>(c.n)) *
-                                                         exact_.dim())));
+  weights_.tau =
+      c.tau ? F(*c.tau)
+            : F(exact_.dim()) *
+                  log(F(Exact(BigInt(8) *
+                              big_pow(static_cast<unsigned long>(c.alphabet), static_cast<unsigned long>(c.n)) *
+                              exact_.dim())));
   return weights_;
 }
 

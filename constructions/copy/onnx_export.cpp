@@ -47,8 +47,8 @@ struct Offsets {
 
   Offsets(OnnxWriter& w, const std::string& tokens) {
     const std::string length = w.node("Squeeze", {w.node("Shape", {tokens}), w.integers("axis_0", {1}, {0})});
-    const std::string positions = w.node("Range", {w.integers("zero_index", {}, {0}), length,
-                                                   w.integers("one_index", {}, {1})});
+    const std::string positions =
+        w.node("Range", {w.integers("zero_index", {}, {0}), length, w.integers("one_index", {}, {1})});
     const std::string queries = w.node("Unsqueeze", {positions, w.integers("axis_1", {1}, {1})});
     const std::string keys = w.node("Unsqueeze", {positions, "axis_0"});
     difference = w.node("Sub", {queries, keys}, {}, "query_minus_key");
@@ -97,8 +97,10 @@ std::string columns(OnnxWriter& w, const std::string& x, std::int64_t from, std:
 }  // namespace
 
 std::uint64_t exported_weight_count(int alphabet, int n, EmbeddingKind embedding) {
-  const std::uint64_t d = static_cast<std::uint64_t>(embedding_dim(embedding, alphabet)), un = static_cast<std::uint64_t>(n);
-  const std::uint64_t inputs = (un + 1) * d, hidden = 2 * d + 2 * (un + 1) * d + 2 * un, outputs = d + 2 * (un * d + un);
+  const std::uint64_t d = static_cast<std::uint64_t>(embedding_dim(embedding, alphabet)),
+                      un = static_cast<std::uint64_t>(n);
+  const std::uint64_t inputs = (un + 1) * d, hidden = 2 * d + 2 * (un + 1) * d + 2 * un,
+                      outputs = d + 2 * (un * d + un);
   return hidden * inputs + outputs * hidden + 3 * (un + 1) * d * d + 2 * static_cast<std::uint64_t>(alphabet + 2) * d;
 }
 
@@ -143,8 +145,8 @@ std::string copy_transformer_onnx(const CopyTransformer& t) {
   w.output("readout", tokens_count);
   w.describe("construction", "the copy transformer of Repeat After Me, Theorem 2.3 (arXiv 2402.01032)");
   w.describe("variant", to_string(c.variant));
-  w.describe("parameters", "D=" + std::to_string(c.alphabet) + " n=" + std::to_string(c.n) + " embedding=" +
-                               to_string(c.embedding) + " tau=" + t.tau_description());
+  w.describe("parameters", "D=" + std::to_string(c.alphabet) + " n=" + std::to_string(c.n) +
+                               " embedding=" + to_string(c.embedding) + " tau=" + t.tau_description());
   w.describe("tokens", "0..D-1 the alphabet, D = <BOS>, D + 1 = <COPY>; read with check model --task copy --V D");
   return w.serialized();
 }

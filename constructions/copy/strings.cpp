@@ -23,8 +23,7 @@ TokenString string_at(std::uint64_t index, int alphabet, int length) {
 }
 
 std::string describe(NgramReading r) {
-  return r == NgramReading::Text ? "text reading: n-grams are n tokens"
-                                 : "formula reading: x_i..x_{i+n}, n+1 tokens";
+  return r == NgramReading::Text ? "text reading: n-grams are n tokens" : "formula reading: x_i..x_{i+n}, n+1 tokens";
 }
 
 int window_length(NgramReading reading, int n) { return reading == NgramReading::Text ? n : n + 1; }
@@ -37,7 +36,8 @@ bool has_repeated_window(const TokenString& x, int w) {
   seen.reserve(x.size());
   for (std::size_t i = 0; i + static_cast<std::size_t>(w) <= x.size(); ++i) {
     std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the window's tokens
-    for (int k = 0; k < w; ++k) h = (h ^ static_cast<std::uint64_t>(x[i + static_cast<std::size_t>(k)])) * 1099511628211ull;
+    for (int k = 0; k < w; ++k)
+      h = (h ^ static_cast<std::uint64_t>(x[i + static_cast<std::size_t>(k)])) * 1099511628211ull;
     const auto [first, last] = seen.equal_range(h);
     for (auto it = first; it != last; ++it)
       if (std::equal(x.begin() + static_cast<long>(it->second), x.begin() + static_cast<long>(it->second) + w,
@@ -84,7 +84,8 @@ TokenString repeat_free_string(int alphabet, int n, std::size_t length, std::uin
   std::shuffle(relabel.begin(), relabel.end(), rng);
   const std::size_t start = std::uniform_int_distribution<std::size_t>(0, cycle.size() - 1)(rng);
   TokenString x;
-  for (std::size_t i = 0; i < length; ++i) x.push_back(relabel[static_cast<std::size_t>(cycle[(start + i) % cycle.size()])]);
+  for (std::size_t i = 0; i < length; ++i)
+    x.push_back(relabel[static_cast<std::size_t>(cycle[(start + i) % cycle.size()])]);
   return x;
 }
 

@@ -59,8 +59,12 @@ class HeadForms {
   // e_j . g_t = (t+1) e_j.h_{t+1} - t e_j.h_t.
   Vector<Surd> g(int t, int j) const { return scaled(h(t + 1, j), Surd(t + 1)) + scaled(h(t, j), Surd(-t)); }
   // Psi(token) . g_t and Psi(token) . h_1.
-  Vector<Surd> psi_dot_g(Token token, int t) const { return psi_dot([&](int j) { return g(t, j); }, token); }
-  Vector<Surd> psi_dot_h1(Token token) const { return psi_dot([&](int j) { return h(1, j); }, token); }
+  Vector<Surd> psi_dot_g(Token token, int t) const {
+    return psi_dot([&](int j) { return g(t, j); }, token);
+  }
+  Vector<Surd> psi_dot_h1(Token token) const {
+    return psi_dot([&](int j) { return h(1, j); }, token);
+  }
 
  private:
   template <class Form>
@@ -120,9 +124,9 @@ CopyTransformer::CopyTransformer(const CopyTransformerConfig& config)
     : config_(config),
       dim_(embedding_dim(config.embedding, config.alphabet)),
       psi_(make_embedding(config.embedding, config.alphabet, config.variant)),
-      proof_tau_log_argument_(BigInt(8) *
-                              big_pow(static_cast<unsigned long>(config.alphabet), static_cast<unsigned long>(config.n)) *
-                              dim_) {
+      proof_tau_log_argument_(
+          BigInt(8) * big_pow(static_cast<unsigned long>(config.alphabet), static_cast<unsigned long>(config.n)) *
+          dim_) {
   const int n = config.n, d = dim_;
   const auto ud = static_cast<std::size_t>(d);
   for (int t = 1; t <= n + 1; ++t)  // Lemma C.1: averaging heads with window t
@@ -162,8 +166,7 @@ CopyTransformer::CopyTransformer(const CopyTransformerConfig& config)
     mlp.write(key_at + block + static_cast<std::size_t>(t - 1), mlp.unit(form, Surd(-1)), gtilde_scale);
   }
   for (int t = 1; t <= n; ++t)  // n gstar_t: query positional entries
-    mlp.write(query_at + block + static_cast<std::size_t>(t - 1), mlp.unit(forms.psi_dot_g(copy(), t - 1), 0),
-              Surd(n));
+    mlp.write(query_at + block + static_cast<std::size_t>(t - 1), mlp.unit(forms.psi_dot_g(copy(), t - 1), 0), Surd(n));
   mlp_ = mlp.build();
 }
 
@@ -256,8 +259,7 @@ std::vector<ScoreLevel<Surd>> CopyTransformer::levels_at(const Layer1Blocks& blo
   const std::size_t tokens = psi_.rows();
   std::vector<ScoreLevel<Surd>> levels;
   for (std::size_t j : order) {
-    if (levels.empty() || !(levels.back().score == *z[j]))
-      levels.push_back({*z[j], 0, Vector<Surd>(tokens, Surd(0))});
+    if (levels.empty() || !(levels.back().score == *z[j])) levels.push_back({*z[j], 0, Vector<Surd>(tokens, Surd(0))});
     ScoreLevel<Surd>& level = levels.back();
     ++level.count;
     const Vector<Surd>& value_dot_psi = blocks.entry(j).value_dot_psi;
@@ -279,8 +281,8 @@ CopyStep step_from(const std::pair<LevelDecision, unsigned>& decided, std::size_
 }
 
 CopyStep CopyTransformer::next_token(const Layer1Blocks& blocks, std::size_t p) const {
-  return step_from(decide_levels_laddered(levels_at(blocks, p), [this]<unsigned Bits>() { return tau_interval<Bits>(); }),
-                   p);
+  return step_from(
+      decide_levels_laddered(levels_at(blocks, p), [this]<unsigned Bits>() { return tau_interval<Bits>(); }), p);
 }
 
 bool record_step(CopyRun& run, const CopyStep& step, std::size_t k, bool keep_step) {
@@ -324,8 +326,7 @@ CopyRun CopyTransformer::copy_string(const TokenString& x, const Layer1Blocks& c
   return run;
 }
 
-std::optional<ScoreViolation> CopyTransformer::find_score_violation(const Layer1Blocks& blocks,
-                                                                    bool two_sided) const {
+std::optional<ScoreViolation> CopyTransformer::find_score_violation(const Layer1Blocks& blocks, bool two_sided) const {
   const std::size_t lc = static_cast<std::size_t>(config_.length) + 1;
   const Surd n(config_.n), bound = Surd(Exact(config_.n)) - Surd(Exact(1, dim_));
   for (std::size_t i = lc + 1; i <= blocks.size(); ++i) {

@@ -37,7 +37,7 @@ using Surd = QuadraticSurd;
 struct CopyTransformerConfig {
   int alphabet = 2;  // D
   int n = 2;
-  int length = 4;    // L
+  int length = 4;  // L
   EmbeddingKind embedding = EmbeddingKind::OneHot;
   TransformerVariant variant = TransformerVariant::Paper;
   std::optional<Exact> tau;  // nullopt: d ln(8 K d)
@@ -78,10 +78,10 @@ class Layer1Blocks {
 struct CopyStep {
   std::size_t position = 0;  // 1-based position of the query (the token it predicts is at position + 1)
   Token target = 0;
-  std::optional<Token> output;  // present only when the argmax is certified and unique
+  std::optional<Token> output;        // present only when the argmax is certified and unique
   Margin margin = Margin::Undecided;  // Tie: the readout of `output`'s rivals equals the top value exactly
-  std::vector<Token> tied;      // with Margin::Tie: every token whose readout equals the maximum
-  unsigned bits = 0;            // interval precision that decided
+  std::vector<Token> tied;            // with Margin::Tie: every token whose readout equals the maximum
+  unsigned bits = 0;                  // interval precision that decided
 };
 
 // A copy step from a level decision (core/level_readout.hpp) at query index p and the precision that decided.
@@ -91,7 +91,7 @@ struct CopyRun {
   TokenString output;
   std::vector<CopyStep> steps;
   bool copied = false;
-  bool decided = true;  // every step's argmax certified, or an exact tie (then not copied)
+  bool decided = true;                     // every step's argmax certified, or an exact tie (then not copied)
   std::optional<std::size_t> failed_step;  // k (0-based) of the step that ended the run: steps.back()
 
   void clear();  // back to an empty run, keeping the buffers
@@ -141,13 +141,12 @@ class CopyTransformer {
 
   // The claim inside the proof of Theorem 2.3 on the copy sequence of x: for every query position i > L_C = L + 1,
   // z_{i-L_C+1} = n and |z_j| < n - 1/d for the other keys j <= i (two_sided), or z_j < n - 1/d (one-sided).
-  std::optional<ScoreViolation> find_score_violation(const Layer1Blocks& copy_blocks,
-                                                     bool two_sided) const;
+  std::optional<ScoreViolation> find_score_violation(const Layer1Blocks& copy_blocks, bool two_sided) const;
 
   // The weights of layer 1's MLP (hidden units: the gadgets, in the order they are built) and the head windows.
   const ReluMlp<Surd>& layer1_mlp() const { return mlp_; }
   const std::vector<AttentionHead<Surd>>& layer1_heads() const { return heads_; }  // h_1..h_{n+1}
-  std::size_t head_window(int t) const { return static_cast<std::size_t>(t); }  // h_t averages the last t tokens
+  std::size_t head_window(int t) const { return static_cast<std::size_t>(t); }     // h_t averages the last t tokens
 
   // The averaging head h_t (t = 1..n+1) of Lemma C.1 at every position of a token sequence.
   std::vector<Vector<Surd>> head_outputs(const TokenString& sequence, int t) const;
@@ -160,7 +159,8 @@ class CopyTransformer {
   // tau enclosed at this precision: the given exact tau, or the proof's d ln(8 K d).
   template <unsigned Bits>
   Interval<Bits> tau_interval() const {
-    return config_.tau ? Interval<Bits>(*config_.tau) : Interval<Bits>(dim_) * log(Interval<Bits>(proof_tau_log_argument_));
+    return config_.tau ? Interval<Bits>(*config_.tau)
+                       : Interval<Bits>(dim_) * log(Interval<Bits>(proof_tau_log_argument_));
   }
 
   // Layer 1 at the last position of a window of at most n + 1 tokens, computed afresh (no memo).
@@ -189,7 +189,7 @@ class CopyTransformer {
   MemoKey memo_key_;
   int dim_;
   Matrix<Surd> psi_;
-  Exact proof_tau_log_argument_;  // 8 K d: the proof's tau is d ln(8 K d)
+  Exact proof_tau_log_argument_;            // 8 K d: the proof's tau is d ln(8 K d)
   std::vector<AttentionHead<Surd>> heads_;  // h_1..h_{n+1}
   ReluMlp<Surd> mlp_;
 };

@@ -29,7 +29,9 @@ std::vector<NamedWeights> copy_transformer_weights(const CopyTransformer& t) {
     out.push_back(matrix(head + ".W_v", h.value, "the value matrix" + of));
     out.push_back({head + ".temperature", {}, {h.temperature}, "the inverse temperature of head " + head});
     if (h.window.m)  // keys j with i - m < j <= i; without a window every j <= i
-      out.push_back({head + ".window", {}, {Surd(static_cast<long>(*h.window.m))},
+      out.push_back({head + ".window",
+                     {},
+                     {Surd(static_cast<long>(*h.window.m))},
                      "the hard-ALiBi window m of head " + head + ": keys j with i - m < j <= i (Lemma C.1)"});
   }
   const ReluMlp<Surd>& mlp = t.layer1_mlp();

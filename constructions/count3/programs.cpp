@@ -20,8 +20,8 @@ Seq alg4_count_triplets(const Seq& x, Alg4Variant variant) {
   // set n[i] = len(x) and last_x[i] = x[-1] for all i (only possible with encoder)
   const Seq n = sel_width(select({.k = x, .q = x, .pred = always}));
   const Seq last_x = kqv({.k = idxs, .q = n - 1, .v = x, .pred = equals, .reduction = Reduction::Mean});
-  const Seq y = seq_map(n - x, n, mod);         // y[i] = -x[i] % n
-  const Seq z = seq_map(x + last_x, n, mod);    // z[i] = (x[i] + x[-1]) % n
+  const Seq y = seq_map(n - x, n, mod);       // y[i] = -x[i] % n
+  const Seq z = seq_map(x + last_x, n, mod);  // z[i] = (x[i] + x[-1]) % n
   // c = sum(A), where A[i, j] = 1 if y[i] == z[j] else 0
   Seq c = kqv({.k = full(x, 1),
                .q = full(x, 1),
@@ -39,9 +39,8 @@ Seq alg4_count_triplets(const Seq& x, Alg4Variant variant) {
 }
 
 const std::vector<std::string>& alg4_operator_expressions() {
-  static const std::vector<std::string> ops{"n - 1",           "n - x",     "x + last_x",
-                                            "sel_width(select(k=z, q=y, pred=equals)) * n", "idxs * n",
-                                            "c - idxs * n"};
+  static const std::vector<std::string> ops{
+      "n - 1", "n - x", "x + last_x", "sel_width(select(k=z, q=y, pred=equals)) * n", "idxs * n", "c - idxs * n"};
   return ops;
 }
 
@@ -51,8 +50,8 @@ Seq alg5_has_triplet(const Seq& x) {
   const Seq first_x =
       kqv({.k = idxs, .q = full(x, 0), .v = x, .pred = equals, .reduction = Reduction::Mean, .causal = true});
   // use bitmask to compute mod
-  const Seq y = -x & 127;              // y[i] = -x[i] % 128
-  const Seq z = (first_x + x) & 127;   // z[i] = (x[0] + x[i]) % 128
+  const Seq y = -x & 127;             // y[i] = -x[i] % 128
+  const Seq z = (first_x + x) & 127;  // z[i] = (x[0] + x[i]) % 128
   // max_count[-1] > 0 if there exists (i, j) such that y[i] == z[j]
   const Seq max_count = kqv({.k = full(x, 1),
                              .q = full(x, 1),

@@ -32,8 +32,8 @@ constexpr long long eos_token = -1;
 rasp::Value last_output(const rasp::Seq& program_output);
 
 struct ChainOfThought {
-  Sequence generated;          // the tokens after x, EOS, up to and including the first EOS generated (if any)
-  bool terminated = false;     // an EOS was generated within the length limit
+  Sequence generated;       // the tokens after x, EOS, up to and including the first EOS generated (if any)
+  bool terminated = false;  // an EOS was generated within the length limit
   std::optional<rasp::Value> non_integer;  // a generated value that is not an integer (exact mean), if any
 };
 

@@ -22,21 +22,21 @@ long long count3_eq4(const Sequence& x) {
 long long count3_alg2(const Sequence& x) {
   if (x.empty()) throw std::invalid_argument("Count3 of an empty sequence");
   const std::size_t n = x.size();
-  long long count = 0;                       // line 1
-  for (std::size_t i = 0; i < n; ++i)        // line 2
-    for (std::size_t j = 0; j < n; ++j)      // line 3
+  long long count = 0;                                                                    // line 1
+  for (std::size_t i = 0; i < n; ++i)                                                     // line 2
+    for (std::size_t j = 0; j < n; ++j)                                                   // line 3
       if (floor_mod(x[i] + x[j] + x[n - 1], static_cast<long long>(n)) == 0) count += 1;  // lines 4-5
-  return floor_mod(count, static_cast<long long>(n));  // line 9
+  return floor_mod(count, static_cast<long long>(n));                                     // line 9
 }
 
 long long count3_alg3(const Sequence& x) {
   if (x.empty()) throw std::invalid_argument("Count3 of an empty sequence");
   const long long n = static_cast<long long>(x.size());
-  long long count = 0;                                     // line 1
-  std::vector<long long> table(static_cast<std::size_t>(n), 0);  // line 2
-  for (long long xi : x) table[static_cast<std::size_t>(floor_mod(-xi, n))] += 1;  // lines 3-6
+  long long count = 0;                                                                           // line 1
+  std::vector<long long> table(static_cast<std::size_t>(n), 0);                                  // line 2
+  for (long long xi : x) table[static_cast<std::size_t>(floor_mod(-xi, n))] += 1;                // lines 3-6
   for (long long xi : x) count += table[static_cast<std::size_t>(floor_mod(xi + x.back(), n))];  // lines 7-10
-  return floor_mod(count, n);                               // line 11
+  return floor_mod(count, n);                                                                    // line 11
 }
 
 long long match3_prime(const Sequence& x) {
@@ -58,10 +58,9 @@ Sequence experiment_sequence(std::uint64_t seed, std::uint64_t sample, int seed_
 }
 
 const Sequence& table5_sequence() {
-  static const Sequence printed{52, 14, 22, 48, 28, 37, 3,  28, 14, 1,  12, 20, 38, 48, 51, 41,
-                                0,  13, 14, 17, 12, 20, 17, 2,  10, 0,  6,  25, 26, 1,  28, 29,
-                                22, 20, 19, 3,  22, 8,  4,  21, 24, 4,  39, 41, 36, 38, 40, 44,
-                                16, 34, 7,  0,  5,  10, 1,  46, 5,  51, 8,  1,  32, 15, 44, 54};
+  static const Sequence printed{52, 14, 22, 48, 28, 37, 3,  28, 14, 1,  12, 20, 38, 48, 51, 41, 0,  13, 14, 17, 12, 20,
+                                17, 2,  10, 0,  6,  25, 26, 1,  28, 29, 22, 20, 19, 3,  22, 8,  4,  21, 24, 4,  39, 41,
+                                36, 38, 40, 44, 16, 34, 7,  0,  5,  10, 1,  46, 5,  51, 8,  1,  32, 15, 44, 54};
   return printed;
 }
 

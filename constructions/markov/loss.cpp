@@ -125,7 +125,8 @@ Derivatives loss_derivatives(const MarkovChain& chain, const Point& point, bool 
       });
   if (with_hessian)
     for (int i = 0; i < size; ++i)
-      for (int j = 0; j < i; ++j) out.hessian(i, j) = out.hessian(j, i) = intersect(out.hessian(i, j), out.hessian(j, i));
+      for (int j = 0; j < i; ++j)
+        out.hessian(i, j) = out.hessian(j, i) = intersect(out.hessian(i, j), out.hessian(j, i));
   return out;
 }
 

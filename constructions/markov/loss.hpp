@@ -34,7 +34,8 @@ Derivatives loss_derivatives(const MarkovChain& chain, const Point& point, bool 
 std::vector<Real> lemma2_gradient(const MarkovChain& chain, const Point& point);
 
 // f(x_1..x_n) = sigmoid(logit_n) for every prefix, in prefix order.
-void for_each_prediction(const Point& point, const std::function<void(int n, std::uint64_t bits, const Real& f)>& visit);
+void for_each_prediction(const Point& point,
+                         const std::function<void(int n, std::uint64_t bits, const Real& f)>& visit);
 
 // The loss for any N (e.g. the paper's N = 1024) when W_O = 0 exactly: the prediction then depends on (x_n, n) only
 // and x_n ~ pi at every n, so L = (1/N) sum_n sum_x pi_x (softplus(g(x, n)) - k(x) g(x, n)). Throws

@@ -65,7 +65,8 @@ std::vector<Exact> Point::exact_row(const std::string& name, int row) const {
   std::vector<Exact> out;
   for (int j = 0; j < b.cols; ++j) {
     const auto& x = exact[b.offset + row * b.cols + j];
-    if (!x) throw std::invalid_argument("parameter " + layout.entry_name(b.offset + row * b.cols + j) + " is not rational");
+    if (!x)
+      throw std::invalid_argument("parameter " + layout.entry_name(b.offset + row * b.cols + j) + " is not rational");
     out.push_back(*x);
   }
   return out;

@@ -36,7 +36,9 @@ class Layout {
   const std::vector<Block>& blocks() const { return blocks_; }
   const Block& block(const std::string& name) const;  // throws std::out_of_range ("a" when tied)
   bool has(const std::string& name) const;
-  int index(const std::string& name, int row = 0, int col = 0) const { return block(name).offset + row * block(name).cols + col; }
+  int index(const std::string& name, int row = 0, int col = 0) const {
+    return block(name).offset + row * block(name).cols + col;
+  }
   std::string entry_name(int index) const;  // "W_Q[2,1]" (1-based), "p_3[2]", "e[1]", "b"
 
  private:
@@ -55,7 +57,7 @@ struct Point {
   void set(int index, const Exact& x) { values[index] = Real(x), exact[index] = x; }
   void set(int index, const Real& x) { values[index] = x, exact[index].reset(); }
   void fill(const std::string& block, const Exact& x);
-  bool block_is_zero(const std::string& block) const;  // every entry exactly 0
+  bool block_is_zero(const std::string& block) const;                     // every entry exactly 0
   std::vector<Exact> exact_row(const std::string& block, int row) const;  // throws unless every entry is rational
 };
 

@@ -68,7 +68,7 @@ std::map<std::string, Real> symbol_values(const MarkovChain& chain, const Shapes
   s.emplace("l1", log_of(p / (1 - p)));
   s.emplace("l2", log_of((1 - q) / q));
   s.emplace("l3", log_of(p / q));
-  const Real gap = s.at("l2") - s.at("l1");  // log((1-p)(1-q)/(pq))
+  const Real gap = s.at("l2") - s.at("l1");             // log((1-p)(1-q)/(pq))
   if (chain.switching() == 1) s.emplace("s", Real(0));  // log(1) = 0 exactly; its enclosure may straddle 0
   if (chain.switching() < 1) s.emplace("s", sqrt(gap / Real(d)));
   const Real under = Real(Exact(2) / w_relation_coefficient(shapes, variant)) * (Real(1) - gap / Real(d));
@@ -79,7 +79,8 @@ std::map<std::string, Real> symbol_values(const MarkovChain& chain, const Shapes
 SymbolicPoint make_point(PointKind kind, const MarkovChain& chain, const Shapes& shapes, const Arbitrary& arbitrary,
                          Variant variant) {
   const Layout layout(shapes);
-  Builder b{SymbolicPoint{Point(layout), std::vector<Affine>(layout.size()), ""}, symbol_values(chain, shapes, variant)};
+  Builder b{SymbolicPoint{Point(layout), std::vector<Affine>(layout.size()), ""},
+            symbol_values(chain, shapes, variant)};
   std::mt19937_64 rng(arbitrary.seed);
   for (const char* block : {"W_Q", "W_K", "W_V"}) b.arbitrary(block, arbitrary, rng);
   b.fill("W_O", Exact(0));

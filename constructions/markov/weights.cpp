@@ -29,8 +29,10 @@ std::vector<NamedWeights> point_weights(const std::string& name, const SymbolicP
   for (const Block& b : sp.point.layout.blocks()) {
     NamedWeights w;
     w.name = name + "." + b.name;
-    if (b.name == "e" || b.name == "a") w.shape = {static_cast<std::size_t>(b.cols)};  // vectors
-    else if (b.name != "b") w.shape = {static_cast<std::size_t>(b.rows), static_cast<std::size_t>(b.cols)};
+    if (b.name == "e" || b.name == "a")
+      w.shape = {static_cast<std::size_t>(b.cols)};  // vectors
+    else if (b.name != "b")
+      w.shape = {static_cast<std::size_t>(b.rows), static_cast<std::size_t>(b.cols)};
     w.meaning = name + " (" + sp.equation + "): " + block_meaning(b.name);
     bool symbolic = false;
     for (int i = b.offset; i < b.offset + b.size(); ++i) {
@@ -45,11 +47,13 @@ std::vector<NamedWeights> point_weights(const std::string& name, const SymbolicP
       }
       symbolic = true;
       const Affine& form = sp.symbolic[static_cast<std::size_t>(i)];
-      w.symbolic.push_back(SymbolicEntry{form.constant, {form.symbols.begin(), form.symbols.end()}, value.lower(),
-                                         value.upper()});
+      w.symbolic.push_back(
+          SymbolicEntry{form.constant, {form.symbols.begin(), form.symbols.end()}, value.lower(), value.upper()});
     }
-    if (symbolic) w.meaning += "; " + std::string(symbols_meaning);
-    else w.symbolic.clear();
+    if (symbolic)
+      w.meaning += "; " + std::string(symbols_meaning);
+    else
+      w.symbolic.clear();
     out.push_back(std::move(w));
   }
   return out;

@@ -17,7 +17,8 @@ Tensor<T> converted(const ExactTensor& t) {
   if (!t.is_real()) return Tensor<T>::integer(t.shape, t.ints, t.kind);
   std::vector<Extended<T>> reals;
   reals.reserve(t.reals.size());
-  for (const auto& x : t.reals) reals.push_back(x.finite() ? Extended<T>{from_exact<T>(x.value), 0} : Extended<T>::infinity(x.inf));
+  for (const auto& x : t.reals)
+    reals.push_back(x.finite() ? Extended<T>{from_exact<T>(x.value), 0} : Extended<T>::infinity(x.inf));
   return Tensor<T>::real(t.shape, std::move(reals));
 }
 
@@ -51,7 +52,8 @@ const std::vector<std::int64_t>& integers(const ops::Inputs<T>& in, std::size_t 
 template <class T>
 std::int64_t single_integer(const ops::Inputs<T>& in, std::size_t i, const Node& node, const std::string& what) {
   const auto& values = integers(in, i, node, what);
-  if (values.size() != 1) throw ModelError(what + " must hold one integer (it holds " + std::to_string(values.size()) + ")");
+  if (values.size() != 1)
+    throw ModelError(what + " must hold one integer (it holds " + std::to_string(values.size()) + ")");
   return values.front();
 }
 
@@ -62,22 +64,25 @@ Tensor<T> as_real(const Tensor<T>& t) {
 
 template <class T>
 Tensor<T> relu_of(const Tensor<T>& a) {
-  return ops::unary(a, [](const Extended<T>& x) { return maximum(x, ops::real_zero<T>()); },
-                    [](std::int64_t x) { return std::max<std::int64_t>(x, 0); });
+  return ops::unary(
+      a, [](const Extended<T>& x) { return maximum(x, ops::real_zero<T>()); },
+      [](std::int64_t x) { return std::max<std::int64_t>(x, 0); });
 }
 
 // |x| = max(x, -x), exact; an integer's overflows at INT64_MIN.
 template <class T>
 Tensor<T> abs_of(const Tensor<T>& a) {
-  return ops::unary(a, [](const Extended<T>& x) { return maximum(x, -x); },
-                    [](std::int64_t x) { return ops::no_overflow(x == INT64_MIN, x, "Abs") < 0 ? -x : x; });
+  return ops::unary(
+      a, [](const Extended<T>& x) { return maximum(x, -x); },
+      [](std::int64_t x) { return ops::no_overflow(x == INT64_MIN, x, "Abs") < 0 ? -x : x; });
 }
 
 template <class T>
 Tensor<T> power_of(const Tensor<T>& base, const Tensor<T>& exponent) {
   if (!base.is_real()) throw ModelError("Pow of an integer base");
-  return ops::binary(base, as_real(exponent), [](const Extended<T>& x, const Extended<T>& e) { return ops::power(x, e); },
-                     [](std::int64_t x, std::int64_t) { return x; });
+  return ops::binary(
+      base, as_real(exponent), [](const Extended<T>& x, const Extended<T>& e) { return ops::power(x, e); },
+      [](std::int64_t x, std::int64_t) { return x; });
 }
 
 // Shape and movement ops.
@@ -106,8 +111,7 @@ std::optional<Tensor<T>> moved(const Node& node, const ops::Inputs<T>& in) {
                       optional_integers(in, 3, "Slice's axes"), optional_integers(in, 4, "Slice's steps"));
   if (op == "Shape") {
     const Attribute* end = node.attribute("end");
-    return ops::shape_of(x(), node.int_attribute("start", 0),
-                         end ? std::optional<std::int64_t>(end->i) : std::nullopt);
+    return ops::shape_of(x(), node.int_attribute("start", 0), end ? std::optional<std::int64_t>(end->i) : std::nullopt);
   }
   if (op == "Expand") return ops::expand(x(), integers(in, 1, node, "Expand's shape"));
   if (op == "Gather") return ops::gather(x(), ops::input(in, 1, node), node.int_attribute("axis", 0));
@@ -130,12 +134,14 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
   if (op == "And" || op == "Or") return ops::logical(op, x(), y());
   if (op == "Not") {  // defined on booleans only
     if (x().kind != ElementKind::Boolean) throw ModelError("Not of a tensor that is not boolean");
-    return ops::unary(x(), [](const Extended<T>&) -> Extended<T> { throw ModelError("Not of a real tensor"); },
-                      [](std::int64_t v) -> std::int64_t { return v == 0; });
+    return ops::unary(
+        x(), [](const Extended<T>&) -> Extended<T> { throw ModelError("Not of a real tensor"); },
+        [](std::int64_t v) -> std::int64_t { return v == 0; });
   }
   if (op == "Neg")
-    return ops::unary(x(), [](const Extended<T>& v) { return -v; },
-                      [](std::int64_t v) { return -ops::no_overflow(v == INT64_MIN, v, "Neg"); });
+    return ops::unary(
+        x(), [](const Extended<T>& v) { return -v; },
+        [](std::int64_t v) { return -ops::no_overflow(v == INT64_MIN, v, "Neg"); });
   if (op == "Relu") return relu_of(x());
   if (op == "Abs") return abs_of(x());
   if (op == "Max" || op == "Min") return ops::extremum(in, op == "Max");
@@ -143,9 +149,11 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
   if (op == "MatMul") return ops::matmul(x(), y());
   if (op == "Gemm") return ops::gemm(node, x(), y(), ops::has_input(in, 2) ? in[2] : nullptr);
   if (op == "ReduceSum") {  // since opset 13 its axes are an input; an `axes` attribute is no attribute of it
-    if (node.attribute("axes")) throw ModelError("ReduceSum takes its axes as an input from opset 13 on, not as an attribute");
+    if (node.attribute("axes"))
+      throw ModelError("ReduceSum takes its axes as an input from opset 13 on, not as an attribute");
     const auto* axes = optional_integers(in, 1, "ReduceSum's axes");
-    return ops::reduce(op, x(), ops::reduced_axes(x().shape.size(), axes, node.int_attribute("noop_with_empty_axes", 0)),
+    return ops::reduce(op, x(),
+                       ops::reduced_axes(x().shape.size(), axes, node.int_attribute("noop_with_empty_axes", 0)),
                        node.int_attribute("keepdims", 1) != 0);
   }
   if (op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin") {
@@ -160,15 +168,15 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
   if (op == "ConstantOfShape") {
     const Attribute* value = node.attribute("value");
     if (ops::input(in, 0, node).shape.size() != 1) throw ModelError("ConstantOfShape's shape must be a 1-D tensor");
-    if (value && value->tensor.size() != 1)
-      throw ModelError("ConstantOfShape's value must hold one element");
+    if (value && value->tensor.size() != 1) throw ModelError("ConstantOfShape's value must hold one element");
     return ops::filled(integers(in, 0, node, "ConstantOfShape's shape"),
                        value ? converted<T>(value->tensor) : Tensor<T>::real({1}, {ops::real_zero<T>()}));
   }
   if (op == "Pow") return power_of(x(), y());
   if (op == "Exp" || op == "Log" || op == "Sqrt" || op == "Erf" || op == "Tanh" || op == "Sigmoid")
     return ops::elementwise(op, x());
-  if (op == "Softmax" || op == "LogSoftmax") return ops::softmax(x(), node.int_attribute("axis", -1), op == "LogSoftmax");
+  if (op == "Softmax" || op == "LogSoftmax")
+    return ops::softmax(x(), node.int_attribute("axis", -1), op == "LogSoftmax");
   if (op == "LayerNormalization")
     return ops::layer_normalization(node, x(), y(), ops::has_input(in, 2) ? in[2] : nullptr);
   return std::nullopt;
@@ -179,7 +187,8 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
 template <class T>
 std::vector<Tensor<T>> run_node(const Node& node, const ops::Inputs<T>& in) {
   if (node.op == "Split") {  // since opset 13 the sizes are an input; a `split` attribute is no attribute of it
-    if (node.attribute("split")) throw ModelError("Split takes its sizes as an input from opset 13 on, not as an attribute");
+    if (node.attribute("split"))
+      throw ModelError("Split takes its sizes as an input from opset 13 on, not as an attribute");
     const Tensor<T>& x = ops::input(in, 0, node);
     return ops::split(x, node.int_attribute("axis", 0), optional_integers(in, 1, "Split's split"), node.outputs.size());
   }
@@ -198,9 +207,7 @@ Weights<T> convert_weights(const Graph& graph) {
     if (node.op == "Constant") {
       try {
         w.by_slot.emplace(node.outputs.front(), converted<T>(constant_value(node)));
-      } catch (const ModelError& e) {
-        throw ModelError(node.label() + ": " + e.what());
-      }
+      } catch (const ModelError& e) { throw ModelError(node.label() + ": " + e.what()); }
     }
   return w;
 }
@@ -226,9 +233,7 @@ void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<
   const auto n = static_cast<std::int64_t>(tokens.size());
   if (const auto narrow = graph.narrow_integers.find(graph.input_slot); narrow != graph.narrow_integers.end()) try {
       require_in_range(tokens, narrow->second);
-    } catch (const ModelError& err) {
-      throw ModelError("the token input '" + graph.input_name + "': " + err.what());
-    }
+    } catch (const ModelError& err) { throw ModelError("the token input '" + graph.input_name + "': " + err.what()); }
   e.computed.push_back(Tensor<T>::integer(graph.input_dims.size() == 2 ? Shape{1, n} : Shape{n}, tokens));
   e.value[static_cast<std::size_t>(graph.input_slot)] = &e.computed.back();
   for (std::size_t k = 0; k < graph.nodes.size(); ++k) {
@@ -253,9 +258,7 @@ void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<
       }
     } catch (const ModelError& err) {
       throw ModelError(node.label() + ": " + err.what());
-    } catch (const NotANumber& err) {
-      throw ModelError(node.label() + ": " + err.what() + " has no value");
-    }
+    } catch (const NotANumber& err) { throw ModelError(node.label() + ": " + err.what() + " has no value"); }
   }
 }
 
@@ -297,9 +300,7 @@ EvaluationSize measure_evaluation(const Graph& graph, const Weights<T>& weights,
     });
   } catch (const Undecided&) {
     size.stopped = "a comparison this precision cannot decide";
-  } catch (const ModelError& err) {
-    size.stopped = err.what();
-  }
+  } catch (const ModelError& err) { size.stopped = err.what(); }
   return size;
 }
 

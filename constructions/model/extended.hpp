@@ -23,8 +23,8 @@ struct NotANumber : std::domain_error {
 
 template <class T>
 struct Extended {
-  T value{};     // the value when finite
-  int inf = 0;   // -1: -infinity, +1: +infinity, 0: finite
+  T value{};    // the value when finite
+  int inf = 0;  // -1: -infinity, +1: +infinity, 0: finite
 
   static Extended infinity(int sign) { return {T(0), sign}; }
   bool finite() const { return inf == 0; }

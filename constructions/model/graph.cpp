@@ -10,13 +10,51 @@ namespace {
 
 // Every op of the evaluator, rational ones first. Kept in one place: the reader refuses any other op, docs/model.md
 // lists these.
-constexpr std::array rational_ops{
-    "Abs", "Add", "And", "Cast", "Concat", "Constant", "ConstantOfShape", "CumSum", "Div", "Dropout", "Equal", "Expand",
-    "Gather", "Gemm", "Greater", "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "MatMul", "Max", "Min", "Mul",
-    "Neg", "Not", "Or", "Range", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum", "Relu", "Reshape", "Shape",
-    "Slice", "Split", "Squeeze", "Sub", "Transpose", "Trilu", "Unsqueeze", "Where", "Pow"};
+constexpr std::array rational_ops{"Abs",
+                                  "Add",
+                                  "And",
+                                  "Cast",
+                                  "Concat",
+                                  "Constant",
+                                  "ConstantOfShape",
+                                  "CumSum",
+                                  "Div",
+                                  "Dropout",
+                                  "Equal",
+                                  "Expand",
+                                  "Gather",
+                                  "Gemm",
+                                  "Greater",
+                                  "GreaterOrEqual",
+                                  "Identity",
+                                  "Less",
+                                  "LessOrEqual",
+                                  "MatMul",
+                                  "Max",
+                                  "Min",
+                                  "Mul",
+                                  "Neg",
+                                  "Not",
+                                  "Or",
+                                  "Range",
+                                  "ReduceMax",
+                                  "ReduceMean",
+                                  "ReduceMin",
+                                  "ReduceSum",
+                                  "Relu",
+                                  "Reshape",
+                                  "Shape",
+                                  "Slice",
+                                  "Split",
+                                  "Squeeze",
+                                  "Sub",
+                                  "Transpose",
+                                  "Trilu",
+                                  "Unsqueeze",
+                                  "Where",
+                                  "Pow"};
 // Pow is rational when its exponent is an integer; the evaluator encloses it otherwise.
-constexpr std::array enclosed_ops{"Erf", "Exp", "LayerNormalization", "Log", "LogSoftmax", "Sigmoid", "Softmax",
+constexpr std::array enclosed_ops{"Erf",  "Exp", "LayerNormalization", "Log", "LogSoftmax", "Sigmoid", "Softmax",
                                   "Sqrt", "Tanh"};
 
 template <class List>
@@ -56,7 +94,8 @@ void Graph::drop_unread_constants() {
     for (int slot : node.inputs)
       if (slot >= 0 && slot < slot_count) read[static_cast<std::size_t>(slot)] = true;
   for (auto it = constants.begin(); it != constants.end();)
-    it = it->first >= 0 && it->first < slot_count && !read[static_cast<std::size_t>(it->first)] && it->first != output_slot
+    it = it->first >= 0 && it->first < slot_count && !read[static_cast<std::size_t>(it->first)] &&
+                 it->first != output_slot
              ? constants.erase(it)
              : std::next(it);
 }

@@ -10,8 +10,8 @@ namespace tverify::model {
 namespace {
 
 constexpr std::array int64_ops{"Shape", "Size", "ArgMax", "ArgMin", "NonZero"};
-constexpr std::array bool_ops{"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Not", "And", "Or", "Xor",
-                              "IsInf", "IsNaN"};
+constexpr std::array bool_ops{"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Not",
+                              "And",   "Or",   "Xor",         "IsInf",   "IsNaN"};
 
 template <class List>
 bool listed(const List& list, const std::string& op) {

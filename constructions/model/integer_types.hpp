@@ -20,9 +20,21 @@ namespace tverify::model {
 
 // ONNX element type codes (onnx.proto's TensorProto.DataType).
 enum OnnxType : std::int64_t {
-  onnx_undefined = 0, onnx_float = 1, onnx_uint8 = 2, onnx_int8 = 3, onnx_uint16 = 4, onnx_int16 = 5,
-  onnx_int32 = 6, onnx_int64 = 7, onnx_string = 8, onnx_bool = 9, onnx_float16 = 10, onnx_double = 11,
-  onnx_uint32 = 12, onnx_uint64 = 13, onnx_bfloat16 = 16
+  onnx_undefined = 0,
+  onnx_float = 1,
+  onnx_uint8 = 2,
+  onnx_int8 = 3,
+  onnx_uint16 = 4,
+  onnx_int16 = 5,
+  onnx_int32 = 6,
+  onnx_int64 = 7,
+  onnx_string = 8,
+  onnx_bool = 9,
+  onnx_float16 = 10,
+  onnx_double = 11,
+  onnx_uint32 = 12,
+  onnx_uint64 = 13,
+  onnx_bfloat16 = 16
 };
 
 bool is_narrow_integer_type(std::int64_t type);  // int8 ... uint32, and uint64 (whose top half int64 cannot hold)

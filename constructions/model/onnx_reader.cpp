@@ -24,9 +24,12 @@ bool is_integer_type(int t) { return t == onnx_int64 || is_narrow_integer_type(t
 double half_to_double(std::uint16_t bits) {
   const int sign = bits >> 15, exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
   double magnitude;
-  if (exponent == 0) magnitude = std::ldexp(mantissa, -24);
-  else if (exponent == 31) magnitude = mantissa ? std::nan("") : INFINITY;
-  else magnitude = std::ldexp(1024 + mantissa, exponent - 25);
+  if (exponent == 0)
+    magnitude = std::ldexp(mantissa, -24);
+  else if (exponent == 31)
+    magnitude = mantissa ? std::nan("") : INFINITY;
+  else
+    magnitude = std::ldexp(1024 + mantissa, exponent - 25);
   return sign ? -magnitude : magnitude;
 }
 
@@ -39,8 +42,9 @@ double bfloat16_to_double(std::uint16_t bits) {
 
 template <class Raw>
 std::vector<Raw> raw_values(const std::string& raw, std::size_t count, const std::string& what) {
-  if (raw.size() != count * sizeof(Raw)) throw Refused(what + " holds " + std::to_string(raw.size()) +
-                                                       " bytes of data for " + std::to_string(count) + " elements");
+  if (raw.size() != count * sizeof(Raw))
+    throw Refused(what + " holds " + std::to_string(raw.size()) + " bytes of data for " + std::to_string(count) +
+                  " elements");
   std::vector<Raw> out(count);
   std::memcpy(out.data(), raw.data(), raw.size());  // ONNX stores raw data little-endian, as this machine does
   return out;
@@ -120,7 +124,8 @@ class Reader {
     for (const auto& in : g.input())
       if (!slots_.count(in.name())) inputs.push_back(&in);
     if (inputs.size() != 1)
-      throw Refused("has " + std::to_string(inputs.size()) + " inputs besides its weights; tverify reads models with "
+      throw Refused("has " + std::to_string(inputs.size()) +
+                    " inputs besides its weights; tverify reads models with "
                     "one input, the token sequence");
     const onnx::ValueInfoProto& in = *inputs.front();
     const int type = in.type().tensor_type().elem_type();
@@ -191,7 +196,8 @@ class Reader {
     if (!to || to->kind != Attribute::Kind::Int)
       throw Refused(node.label() + " has no integer attribute 'to' (the element type it casts to)");
     if (!is_real_type(static_cast<int>(to->i)) && !is_integer_type(static_cast<int>(to->i)) && to->i != onnx_bool)
-      throw Refused(node.label() + " casts to " + onnx_type_name(to->i) + "; tverify models casts to the numeric "
+      throw Refused(node.label() + " casts to " + onnx_type_name(to->i) +
+                    "; tverify models casts to the numeric "
                     "types and bool only");
   }
 
@@ -233,7 +239,8 @@ class Reader {
         out.tensor = tensor_of(a.t(), node.label() + " attribute '" + a.name() + "'", node.op == "Constant");
         break;
       default:
-        throw Refused(node.label() + " has attribute '" + a.name() + "' of a kind tverify does not read (subgraphs, "
+        throw Refused(node.label() + " has attribute '" + a.name() +
+                      "' of a kind tverify does not read (subgraphs, "
                       "strings lists, sparse tensors)");
     }
     return out;
@@ -288,7 +295,8 @@ class Reader {
     if (is_integer_type(type) || type == onnx_bool)
       return ExactTensor::integer(std::move(shape), integer_values(t, type, raw, count, what),
                                   type == onnx_bool ? ElementKind::Boolean : ElementKind::Integer);
-    throw Refused(what + " has element type " + std::to_string(type) + " (strings, complex), which tverify does not read");
+    throw Refused(what + " has element type " + std::to_string(type) +
+                  " (strings, complex), which tverify does not read");
   }
 
   // Infinities are masks (masked_fill(mask, -inf), an additive 0 / -inf mask): a tensor holding one may hold
@@ -300,7 +308,8 @@ class Reader {
       weight = weight || (x.finite() && x.value != 0);
     }
     if (infinite && weight)
-      throw Refused(what + " holds infinite values among finite nonzero weights; tverify accepts infinities only in "
+      throw Refused(what +
+                    " holds infinite values among finite nonzero weights; tverify accepts infinities only in "
                     "masks (tensors of zeros and infinities)");
   }
 
@@ -308,19 +317,26 @@ class Reader {
                                          std::size_t count, const std::string& what) {
     std::vector<double> out;
     if (type == onnx_float) {
-      if (!raw.empty()) for (float f : raw_values<float>(raw, count, what)) out.push_back(f);
-      else out.assign(t.float_data().begin(), t.float_data().end());
+      if (!raw.empty())
+        for (float f : raw_values<float>(raw, count, what)) out.push_back(f);
+      else
+        out.assign(t.float_data().begin(), t.float_data().end());
     } else if (type == onnx_double) {
-      if (!raw.empty()) out = raw_values<double>(raw, count, what);
-      else out.assign(t.double_data().begin(), t.double_data().end());
+      if (!raw.empty())
+        out = raw_values<double>(raw, count, what);
+      else
+        out.assign(t.double_data().begin(), t.double_data().end());
     } else {  // float16 and bfloat16: 16-bit patterns, raw or in int32_data
       std::vector<std::uint16_t> bits;
-      if (!raw.empty()) bits = raw_values<std::uint16_t>(raw, count, what);
-      else for (std::int32_t b : t.int32_data()) bits.push_back(static_cast<std::uint16_t>(b));
+      if (!raw.empty())
+        bits = raw_values<std::uint16_t>(raw, count, what);
+      else
+        for (std::int32_t b : t.int32_data()) bits.push_back(static_cast<std::uint16_t>(b));
       for (std::uint16_t b : bits) out.push_back(type == onnx_float16 ? half_to_double(b) : bfloat16_to_double(b));
     }
     if (out.size() != count)
-      throw Refused(what + " holds " + std::to_string(out.size()) + " values for " + std::to_string(count) + " elements");
+      throw Refused(what + " holds " + std::to_string(out.size()) + " values for " + std::to_string(count) +
+                    " elements");
     return out;
   }
 
@@ -335,7 +351,8 @@ class Reader {
         case onnx_int16: take(raw_values<std::int16_t>(raw, count, what)); break;
         case onnx_uint16: take(raw_values<std::uint16_t>(raw, count, what)); break;
         case onnx_int8: take(raw_values<std::int8_t>(raw, count, what)); break;
-        case onnx_uint8: case onnx_bool: take(raw_values<std::uint8_t>(raw, count, what)); break;
+        case onnx_uint8:
+        case onnx_bool: take(raw_values<std::uint8_t>(raw, count, what)); break;
         case onnx_uint32: take(raw_values<std::uint32_t>(raw, count, what)); break;
         default: {  // uint64: refuse values past int64
           for (std::uint64_t v : raw_values<std::uint64_t>(raw, count, what)) {
@@ -355,7 +372,8 @@ class Reader {
       take(t.int32_data());
     }
     if (out.size() != count)
-      throw Refused(what + " holds " + std::to_string(out.size()) + " values for " + std::to_string(count) + " elements");
+      throw Refused(what + " holds " + std::to_string(out.size()) + " values for " + std::to_string(count) +
+                    " elements");
     if (type == onnx_bool)
       for (auto& b : out) b = b != 0;
     return out;
@@ -372,9 +390,7 @@ class Reader {
 std::variant<Graph, std::string> read_onnx(const std::string& bytes, const ReadOptions& options) {
   try {
     return Reader(options).read(bytes);
-  } catch (const Refused& e) {
-    return std::string(e.what());
-  } catch (const ModelError& e) {
+  } catch (const Refused& e) { return std::string(e.what()); } catch (const ModelError& e) {
     return std::string(e.what());
   }
 }

@@ -107,8 +107,9 @@ std::string OnnxWriter::rationals(const std::string& name, const std::vector<std
     numerators.push_back(numerator(v));
     denominators.push_back(denominator(v));
   }
-  return node("Div", {integer_tensor(name + "_numerators", shape, numerators),
-                      integer_tensor(name + "_denominators", shape, denominators)},
+  return node("Div",
+              {integer_tensor(name + "_numerators", shape, numerators),
+               integer_tensor(name + "_denominators", shape, denominators)},
               {}, name);
 }
 

@@ -93,19 +93,24 @@ Tensor<T> arithmetic(const std::string& op, const Tensor<T>& a, const Tensor<T>&
   using E = Extended<T>;
   using I = std::int64_t;
   if (op == "Add")
-    return binary(a, b, [](const E& x, const E& y) { return x + y; },
-                  checked_integer_op([](I x, I y, I* r) { return __builtin_add_overflow(x, y, r); }, "Add"));
+    return binary(
+        a, b, [](const E& x, const E& y) { return x + y; },
+        checked_integer_op([](I x, I y, I* r) { return __builtin_add_overflow(x, y, r); }, "Add"));
   if (op == "Sub")
-    return binary(a, b, [](const E& x, const E& y) { return x - y; },
-                  checked_integer_op([](I x, I y, I* r) { return __builtin_sub_overflow(x, y, r); }, "Sub"));
+    return binary(
+        a, b, [](const E& x, const E& y) { return x - y; },
+        checked_integer_op([](I x, I y, I* r) { return __builtin_sub_overflow(x, y, r); }, "Sub"));
   if (op == "Mul")
-    return binary(a, b, [](const E& x, const E& y) { return x * y; },
-                  checked_integer_op([](I x, I y, I* r) { return __builtin_mul_overflow(x, y, r); }, "Mul"));
+    return binary(
+        a, b, [](const E& x, const E& y) { return x * y; },
+        checked_integer_op([](I x, I y, I* r) { return __builtin_mul_overflow(x, y, r); }, "Mul"));
   if (op == "Div")
-    return binary(a, b, [](const E& x, const E& y) { return x / y; }, [](I x, I y) {
-      if (y == 0) throw ModelError("integer division by zero");
-      return no_overflow(x == INT64_MIN && y == -1, x, "Div") / y;  // truncation, as ONNX runtimes divide integers
-    });
+    return binary(
+        a, b, [](const E& x, const E& y) { return x / y; },
+        [](I x, I y) {
+          if (y == 0) throw ModelError("integer division by zero");
+          return no_overflow(x == INT64_MIN && y == -1, x, "Div") / y;  // truncation, as ONNX runtimes divide integers
+        });
   throw std::logic_error("not an arithmetic op: " + op);
 }
 
@@ -113,13 +118,21 @@ template <class T>
 Tensor<T> comparison(const std::string& op, const Tensor<T>& a, const Tensor<T>& b) {
   using E = Extended<T>;
   using I = std::int64_t;
-  if (op == "Equal") return compare(a, b, [](const E& x, const E& y) { return equal(x, y); }, std::equal_to<I>{});
-  if (op == "Less") return compare(a, b, [](const E& x, const E& y) { return greater(y, x); }, std::less<I>{});
-  if (op == "Greater") return compare(a, b, [](const E& x, const E& y) { return greater(x, y); }, std::greater<I>{});
+  if (op == "Equal")
+    return compare(
+        a, b, [](const E& x, const E& y) { return equal(x, y); }, std::equal_to<I>{});
+  if (op == "Less")
+    return compare(
+        a, b, [](const E& x, const E& y) { return greater(y, x); }, std::less<I>{});
+  if (op == "Greater")
+    return compare(
+        a, b, [](const E& x, const E& y) { return greater(x, y); }, std::greater<I>{});
   if (op == "LessOrEqual")
-    return compare(a, b, [](const E& x, const E& y) { return !greater(x, y); }, std::less_equal<I>{});
+    return compare(
+        a, b, [](const E& x, const E& y) { return !greater(x, y); }, std::less_equal<I>{});
   if (op == "GreaterOrEqual")
-    return compare(a, b, [](const E& x, const E& y) { return !greater(y, x); }, std::greater_equal<I>{});
+    return compare(
+        a, b, [](const E& x, const E& y) { return !greater(y, x); }, std::greater_equal<I>{});
   throw std::logic_error("not a comparison op: " + op);
 }
 
@@ -128,10 +141,11 @@ Tensor<T> logical(const std::string& op, const Tensor<T>& a, const Tensor<T>& b)
   auto never = [](const Extended<T>&, const Extended<T>&) -> Extended<T> {
     throw ModelError("logical op on real operands");
   };
-  if (op == "And") return binary(a, b, never, [](std::int64_t x, std::int64_t y) -> std::int64_t { return x && y; },
-                                 ElementKind::Boolean);
-  return binary(a, b, never, [](std::int64_t x, std::int64_t y) -> std::int64_t { return x || y; },
-                ElementKind::Boolean);
+  if (op == "And")
+    return binary(
+        a, b, never, [](std::int64_t x, std::int64_t y) -> std::int64_t { return x && y; }, ElementKind::Boolean);
+  return binary(
+      a, b, never, [](std::int64_t x, std::int64_t y) -> std::int64_t { return x || y; }, ElementKind::Boolean);
 }
 
 // Max or Min of any number of inputs, broadcast.
@@ -141,9 +155,10 @@ Tensor<T> extremum(const Inputs<T>& in, bool is_max) {
     throw ModelError("Max and Min take one or more inputs, none of them missing");
   Tensor<T> out = *in.front();
   for (std::size_t i = 1; i < in.size(); ++i)
-    out = binary(out, *in[i],
-                 [is_max](const Extended<T>& x, const Extended<T>& y) { return is_max ? maximum(x, y) : minimum(x, y); },
-                 [is_max](std::int64_t x, std::int64_t y) { return is_max ? std::max(x, y) : std::min(x, y); });
+    out = binary(
+        out, *in[i],
+        [is_max](const Extended<T>& x, const Extended<T>& y) { return is_max ? maximum(x, y) : minimum(x, y); },
+        [is_max](std::int64_t x, std::int64_t y) { return is_max ? std::max(x, y) : std::min(x, y); });
   return out;
 }
 
@@ -160,8 +175,10 @@ Tensor<T> where(const Tensor<T>& cond, const Tensor<T>& x, const Tensor<T>& y) {
   out.shape = shape;
   for (std::size_t i = 0; i < ic.size(); ++i) {
     const bool take_x = cond.ints[ic[i]] != 0;
-    if (x.is_real()) out.reals.push_back(take_x ? x.reals[ix[i]] : y.reals[iy[i]]);
-    else out.ints.push_back(take_x ? x.ints[ix[i]] : y.ints[iy[i]]);
+    if (x.is_real())
+      out.reals.push_back(take_x ? x.reals[ix[i]] : y.reals[iy[i]]);
+    else
+      out.ints.push_back(take_x ? x.ints[ix[i]] : y.ints[iy[i]]);
   }
   return out;
 }
@@ -209,7 +226,8 @@ inline std::int64_t exactly_real(std::int64_t v, std::int64_t to) {
   const std::uint64_t magnitude = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
   const std::uint64_t odd = magnitude == 0 ? 0 : magnitude >> __builtin_ctzll(magnitude);
   if (odd >> significand_bits(to) != 0 || (to == onnx_float16 && magnitude > 65504))
-    throw ModelError("Cast of " + std::to_string(v) + " to " + onnx_type_name(to) + " rounds it; tverify evaluates "
+    throw ModelError("Cast of " + std::to_string(v) + " to " + onnx_type_name(to) +
+                     " rounds it; tverify evaluates "
                      "no rounding");
   return v;
 }

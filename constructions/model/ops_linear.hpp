@@ -25,7 +25,8 @@ Extended<T> dot(const Extended<T>* a, std::int64_t a_step, const Extended<T>* b,
     return sum;
   }
   for (std::int64_t r = 0; r < k; ++r) {
-    if constexpr (is_interval_v<T>) sum.value.add_product(a[r * a_step].value, b[r * b_step].value);
+    if constexpr (is_interval_v<T>)
+      sum.value.add_product(a[r * a_step].value, b[r * b_step].value);
     else if (!is_zero(a[r * a_step].value) && !is_zero(b[r * b_step].value))
       sum.value += a[r * a_step].value * b[r * b_step].value;
   }
@@ -121,9 +122,12 @@ Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bo
       const std::int64_t v = a.ints[i];
       const bool first = !seen[static_cast<std::size_t>(group_of[i])];
       seen[static_cast<std::size_t>(group_of[i])] = true;
-      if (op == "ReduceMax") x = first ? v : std::max(x, v);
-      else if (op == "ReduceMin") x = first ? v : std::min(x, v);
-      else x += v;
+      if (op == "ReduceMax")
+        x = first ? v : std::max(x, v);
+      else if (op == "ReduceMin")
+        x = first ? v : std::min(x, v);
+      else
+        x += v;
     }
     if (op == "ReduceMean")
       for (auto& x : acc) x /= count;
@@ -134,8 +138,10 @@ Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bo
   for (std::size_t i = 0; i < group_of.size(); ++i) {
     const auto g = static_cast<std::size_t>(group_of[i]);
     const Extended<T>& v = a.reals[i];
-    if (extremum && seen[g]) acc[g] = op == "ReduceMax" ? maximum(acc[g], v) : minimum(acc[g], v);
-    else acc[g] = extremum ? v : acc[g] + v;
+    if (extremum && seen[g])
+      acc[g] = op == "ReduceMax" ? maximum(acc[g], v) : minimum(acc[g], v);
+    else
+      acc[g] = extremum ? v : acc[g] + v;
     seen[g] = true;
   }
   if (op == "ReduceMean")
@@ -239,8 +245,10 @@ Tensor<T> filled(const std::vector<std::int64_t>& dims, const Tensor<T>& value) 
   Tensor<T> out;
   out.kind = value.kind;
   out.shape = shape;
-  if (value.is_real()) out.reals.assign(n, value.reals.at(0));
-  else out.ints.assign(n, value.ints.at(0));
+  if (value.is_real())
+    out.reals.assign(n, value.reals.at(0));
+  else
+    out.ints.assign(n, value.ints.at(0));
   return out;
 }
 

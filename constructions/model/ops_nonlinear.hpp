@@ -127,7 +127,8 @@ void for_each_slice(const Shape& shape, std::size_t axis, F f) {
   std::vector<std::size_t> offsets(static_cast<std::size_t>(dim));
   for (std::int64_t o = 0; o < outer; ++o)
     for (std::int64_t in = 0; in < inner; ++in) {
-      for (std::int64_t k = 0; k < dim; ++k) offsets[static_cast<std::size_t>(k)] = static_cast<std::size_t>((o * dim + k) * inner + in);
+      for (std::int64_t k = 0; k < dim; ++k)
+        offsets[static_cast<std::size_t>(k)] = static_cast<std::size_t>((o * dim + k) * inner + in);
       f(offsets);
     }
 }
@@ -191,7 +192,8 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
 // LayerNormalization (opset 17): (x - mean) / sqrt(variance + epsilon) * scale + bias over the axes from `axis` on.
 template <class T>
 Tensor<T> layer_normalization(const Node& node, const Tensor<T>& x, const Tensor<T>& scale, const Tensor<T>* bias) {
-  if (!x.is_real() || !scale.is_real() || (bias && !bias->is_real())) throw ModelError("LayerNormalization of integers");
+  if (!x.is_real() || !scale.is_real() || (bias && !bias->is_real()))
+    throw ModelError("LayerNormalization of integers");
   if constexpr (is_exp_log_v<T>) {
     throw NotExpLog("LayerNormalization");
   } else if constexpr (!is_interval_v<T>) {
@@ -203,7 +205,8 @@ Tensor<T> layer_normalization(const Node& node, const Tensor<T>& x, const Tensor
     const std::int64_t width = element_count(normalized), rows = x.size() / std::max<std::int64_t>(width, 1);
     const auto is = broadcast_index_map(scale.shape, normalized);
     const auto ib = bias ? broadcast_index_map(bias->shape, normalized) : std::vector<std::int64_t>{};
-    const E epsilon{T(node.float_attribute("epsilon", Exact(static_cast<double>(1e-5f)))), 0}, n{T(static_cast<long>(width)), 0};
+    const E epsilon{T(node.float_attribute("epsilon", Exact(static_cast<double>(1e-5f)))), 0},
+        n{T(static_cast<long>(width)), 0};
     Tensor<T> out = x;
     for (std::int64_t r = 0; r < rows; ++r) {
       const auto row = [&](std::int64_t k) { return static_cast<std::size_t>(r * width + k); };
@@ -213,7 +216,8 @@ Tensor<T> layer_normalization(const Node& node, const Tensor<T>& x, const Tensor
       for (std::int64_t k = 0; k < width; ++k) variance = variance + integer_power(x.reals[row(k)] - mean, 2);
       const E deviation = sqrt_of(variance / n + epsilon);
       for (std::int64_t k = 0; k < width; ++k) {
-        E y = (x.reals[row(k)] - mean) / deviation * scale.reals[static_cast<std::size_t>(is[static_cast<std::size_t>(k)])];
+        E y = (x.reals[row(k)] - mean) / deviation *
+              scale.reals[static_cast<std::size_t>(is[static_cast<std::size_t>(k)])];
         if (bias) y = y + bias->reals[static_cast<std::size_t>(ib[static_cast<std::size_t>(k)])];
         out.reals[row(k)] = y;
       }

@@ -154,8 +154,10 @@ Tensor<T> concat(const Inputs<T>& in, std::int64_t axis_attr) {
       const std::int64_t block = element_count(Shape(t->shape.begin() + static_cast<long>(axis), t->shape.end()));
       for (std::int64_t k = 0; k < block; ++k) {
         const auto i = static_cast<std::size_t>(o * block + k);
-        if (t->is_real()) out.reals.push_back(t->reals[i]);
-        else out.ints.push_back(t->ints[i]);
+        if (t->is_real())
+          out.reals.push_back(t->reals[i]);
+        else
+          out.ints.push_back(t->ints[i]);
       }
     }
   return out;
@@ -271,8 +273,10 @@ Tensor<T> trilu(const Tensor<T>& a, std::int64_t k, bool upper) {
     const std::int64_t j = flat % cols, i = (flat / cols) % rows;
     const bool keep = upper ? j - i >= k : j - i <= k;
     if (keep) continue;
-    if (out.is_real()) out.reals[static_cast<std::size_t>(flat)] = {T(0), 0};
-    else out.ints[static_cast<std::size_t>(flat)] = 0;
+    if (out.is_real())
+      out.reals[static_cast<std::size_t>(flat)] = {T(0), 0};
+    else
+      out.ints[static_cast<std::size_t>(flat)] = 0;
   }
   return out;
 }

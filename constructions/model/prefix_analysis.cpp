@@ -44,9 +44,9 @@ bool same(const Extended<Exact>& a, const Extended<Exact>& b) {
 
 // What is known of one slot over the probed lengths.
 struct Facts {
-  bool dependent = false;   // on the tokens' values
-  bool regular = false;     // probed at every length, one rank, each axis a sequence axis or of one extent
-  bool consistent = false;  // shown prefix-consistent
+  bool dependent = false;      // on the tokens' values
+  bool regular = false;        // probed at every length, one rank, each axis a sequence axis or of one extent
+  bool consistent = false;     // shown prefix-consistent
   std::vector<bool> sequence;  // per axis: its extent is the length
 
   std::size_t sequence_axes() const {
@@ -61,15 +61,16 @@ std::vector<std::size_t> parameter_inputs(const std::string& op) {
   if (op == "Range") return {0, 1, 2};
   if (op == "ConstantOfShape") return {0};
   if (op == "Dropout") return {1, 2};
-  if (op == "Reshape" || op == "Expand" || op == "Split" || op == "Squeeze" || op == "Unsqueeze" ||
-      op == "ReduceSum" || op == "CumSum" || op == "Trilu")
+  if (op == "Reshape" || op == "Expand" || op == "Split" || op == "Squeeze" || op == "Unsqueeze" || op == "ReduceSum" ||
+      op == "CumSum" || op == "Trilu")
     return {1};
   return {};
 }
 
-const std::array elementwise_ops{"Add", "Sub", "Mul", "Div", "Pow", "Equal", "Less", "Greater", "LessOrEqual",
-                                 "GreaterOrEqual", "And", "Or", "Not", "Neg", "Abs", "Relu", "Max", "Min", "Where",
-                                 "Exp", "Log", "Sqrt", "Erf", "Tanh", "Sigmoid", "Cast", "Identity"};
+const std::array elementwise_ops{
+    "Add", "Sub",  "Mul", "Div",  "Pow",     "Equal", "Less",    "Greater", "LessOrEqual", "GreaterOrEqual",
+    "And", "Or",   "Not", "Neg",  "Abs",     "Relu",  "Max",     "Min",     "Where",       "Exp",
+    "Log", "Sqrt", "Erf", "Tanh", "Sigmoid", "Cast",  "Identity"};
 
 class Analysis {
  public:
@@ -103,8 +104,8 @@ class Analysis {
       }
     }
     const Facts& out = facts_[static_cast<std::size_t>(graph_.output_slot)];
-    const std::vector<bool> rows = out.sequence.size() == 3 ? std::vector<bool>{false, true, false}
-                                                            : std::vector<bool>{true, false};
+    const std::vector<bool> rows =
+        out.sequence.size() == 3 ? std::vector<bool>{false, true, false} : std::vector<bool>{true, false};
     if (!out.consistent) return reason.empty() ? std::string("the output is not shown prefix-consistent") : reason;
     if (out.sequence != rows) return std::string("the output's sequence axis is not its row axis");
     return plan_;
@@ -195,8 +196,10 @@ class Analysis {
   std::vector<std::int64_t> gaps(int slot) const {
     std::vector<std::int64_t> g{1};
     for (std::size_t j = 0; j < facts(slot).sequence.size(); ++j) {
-      if (facts(slot).sequence[j]) g.push_back(1);
-      else g.back() *= longest(slot).shape[j];
+      if (facts(slot).sequence[j])
+        g.push_back(1);
+      else
+        g.back() *= longest(slot).shape[j];
     }
     return g;
   }
@@ -282,9 +285,12 @@ class Analysis {
     if (summed_a != summed_b) return false;
     if (!summed_a) return true;
     using Kind = PrefixCheck::Kind;
-    if (ra >= 2 && a.sequence[ra - 2]) plan_.by_node[k] = PrefixCheck{Kind::ZeroAbove, 0, ra - 2, ra - 1};
-    else if (rb >= 2 && b.sequence[rb - 1]) plan_.by_node[k] = PrefixCheck{Kind::ZeroAbove, 1, rb - 1, rb - 2};
-    else return false;
+    if (ra >= 2 && a.sequence[ra - 2])
+      plan_.by_node[k] = PrefixCheck{Kind::ZeroAbove, 0, ra - 2, ra - 1};
+    else if (rb >= 2 && b.sequence[rb - 1])
+      plan_.by_node[k] = PrefixCheck{Kind::ZeroAbove, 1, rb - 1, rb - 2};
+    else
+      return false;
     return true;
   }
 
@@ -364,8 +370,10 @@ Probe probe_of(const std::vector<std::optional<Tensor<T>>>& slots, const std::ve
     if (!slots[s]) continue;
     SlotProbe p{slots[s]->shape, {}, std::nullopt};
     if (!token_dependent[s]) {
-      if (!slots[s]->is_real()) p.ints = slots[s]->ints;
-      else if (!weights[s]) p.exact = exact_reals(*slots[s]);
+      if (!slots[s]->is_real())
+        p.ints = slots[s]->ints;
+      else if (!weights[s])
+        p.exact = exact_reals(*slots[s]);
     }
     probe[s] = std::move(p);
   }

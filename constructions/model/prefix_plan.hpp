@@ -55,8 +55,8 @@ bool passes(const PrefixCheck& check, const Tensor<T>& t) {
     const std::int64_t query = flat / query_stride % queries, key = flat / key_stride % keys;
     if (key <= query) continue;
     const Extended<T>& x = t.reals[static_cast<std::size_t>(flat)];
-    const bool holds = check.kind == PrefixCheck::Kind::MaskedAbove ? x.inf < 0
-                                                                    : x.finite() && sign_of(x.value) == Sign::Zero;
+    const bool holds =
+        check.kind == PrefixCheck::Kind::MaskedAbove ? x.inf < 0 : x.finite() && sign_of(x.value) == Sign::Zero;
     if (!holds) return false;
   }
   return true;

@@ -8,7 +8,8 @@ std::int64_t element_count(const Shape& shape) {
   std::int64_t n = 1;
   for (std::int64_t d : shape) {
     if (d < 0) throw ModelError("a negative dimension in the shape " + shape_text(shape));
-    if (__builtin_mul_overflow(n, d, &n)) throw ModelError("the shape " + shape_text(shape) + " has more than 2^63 elements");
+    if (__builtin_mul_overflow(n, d, &n))
+      throw ModelError("the shape " + shape_text(shape) + " has more than 2^63 elements");
   }
   return n;
 }
@@ -85,7 +86,8 @@ std::size_t normalized_axis(std::int64_t axis, std::size_t rank) {
   return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
 
-std::vector<std::size_t> distinct_axes(const std::vector<std::int64_t>& axes, std::size_t rank, const std::string& what) {
+std::vector<std::size_t> distinct_axes(const std::vector<std::int64_t>& axes, std::size_t rank,
+                                       const std::string& what) {
   std::vector<std::size_t> out;
   std::vector<bool> seen(rank, false);
   for (std::int64_t axis : axes) {

@@ -37,15 +37,16 @@ std::vector<std::int64_t> broadcast_index_map(const Shape& from, const Shape& to
 std::size_t normalized_axis(std::int64_t axis, std::size_t rank);
 // Axes in [-rank, rank) as indices in [0, rank), each given once; ModelError naming `what` for an axis out of range or
 // repeated (the specification leaves a repeated axis undefined).
-std::vector<std::size_t> distinct_axes(const std::vector<std::int64_t>& axes, std::size_t rank, const std::string& what);
+std::vector<std::size_t> distinct_axes(const std::vector<std::int64_t>& axes, std::size_t rank,
+                                       const std::string& what);
 std::string shape_text(const Shape& shape);
 
 template <class T>
 struct Tensor {
   ElementKind kind = ElementKind::Real;
   Shape shape;
-  std::vector<Extended<T>> reals;   // kind Real
-  std::vector<std::int64_t> ints;   // kind Integer or Boolean
+  std::vector<Extended<T>> reals;  // kind Real
+  std::vector<std::int64_t> ints;  // kind Integer or Boolean
 
   bool is_real() const { return kind == ElementKind::Real; }
   std::int64_t size() const { return element_count(shape); }

@@ -190,7 +190,8 @@ Seq operator*(const Seq& a, const Seq& b) {
 Seq operator%(const Seq& a, const Seq& b) { return elementwise("mod", b.literal && a.literal, a, b, floor_mod); }
 Seq operator&(const Seq& a, const Seq& b) { return elementwise("and", a.literal && b.literal, a, b, bitwise_and); }
 Seq operator==(const Seq& a, const Seq& b) {
-  return elementwise("eq", a.literal && b.literal, a, b, [](const Value& x, const Value& y) { return boolean(x == y); });
+  return elementwise("eq", a.literal && b.literal, a, b,
+                     [](const Value& x, const Value& y) { return boolean(x == y); });
 }
 Seq operator<(const Seq& a, const Seq& b) {
   return elementwise("lt", a.literal && b.literal, a, b, [](const Value& x, const Value& y) { return boolean(x < y); });

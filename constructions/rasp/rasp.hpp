@@ -60,8 +60,8 @@ struct MeanDifference {
 
 // What one elementwise map received during a run: every distinct argument pair.
 struct ElementwiseSite {
-  std::string site;  // "file:line" for tok_map/seq_map, "op #k" for operators (k in program order)
-  std::string kind;  // "seq_map", "tok_map", "add", "mul", "mod", ...
+  std::string site;     // "file:line" for tok_map/seq_map, "op #k" for operators (k in program order)
+  std::string kind;     // "seq_map", "tok_map", "add", "mul", "mod", ...
   bool linear = false;  // an affine map of its arguments (sums, differences, products with a literal)
   std::set<std::pair<Value, Value>> arguments;
 };
@@ -131,8 +131,8 @@ Seq aggregate(const Selector& a, const Seq& v, Reduction reduction, const Value&
               const std::string& site);
 
 // Python semantics on exact values.
-Value floor_mod(const Value& a, const Value& b);         // a - b * floor(a / b); b != 0
-Value bitwise_and(const Value& a, const Value& b);       // integers only (std::domain_error otherwise)
+Value floor_mod(const Value& a, const Value& b);    // a - b * floor(a / b); b != 0
+Value bitwise_and(const Value& a, const Value& b);  // integers only (std::domain_error otherwise)
 Value truncate_toward_zero(const Value& a);
 bool truthy(const Value& a);
 

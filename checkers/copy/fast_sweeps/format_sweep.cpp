@@ -22,8 +22,8 @@ std::vector<FloatFormat> parse_formats(const std::string& text) {
     for (auto f : {FloatFormat::Float64, FloatFormat::Float32, FloatFormat::BFloat16, FloatFormat::Float16})
       if (item == to_string(f)) out.push_back(f), known = true;
     if (!known)
-      throw UsageError("--formats must be a comma-separated list of float64, float32, bfloat16, float16 (got '" +
-                       text + "')");
+      throw UsageError("--formats must be a comma-separated list of float64, float32, bfloat16, float16 (got '" + text +
+                       "')");
   }
   if (out.empty()) throw UsageError("--formats must name at least one of float64, float32, bfloat16, float16");
   return out;
@@ -73,8 +73,10 @@ Json run_point(const FastCopy& fast, const std::vector<FloatFormat>& formats, lo
   for (std::size_t k = 0; k < formats.size(); ++k) {
     FormatCounts total;
     for (const auto& per : counts) total.merge(per[k]);
-    row["formats"][to_string(formats[k])] = {{"failures", total.failures}, {"steps", total.steps},
-                                              {"saturated", total.saturated}, {"nonfinite", total.nonfinite}};
+    row["formats"][to_string(formats[k])] = {{"failures", total.failures},
+                                             {"steps", total.steps},
+                                             {"saturated", total.saturated},
+                                             {"nonfinite", total.nonfinite}};
   }
   return row;
 }
@@ -88,19 +90,19 @@ Json sweep_copy_formats(const copy::CopyTransformerConfig& base, const LengthGri
   const FastCopy fast(transformer);
   std::string names;
   for (auto f : formats) names += (names.empty() ? "" : ",") + std::string(to_string(f));
-  Checkpoint checkpoint(
-      o.output.dir, "copy-fast-formats", fast_sweep_params(base, grid, o, "formats " + names), o.resume, grid.keys(),
-      [&](const Json& row, const FieldCheck& f, const std::string& at) {
-        const std::uint64_t samples = sampled_count(row, f, at, o.samples);
-        f.count(row, "exact_copied", at + ".exact_copied", samples);
-        const Json& measured = f.need(row, "formats", at + ".formats");
-        for (auto format : formats) {
-          const std::string name = to_string(format), here = at + ".formats." + name;
-          const Json& one = f.need(measured, name, here);
-          f.count(one, "failures", here + ".failures", samples);
-          for (const char* k : {"steps", "saturated", "nonfinite"}) f.count(one, k, here + "." + k, std::uint64_t{1} << 62);
-        }
-      });
+  Checkpoint checkpoint(o.output.dir, "copy-fast-formats", fast_sweep_params(base, grid, o, "formats " + names),
+                        o.resume, grid.keys(), [&](const Json& row, const FieldCheck& f, const std::string& at) {
+                          const std::uint64_t samples = sampled_count(row, f, at, o.samples);
+                          f.count(row, "exact_copied", at + ".exact_copied", samples);
+                          const Json& measured = f.need(row, "formats", at + ".formats");
+                          for (auto format : formats) {
+                            const std::string name = to_string(format), here = at + ".formats." + name;
+                            const Json& one = f.need(measured, name, here);
+                            f.count(one, "failures", here + ".failures", samples);
+                            for (const char* k : {"steps", "saturated", "nonfinite"})
+                              f.count(one, k, here + "." + k, std::uint64_t{1} << 62);
+                          }
+                        });
   checkpoint.fill(grid.keys(), [&](const Json& key) { return run_point(fast, formats, key.get<long>(), o); });
   SweepTable table{{"L", "samples", "exact_copied"}, {}};
   for (auto f : formats) {

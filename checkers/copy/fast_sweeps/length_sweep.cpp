@@ -28,8 +28,7 @@ long parse_long(const std::string& text, const std::string& vary) {
     std::size_t used = 0;
     const long v = std::stol(text, &used);
     if (used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   throw UsageError("--vary must be L=lo:hi:xF or L=lo:hi:+S with 1 <= lo <= hi <= 1048576 (got '" + vary + "')");
 }
 
@@ -69,10 +68,18 @@ PointResult run_point(const FastCopy& fast, long length, const FastSweepOptions&
 }
 
 Json row_json(long length, const PointResult& r, std::uint64_t samples, double seconds) {
-  return {{"L", length},        {"samples", samples},      {"errors", r.errors},
-          {"undecided", r.undecided}, {"repeats_text", r.repeats_text}, {"repeats_formula", r.repeats_formula},
-          {"steps", r.stats.steps}, {"steps_by_bound", r.stats.by_bound}, {"steps_by_index", r.stats.by_index},
-          {"steps_by_levels", r.stats.by_levels}, {"steps_by_exact", r.stats.by_exact}, {"seconds", seconds}};
+  return {{"L", length},
+          {"samples", samples},
+          {"errors", r.errors},
+          {"undecided", r.undecided},
+          {"repeats_text", r.repeats_text},
+          {"repeats_formula", r.repeats_formula},
+          {"steps", r.stats.steps},
+          {"steps_by_bound", r.stats.by_bound},
+          {"steps_by_index", r.stats.by_index},
+          {"steps_by_levels", r.stats.by_levels},
+          {"steps_by_exact", r.stats.by_exact},
+          {"seconds", seconds}};
 }
 
 bool fast_path_takes(const copy::CopyTransformerConfig& config) {
@@ -83,7 +90,8 @@ bool fast_path_takes(const copy::CopyTransformerConfig& config) {
 
 void require_fast_path(const copy::CopyTransformer& transformer) {
   if (const auto why = IntegerLayer1::unsupported_reason(transformer))
-    throw UsageError("--fast: " + *why + "; use --embedding onehot, or a D where r is a square (D <= 64: r = "
+    throw UsageError("--fast: " + *why +
+                     "; use --embedding onehot, or a D where r is a square (D <= 64: r = "
                      "ceil(log2 D) with --variant corrected: D = 2 or 9..16; r = ceil(log2 D) + 2 with --variant "
                      "paper: D = 3..4)");
   if (const Refusal why = FastCopy::refusal(transformer)) {
@@ -96,10 +104,11 @@ void require_fast_path(const copy::CopyTransformer& transformer) {
     const copy::CopyTransformerConfig& config = transformer.config();
     copy::CopyTransformerConfig other = config;
     other.variant = config.variant == copy::TransformerVariant::Paper ? copy::TransformerVariant::Corrected
-                                                                     : copy::TransformerVariant::Paper;
+                                                                      : copy::TransformerVariant::Paper;
     const int here = largest_n(config), there = largest_n(other);
-    const std::string hint = there > here ? fmt::format("; --variant {} takes n <= {}", copy::to_string(other.variant), there)
-                                          : std::string();
+    const std::string hint = there > here
+                                 ? fmt::format("; --variant {} takes n <= {}", copy::to_string(other.variant), there)
+                                 : std::string();
     throw UsageError(fmt::format("--n: with D = {} and --variant {} the fast path takes n <= {} (got n = {}: {}{})",
                                  config.alphabet, copy::to_string(config.variant), here, config.n, *why, hint));
   }
@@ -138,12 +147,11 @@ void require_memory(const LengthGrid& grid, const FastSweepOptions& o) {
   const double usable = 0.8 * machine;
   if (active * per_thread <= usable) return;
   const long fits = static_cast<long>(usable / per_thread);
-  throw UsageError(fmt::format("--threads: {} threads at L = {} need about {:.1f} GB ({:.2f} GB each), more than 80% of "
-                               "this machine's {:.1f} GB; {}",
-                               static_cast<long>(active), grid.hi, active * per_thread / 1e9, per_thread / 1e9,
-                               machine / 1e9,
-                               fits >= 1 ? fmt::format("use --threads {} or fewer", fits)
-                                         : std::string("lower the largest L of --vary")));
+  throw UsageError(fmt::format(
+      "--threads: {} threads at L = {} need about {:.1f} GB ({:.2f} GB each), more than 80% of "
+      "this machine's {:.1f} GB; {}",
+      static_cast<long>(active), grid.hi, active * per_thread / 1e9, per_thread / 1e9, machine / 1e9,
+      fits >= 1 ? fmt::format("use --threads {} or fewer", fits) : std::string("lower the largest L of --vary")));
 }
 
 std::uint64_t sampled_count(const Json& row, const FieldCheck& f, const std::string& at, std::uint64_t samples) {
@@ -181,17 +189,18 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
   const FastCopy fast(transformer);
   require_gnuplot();
   prepare_output_dir(o.output.dir);
-  Checkpoint checkpoint(o.output.dir, sweep_name, fast_sweep_params(base, grid, o, "error rate"), o.resume,
-                        grid.keys(), [&](const Json& row, const FieldCheck& f, const std::string& at) {
-                          const std::uint64_t samples = sampled_count(row, f, at, o.samples);
-                          for (const char* k : {"errors", "undecided", "repeats_text", "repeats_formula"})
-                            f.count(row, k, at + "." + k, samples);
-                          // Each kind of step is some of the steps.
-                          const std::uint64_t steps = f.count(row, "steps", at + ".steps", std::uint64_t{1} << 62);
-                          for (const char* k : {"steps_by_bound", "steps_by_index", "steps_by_levels", "steps_by_exact"})
-                            f.count(row, k, at + "." + k, steps);
-                          f.number(row, "seconds", at + ".seconds", true);
-                        });
+  Checkpoint checkpoint(
+      o.output.dir, sweep_name, fast_sweep_params(base, grid, o, "error rate"), o.resume, grid.keys(),
+      [&](const Json& row, const FieldCheck& f, const std::string& at) {
+        const std::uint64_t samples = sampled_count(row, f, at, o.samples);
+        for (const char* k : {"errors", "undecided", "repeats_text", "repeats_formula"})
+          f.count(row, k, at + "." + k, samples);
+        // Each kind of step is some of the steps.
+        const std::uint64_t steps = f.count(row, "steps", at + ".steps", std::uint64_t{1} << 62);
+        for (const char* k : {"steps_by_bound", "steps_by_index", "steps_by_levels", "steps_by_exact"})
+          f.count(row, k, at + "." + k, steps);
+        f.number(row, "seconds", at + ".seconds", true);
+      });
   checkpoint.fill(grid.keys(), [&](const Json& key) {
     const long length = key.get<long>();
     const auto start = std::chrono::steady_clock::now();
@@ -200,10 +209,10 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
     return row_json(length, r, o.samples, seconds);
   });
   const std::vector<Json> rows = checkpoint.sorted_rows();
-  SweepTable table{{"L", "samples", "errors", "error_rate", "ci95_low", "ci95_high", "p_ngram_text", "p_ngram_formula",
-                    "L2_over_Dn", "undecided", "steps_by_bound", "steps_by_index", "steps_by_levels", "steps_by_exact",
-                    "seconds"},
-                   {}};
+  SweepTable table{
+      {"L", "samples", "errors", "error_rate", "ci95_low", "ci95_high", "p_ngram_text", "p_ngram_formula", "L2_over_Dn",
+       "undecided", "steps_by_bound", "steps_by_index", "steps_by_levels", "steps_by_exact", "seconds"},
+      {}};
   const double dn = std::pow(static_cast<double>(base.alphabet), base.n);
   std::optional<long> crossing;
   const double threshold = o.threshold.convert_to<double>();
@@ -213,23 +222,23 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
     const long length = r["L"].get<long>();
     const double rate = static_cast<double>(errors) / static_cast<double>(samples);
     if (!crossing && Exact(errors) >= o.threshold * Exact(samples)) crossing = length;
-    table.rows.push_back({std::to_string(length), std::to_string(samples), std::to_string(errors),
-                          fmt::format("{:.6f}", rate), fmt::format("{:.6f}", lo), fmt::format("{:.6f}", hi),
-                          fmt::format("{:.6f}", r["repeats_text"].get<double>() / static_cast<double>(samples)),
-                          fmt::format("{:.6f}", r["repeats_formula"].get<double>() / static_cast<double>(samples)),
-                          fmt::format("{:.6g}", static_cast<double>(length) * static_cast<double>(length) / dn),
-                          std::to_string(r["undecided"].get<std::uint64_t>()),
-                          std::to_string(r["steps_by_bound"].get<std::uint64_t>()),
-                          std::to_string(r["steps_by_index"].get<std::uint64_t>()),
-                          std::to_string(r["steps_by_levels"].get<std::uint64_t>()),
-                          std::to_string(r["steps_by_exact"].get<std::uint64_t>()),
-                          fmt::format("{:.3f}", r["seconds"].get<double>())});
+    table.rows.push_back(
+        {std::to_string(length), std::to_string(samples), std::to_string(errors), fmt::format("{:.6f}", rate),
+         fmt::format("{:.6f}", lo), fmt::format("{:.6f}", hi),
+         fmt::format("{:.6f}", r["repeats_text"].get<double>() / static_cast<double>(samples)),
+         fmt::format("{:.6f}", r["repeats_formula"].get<double>() / static_cast<double>(samples)),
+         fmt::format("{:.6g}", static_cast<double>(length) * static_cast<double>(length) / dn),
+         std::to_string(r["undecided"].get<std::uint64_t>()), std::to_string(r["steps_by_bound"].get<std::uint64_t>()),
+         std::to_string(r["steps_by_index"].get<std::uint64_t>()),
+         std::to_string(r["steps_by_levels"].get<std::uint64_t>()),
+         std::to_string(r["steps_by_exact"].get<std::uint64_t>()), fmt::format("{:.3f}", r["seconds"].get<double>())});
   }
   Json summary{{"construction", "copy"},
                {"sweep", "fast: error rate vs L on uniform random strings"},
                {"params", checkpoint.params()},
-               {"arithmetic", "exact integers (layer 1, scores); certified decisions (a rounded-up bound, else the "
-                              "exact evaluator's level readout in MPFI, else the exact evaluator)"},
+               {"arithmetic",
+                "exact integers (layer 1, scores); certified decisions (a rounded-up bound, else the "
+                "exact evaluator's level readout in MPFI, else the exact evaluator)"},
                {"threshold", exact_to_string(o.threshold)},
                {"first_L_with_error_rate_at_or_above_threshold", crossing ? Json(*crossing) : Json(nullptr)},
                {"confidence", "Wilson 95% interval per point"},
@@ -242,16 +251,17 @@ Json sweep_copy_length_fast(const copy::CopyTransformerConfig& base, const Lengt
   plot.logx = true;
   plot.yrange = std::make_pair(0.0, 1.05);
   plot.x_column = "L";
-  plot.series = {{"error_rate", "error rate, with its Wilson 95% interval", SeriesStyle::LinesPoints, "ci95_low",
-                  "ci95_high"},
-                 {"p_ngram_text", "$p_{n\\mathrm{-gram}}$ (text reading)"},
-                 {"p_ngram_formula", "$p_{n\\mathrm{-gram}}$ (formula reading)"},
-                 {"L2_over_Dn", "Lemma 2.4's bound $L^2 D^{-n}$"}};
+  plot.series = {
+      {"error_rate", "error rate, with its Wilson 95% interval", SeriesStyle::LinesPoints, "ci95_low", "ci95_high"},
+      {"p_ngram_text", "$p_{n\\mathrm{-gram}}$ (text reading)"},
+      {"p_ngram_formula", "$p_{n\\mathrm{-gram}}$ (formula reading)"},
+      {"L2_over_Dn", "Lemma 2.4's bound $L^2 D^{-n}$"}};
   const double top_of_range = std::pow(static_cast<double>(base.alphabet), base.n);
   plot.shade = std::pair{2.0 * base.n, top_of_range};
   plot.shade_label = "Theorem 2.3's range $2n \\le L \\le D^n$";
   if (crossing)
-    plot.marks.push_back({static_cast<double>(*crossing), fmt::format("first $L$ with error rate $\\ge {}$", threshold)});
+    plot.marks.push_back(
+        {static_cast<double>(*crossing), fmt::format("first $L$ with error rate $\\ge {}$", threshold)});
   write_sweep(o.output, sweep_name, table, plot, summary);
   return summary;
 }

@@ -34,13 +34,14 @@ BitsRun run_within_limits(const MpfrBitsCopy& bits_copy, const copy::TokenString
 }
 
 // The probe at `bits`: true when every string copies; a failure is recorded in point.probes.
-bool all_copy(const MpfrBitsCopy& bits_copy, const std::vector<copy::TokenString>& strings, int bits,
-              unsigned threads, BitsPoint& point) {
+bool all_copy(const MpfrBitsCopy& bits_copy, const std::vector<copy::TokenString>& strings, int bits, unsigned threads,
+              BitsPoint& point) {
   for (std::size_t i = 0; i < strings.size(); ++i) {
     const BitsRun r = run_within_limits(bits_copy, strings[i], bits, threads);
     point.steps += r.steps, point.mpfr_steps += r.mpfr_steps;
     if (!r.copied()) {
-      point.probes.push_back({{"bits", bits}, {"copied_all", false}, {"string", i}, {"first_wrong_step", *r.first_wrong_step}});
+      point.probes.push_back(
+          {{"bits", bits}, {"copied_all", false}, {"string", i}, {"first_wrong_step", *r.first_wrong_step}});
       return false;
     }
   }
@@ -67,11 +68,15 @@ BitsPoint run_point(const FastCopy& fast, const MpfrBitsCopy& bits_copy, long le
 }
 
 Json row_json(long length, const BitsPoint& p, std::uint64_t samples, double seconds) {
-  return {{"L", length},         {"samples", samples},
-          {"exact_copied", p.exact_copied}, {"undecided", p.undecided},
+  return {{"L", length},
+          {"samples", samples},
+          {"exact_copied", p.exact_copied},
+          {"undecided", p.undecided},
           {"min_bits", p.min_bits ? Json(*p.min_bits) : Json(nullptr)},
-          {"probes", p.probes},  {"steps", p.steps},
-          {"mpfr_steps", p.mpfr_steps}, {"seconds", seconds}};
+          {"probes", p.probes},
+          {"steps", p.steps},
+          {"mpfr_steps", p.mpfr_steps},
+          {"seconds", seconds}};
 }
 
 // The table's min_bits cell: the width, or why there is none.
@@ -94,8 +99,8 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
                           for (const char* k : {"exact_copied", "undecided"}) f.count(row, k, at + "." + k, samples);
                           if (!f.need(row, "min_bits", at + ".min_bits").is_null())
                             if (f.count(row, "min_bits", at + ".min_bits", MpfrBitsCopy::kMaxBits) < 2)
-                              f.fail(at + ".min_bits", fmt::format("null or a whole number from 2 to {}",
-                                                                   MpfrBitsCopy::kMaxBits));
+                              f.fail(at + ".min_bits",
+                                     fmt::format("null or a whole number from 2 to {}", MpfrBitsCopy::kMaxBits));
                           const Json& probes = f.need(row, "probes", at + ".probes");
                           if (!probes.is_array()) f.fail(at + ".probes", "a list");
                           for (std::size_t i = 0; i < probes.size(); ++i) {
@@ -120,19 +125,20 @@ Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGr
     const long length = r["L"].get<long>();
     const double loglog = length >= 4 ? std::log2(std::log2(static_cast<double>(length))) : 0.0;
     table.rows.push_back({std::to_string(length), std::to_string(r["samples"].get<std::uint64_t>()),
-                          std::to_string(r["exact_copied"].get<std::uint64_t>()),
-                          min_bits_text(r),
+                          std::to_string(r["exact_copied"].get<std::uint64_t>()), min_bits_text(r),
                           fmt::format("{:.4f}", loglog), std::to_string(r["steps"].get<std::uint64_t>()),
                           std::to_string(r["mpfr_steps"].get<std::uint64_t>()),
                           fmt::format("{:.3f}", r["seconds"].get<double>())});
   }
   Json summary{{"construction", "copy"},
-               {"sweep", "fast: the fewest MPFR bits at which the construction copies every sampled repeat-free string "
-                         "the exact construction copies (a measurement; Remark 2.6 says O(log log L) bits suffice)"},
+               {"sweep",
+                "fast: the fewest MPFR bits at which the construction copies every sampled repeat-free string "
+                "the exact construction copies (a measurement; Remark 2.6 says O(log log L) bits suffice)"},
                {"params", checkpoint.params()},
-               {"arithmetic", "MPFR semantics, round to nearest at every operation (FinitePrecisionCopy); the per-key "
-                              "sums in double rounded to b bits (exact for b <= 25 by double rounding with 53 >= 2b+2), "
-                              "per-level values in MPFR; steps with more than 64 score levels in MPFR itself"},
+               {"arithmetic",
+                "MPFR semantics, round to nearest at every operation (FinitePrecisionCopy); the per-key "
+                "sums in double rounded to b bits (exact for b <= 25 by double rounding with 53 >= 2b+2), "
+                "per-level values in MPFR; steps with more than 64 score levels in MPFR itself"},
                {"exact_copies", "decided by the certified fast path; only strings it certifies as copied are probed"},
                {"bits_probed", fmt::format("{}..{}", kFewestBitsProbed, MpfrBitsCopy::kMaxBits)},
                {"rows", rows}};

@@ -12,6 +12,7 @@
 
 namespace tverify::copy::fast {
 
-Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGrid& grid, const FastSweepOptions& options);
+Json sweep_copy_min_bits(const copy::CopyTransformerConfig& base, const LengthGrid& grid,
+                         const FastSweepOptions& options);
 
 }  // namespace tverify::copy::fast

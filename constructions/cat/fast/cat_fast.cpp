@@ -16,12 +16,12 @@ std::optional<std::uint64_t> nar_match_runs(const RunSequence& z, int n) {
   for (std::uint64_t j = 0; j < width; ++j) query.push_back(z.at(static_cast<std::int64_t>(z.size() - width + j)));
   std::uint64_t occurrences = 0, end = 0;
   // windows z_{i-n+1..i} for n-1 <= i <= L-2
-  z.for_each_window_span(width - 1, 0, width - 1, z.size() - 2, [&](std::uint64_t first, std::uint64_t count,
-                                                                      const Tokens& window) {
-    if (window != query) return;
-    occurrences += count;
-    end = first;
-  });
+  z.for_each_window_span(width - 1, 0, width - 1, z.size() - 2,
+                         [&](std::uint64_t first, std::uint64_t count, const Tokens& window) {
+                           if (window != query) return;
+                           occurrences += count;
+                           end = first;
+                         });
   return occurrences == 1 ? std::optional<std::uint64_t>(end) : std::nullopt;
 }
 
@@ -45,7 +45,8 @@ cat::Decoded decode_last_fast(const cat::CatConfig& config, const RunSequence& z
   const std::size_t w = config.filter.size();
   const std::uint64_t t = z.size() - 1;
   std::vector<int> newest_first(w);
-  for (std::size_t i = 0; i < w; ++i) newest_first[i] = z.at(static_cast<std::int64_t>(t) - static_cast<std::int64_t>(i));
+  for (std::size_t i = 0; i < w; ++i)
+    newest_first[i] = z.at(static_cast<std::int64_t>(t) - static_cast<std::int64_t>(i));
   const ExactVector query = convolved_row(config, newest_first);
 
   // Group the keys s = 0..t by their W + 1 tokens: window[W - 1 - i] is the key's token i (newest first) and

@@ -68,8 +68,8 @@ SparseRows by_index(const SparseRows& rows, std::size_t positions, std::size_t w
 
 }  // namespace
 
-Layer1Table layer1_table(const copy::CopyTransformer& transformer, const copy::TokenString& sequence,
-                         std::size_t count, int bits, unsigned threads) {
+Layer1Table layer1_table(const copy::CopyTransformer& transformer, const copy::TokenString& sequence, std::size_t count,
+                         int bits, unsigned threads) {
   const std::size_t span = static_cast<std::size_t>(transformer.config().n) + 1;
   std::vector<PositionDoubles> positions(count);
   Layer1Table t;

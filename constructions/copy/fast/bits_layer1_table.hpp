@@ -52,11 +52,11 @@ struct Layer1Table {
   SparseRows blocks, keys, queries, readouts;  // per position: (coordinate or token, value id)
   SparseRows postings;     // per key coordinate c: (position j, value id) with T^key_j[c] != 0, by increasing j
   SparseRows occurrences;  // per token x: (position j, value id) with T^value_j . Psi(x) != 0, by increasing j
-  bool emulable = true;  // false: some value leaves [2^-400, 2^400], or too many distinct values
+  bool emulable = true;    // false: some value leaves [2^-400, 2^400], or too many distinct values
 };
 
 // Layer 1 at positions 0..count-1 of `sequence` at `bits` bits, in parallel (one SparseMpfrLayer1 per thread).
-Layer1Table layer1_table(const copy::CopyTransformer& transformer, const copy::TokenString& sequence,
-                         std::size_t count, int bits, unsigned threads);
+Layer1Table layer1_table(const copy::CopyTransformer& transformer, const copy::TokenString& sequence, std::size_t count,
+                         int bits, unsigned threads);
 
 }  // namespace tverify::copy::fast

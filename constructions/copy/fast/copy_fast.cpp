@@ -52,7 +52,8 @@ FastCopy::ThreadState& FastCopy::thread_state() const {
   auto& states = thread_states();
   auto found = states.find(instance_);
   if (found == states.end()) {
-    found = states.emplace(instance_, ThreadState{WindowCache::make(layer1_, transformer_.config().n), {}, nullptr}).first;
+    found =
+        states.emplace(instance_, ThreadState{WindowCache::make(layer1_, transformer_.config().n), {}, nullptr}).first;
     found->second.scratch.top_sum.resize(row_stride(layer1_.tokens()));
   }
   return found->second;
@@ -111,9 +112,7 @@ void FastCopy::copy_string(const TokenString& x, FastCopyRun& out, unsigned thre
           copied = false;
           break;
         }
-    } catch (...) {
-      record_error = std::current_exception();
-    }
+    } catch (...) { record_error = std::current_exception(); }
     start = end;
     done = !copied || aborted || record_error || start == x.size();
   };

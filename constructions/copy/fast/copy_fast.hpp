@@ -114,8 +114,8 @@ class FastCopy {
     std::vector<long> level_count;
     std::vector<double> level_lead, level_tail;
     std::vector<copy::Token> tied;  // decide_lexicographically
-    IntegerRow window_layer1;  // WindowCache::levels_of: layer 1 of windows no sequence has met yet
-    QueryTerms query_terms;    // decide_by_index
+    IntegerRow window_layer1;       // WindowCache::levels_of: layer 1 of windows no sequence has met yet
+    QueryTerms query_terms;         // decide_by_index
   };
   struct ThreadState;
   static std::unordered_map<std::uint64_t, ThreadState>& thread_states();  // the calling thread's
@@ -143,7 +143,7 @@ class FastCopy {
   IntegerLayer1 layer1_;
   FastCopyOptions options_;
   std::optional<InteriorKeys> interior_;  // the index stage's decomposition (nullopt: steps scan their keys)
-  std::uint64_t instance_;  // keys the per-thread window caches
+  std::uint64_t instance_;                // keys the per-thread window caches
 };
 
 }  // namespace tverify::copy::fast

@@ -52,7 +52,8 @@ TopLevel score_keys(const Table& table, std::size_t p, std::vector<std::int32_t>
 double FastCopy::weight_bound(std::int64_t gap, Scratch& scratch) const {
   return scratch.weight_bounds.get(gap, [&] {
     using I = Interval<64>;
-    return bounds::upper_double(exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).upper());
+    return bounds::upper_double(
+        exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).upper());
   });
 }
 
@@ -193,7 +194,8 @@ CopyStep FastCopy::decide_by_levels(const Table& table, std::size_t p, const Scr
 double FastCopy::weight_bound_down(std::int64_t gap, Scratch& scratch) const {
   return scratch.weight_lower_bounds.get(gap, [&] {
     using I = Interval<64>;
-    return bounds::lower_double(exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).lower());
+    return bounds::lower_double(
+        exp(-(transformer_.tau_interval<64>() * I(Exact(gap) / layer1_.score_scale()))).lower());
   });
 }
 

@@ -233,7 +233,8 @@ struct FastCopy::Table {
         code = (windows[p - 1] - cache_->offset[span_]) % cache_->oldest_place * cache_->radix +
                static_cast<std::size_t>(sequence[p]);
       } else {
-        for (std::size_t j = p + 1 - count; j <= p; ++j) code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
+        for (std::size_t j = p + 1 - count; j <= p; ++j)
+          code = code * cache_->radix + static_cast<std::size_t>(sequence[j]);
       }
       windows[p] = static_cast<std::uint32_t>(cache_->offset[count] + code);
       if (!window_count.empty() && window_count[windows[p]]++ == 0) cache_->meet(windows[p]);
@@ -305,22 +306,26 @@ struct FastCopy::Table {
   }
   // Adds position p (the next in order) to the index.
   void index(std::size_t p) {
-    if (const auto code = interior_code(p)) interior.push(static_cast<std::uint32_t>(p), *code);
-    else special.push_back(static_cast<std::uint32_t>(p));
+    if (const auto code = interior_code(p))
+      interior.push(static_cast<std::uint32_t>(p), *code);
+    else
+      special.push_back(static_cast<std::uint32_t>(p));
   }
   // Drops position j (the last indexed) from the index (before the sequence moves on).
   void unindex(std::size_t j) {
-    if (const auto code = interior_code(j)) interior.pop(static_cast<std::uint32_t>(j), *code);
-    else special.pop_back();
+    if (const auto code = interior_code(j))
+      interior.pop(static_cast<std::uint32_t>(j), *code);
+    else
+      special.pop_back();
   }
 
   const FastCopy& fast_;
   WindowCache* cache_;
   std::size_t span_;
-  std::size_t repeat_offset_ = 0;  // x.size() + 1: the copy's position p repeats the window of p - repeat_offset_
+  std::size_t repeat_offset_ = 0;       // x.size() + 1: the copy's position p repeats the window of p - repeat_offset_
   QueryEntry* query_cursor_ = nullptr;  // where the next query computed in order goes in query_store
   bool shared_ = false;
-  bool always_indexed_ = false;  // the index follows every position built (no window counts)
+  bool always_indexed_ = false;                // the index follows every position built (no window counts)
   std::atomic<bool> columns_complete_{false};  // shared: every key column filled
   std::mutex columns_mutex_;
   IntegerRow scratch_;

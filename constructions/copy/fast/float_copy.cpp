@@ -1,6 +1,5 @@
 #include "constructions/copy/fast/float_copy.hpp"
 
-
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -26,7 +25,7 @@ float round_half(float x) {
   if (!std::isfinite(x) || x == 0) return x;
   const float a = std::fabs(x);
   if (a >= 65520.0f) return std::copysign(std::numeric_limits<float>::infinity(), x);  // rounds past 65504
-  if (a < std::ldexp(1.0f, -14)) {  // subnormal: a multiple of 2^-24
+  if (a < std::ldexp(1.0f, -14)) {                                                     // subnormal: a multiple of 2^-24
     const float q = std::nearbyint(a * std::ldexp(1.0f, 24));
     return std::copysign(q * std::ldexp(1.0f, -24), x);
   }
@@ -37,10 +36,14 @@ template <FloatFormat F>
 struct Arith {
   using T = std::conditional_t<F == FloatFormat::Float64, double, float>;
   T round(double x) const {
-    if constexpr (F == FloatFormat::Float64) return x;
-    else if constexpr (F == FloatFormat::Float32) return static_cast<float>(x);
-    else if constexpr (F == FloatFormat::BFloat16) return round_significand(static_cast<float>(x), 8);
-    else return round_half(static_cast<float>(x));
+    if constexpr (F == FloatFormat::Float64)
+      return x;
+    else if constexpr (F == FloatFormat::Float32)
+      return static_cast<float>(x);
+    else if constexpr (F == FloatFormat::BFloat16)
+      return round_significand(static_cast<float>(x), 8);
+    else
+      return round_half(static_cast<float>(x));
   }
   T add(T a, T b) const { return round(static_cast<double>(a) + b); }
   T mul(T a, T b) const { return round(static_cast<double>(a) * b); }
@@ -55,7 +58,8 @@ FloatRun copies_impl(const A& ar, const copy::CopyTransformer& t, const copy::To
   auto rounded = [&](const copy::Surd& s) { return ar.round(s.template to_interval<64>().midpoint_double()); };
   const auto& psi_exact = t.embedding();
   const auto& mlp = t.layer1_mlp();
-  const std::size_t d = psi_exact.cols(), tokens = psi_exact.rows(), hidden = mlp.inner.rows(), outputs = mlp.outer.rows();
+  const std::size_t d = psi_exact.cols(), tokens = psi_exact.rows(), hidden = mlp.inner.rows(),
+                    outputs = mlp.outer.rows();
   const std::size_t key_dim = (outputs - d) / 2;
   const int n = t.config().n;
   std::vector<std::vector<T>> psi(tokens, std::vector<T>(d));
@@ -125,7 +129,8 @@ FloatRun copies_impl(const A& ar, const copy::CopyTransformer& t, const copy::To
     }
     ++run.steps;
     run.saturated_steps += nonzero_lower == 0;
-    run.nonfinite = run.nonfinite || !std::isfinite(static_cast<double>(total)) || !std::isfinite(static_cast<double>(top));
+    run.nonfinite =
+        run.nonfinite || !std::isfinite(static_cast<double>(total)) || !std::isfinite(static_cast<double>(top));
     std::size_t best = 0;
     for (std::size_t a = 0; a < tokens; ++a) {
       readout[a] = ar.div(readout[a], total);
@@ -164,6 +169,5 @@ FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, co
     default: return copies_impl(Arith<FloatFormat::Float16>{}, t, x);
   }
 }
-
 
 }  // namespace tverify::copy::fast

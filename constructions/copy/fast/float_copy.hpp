@@ -20,10 +20,10 @@ const char* to_string(FloatFormat f);
 double format_max(FloatFormat f);
 
 struct FloatRun {
-  bool copied = false;             // generated x after <BOS>, x, <COPY> (stops at the first wrong token)
-  std::uint64_t steps = 0;         // generation steps run
+  bool copied = false;                // generated x after <BOS>, x, <COPY> (stops at the first wrong token)
+  std::uint64_t steps = 0;            // generation steps run
   std::uint64_t saturated_steps = 0;  // steps whose softmax was exactly one-hot on the top score (every lower weight 0)
-  bool nonfinite = false;          // an infinity or NaN reached the softmax
+  bool nonfinite = false;             // an infinity or NaN reached the softmax
 };
 
 FloatRun copies_in_format(const copy::CopyTransformer& t, FloatFormat format, const copy::TokenString& x);

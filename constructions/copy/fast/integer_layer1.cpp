@@ -40,8 +40,10 @@ std::optional<std::int64_t> to_int64(const Exact& x) {
 std::optional<std::string> IntegerLayer1::unsupported_reason(const copy::CopyTransformer& t) {
   // The Lemma C.2 codes are +-1/sqrt(r): rational exactly when r is a square (QuadraticSurd makes them rational).
   if (const auto r = irrational_radicand(t.embedding()))
-    return fmt::format("the embedding has irrational entries (the Lemma C.2 codes are +-1/sqrt({}) here; the fast "
-                       "path computes in integers)", *r);
+    return fmt::format(
+        "the embedding has irrational entries (the Lemma C.2 codes are +-1/sqrt({}) here; the fast "
+        "path computes in integers)",
+        *r);
   const auto& mlp = t.layer1_mlp();
   if (irrational_radicand(mlp.inner) || irrational_radicand(mlp.outer)) return "the layer-1 MLP has irrational weights";
   for (const auto& b : mlp.inner_bias)
@@ -123,11 +125,10 @@ void IntegerLayer1::build_token_tables() {
                      std::vector<std::vector<std::int64_t>>(psi_.size(), std::vector<std::int64_t>(inner_.size(), 0)));
   for (std::size_t h = 0; h < inner_.size(); ++h)
     for (const auto& [c, w] : inner_[h].entries)
-      for (std::size_t x = 0; x < psi_.size(); ++x)
-        head_token_[c / dim_][x][h] += w * psi_[x][c % dim_];
+      for (std::size_t x = 0; x < psi_.size(); ++x) head_token_[c / dim_][x][h] += w * psi_[x][c % dim_];
   // A full window (p >= n): token x_{p-i} sits in the windows of the heads t = i+1..n+1, each weighing it M / t.
-  offset_token_.assign(static_cast<std::size_t>(n_) + 1,
-                       std::vector<std::vector<std::int64_t>>(psi_.size(), std::vector<std::int64_t>(inner_.size(), 0)));
+  offset_token_.assign(static_cast<std::size_t>(n_) + 1, std::vector<std::vector<std::int64_t>>(
+                                                             psi_.size(), std::vector<std::int64_t>(inner_.size(), 0)));
   for (int i = 0; i <= n_; ++i)
     for (int t = i + 1; t <= n_ + 1; ++t)
       for (std::size_t x = 0; x < psi_.size(); ++x)
@@ -275,8 +276,10 @@ void IntegerLayer1::short_window_outputs(const copy::TokenString& sequence, std:
 }
 
 void IntegerLayer1::outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const {
-  if (p >= static_cast<std::size_t>(n_)) full_window_outputs(sequence, p, row);
-  else short_window_outputs(sequence, p, row);
+  if (p >= static_cast<std::size_t>(n_))
+    full_window_outputs(sequence, p, row);
+  else
+    short_window_outputs(sequence, p, row);
   row.value_dot_psi.assign(psi_.size(), 0);
   for (std::size_t c = 0; c < dim_; ++c) {
     const std::int64_t value = row.output[c];

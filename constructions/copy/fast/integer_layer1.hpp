@@ -89,7 +89,7 @@ class IntegerLayer1 {
   // The outputs at a full window (p >= n) and at a shorter one, into row.output.
   void full_window_outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const;
   void short_window_outputs(const copy::TokenString& sequence, std::size_t p, IntegerRow& row) const;
-  std::vector<BigInt> output_magnitudes() const;  // per output coordinate, over every window
+  std::vector<BigInt> output_magnitudes() const;                   // per output coordinate, over every window
   BigInt score_bound(const std::vector<BigInt>& magnitude) const;  // score_bound from output_magnitudes()
 
   struct SparseRow {
@@ -98,10 +98,10 @@ class IntegerLayer1 {
   };
   int n_ = 0;
   std::size_t dim_ = 0, key_dim_ = 0;
-  std::int64_t window_scale_ = 1;                  // M = lcm(1..n+1)
-  std::vector<std::vector<std::int64_t>> psi_;     // embedding * P
-  std::vector<SparseRow> inner_;                    // hidden units: W_in * inner, bias * M P W_in
-  std::vector<SparseRow> outer_;                    // outputs: W_out * outer (column = hidden unit)
+  std::int64_t window_scale_ = 1;                                   // M = lcm(1..n+1)
+  std::vector<std::vector<std::int64_t>> psi_;                      // embedding * P
+  std::vector<SparseRow> inner_;                                    // hidden units: W_in * inner, bias * M P W_in
+  std::vector<SparseRow> outer_;                                    // outputs: W_out * outer (column = hidden unit)
   std::vector<std::vector<std::vector<std::int64_t>>> head_token_;  // [t - 1][token][unit]: W_t Psi(token) * P W_in
   // [i][token][unit]: sum over t = i+1..n+1 of (M / t) head_token_[t - 1][token][unit], the weight of the token i
   // positions back in a full window

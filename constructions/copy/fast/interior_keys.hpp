@@ -77,7 +77,7 @@ class InteriorKeys {
 
   int alphabet() const { return alphabet_; }
   int n() const { return n_; }
-  std::uint64_t ngrams() const { return ngrams_; }  // D^n, the number of n-gram codes
+  std::uint64_t ngrams() const { return ngrams_; }                             // D^n, the number of n-gram codes
   const std::vector<Coordinate>& coordinates() const { return coordinates_; }  // by key coordinate
 
  private:

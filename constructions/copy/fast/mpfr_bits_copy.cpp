@@ -22,8 +22,13 @@ using Block = copy::FinitePrecisionCopy::Block;
 class StepEmulator {
  public:
   StepEmulator(const Layer1Table& table, const F& tau, int bits, std::size_t max_levels)
-      : t_(table), tau_(tau), bits_(bits), max_levels_(max_levels), z_(table.positions, 0.0),
-        met_((table.positions + 63) / 64, 0), level_of_key_(table.positions, 0) {}
+      : t_(table),
+        tau_(tau),
+        bits_(bits),
+        max_levels_(max_levels),
+        z_(table.positions, 0.0),
+        met_((table.positions + 63) / 64, 0),
+        level_of_key_(table.positions, 0) {}
 
   // The token generated at position p (keys 0..p, query p), or nullopt when this step must run in MPFR.
   std::optional<copy::Token> token_at(std::size_t p) {
@@ -115,9 +120,9 @@ class StepEmulator {
     for (const auto& s : share)
       for (double v : values) terms.push_back(wide(s * F::from_double(v)));
     const bool positive = std::all_of(terms.begin(), terms.end(), [](const WideNumber& w) { return w.m > 0; });
-    const WideNumber largest_level0 = *std::max_element(
-        terms.begin(), terms.begin() + static_cast<long>(values.size()),
-        [](const WideNumber& a, const WideNumber& b) { return greater(b, a); });
+    const WideNumber largest_level0 =
+        *std::max_element(terms.begin(), terms.begin() + static_cast<long>(values.size()),
+                          [](const WideNumber& a, const WideNumber& b) { return greater(b, a); });
     std::vector<RoundedSum> readout(t_.tokens, RoundedSum(bits_));
     first_skipped_.assign(t_.tokens, p + 1);
     for (std::size_t x = 0; x < t_.tokens; ++x)
@@ -143,8 +148,8 @@ class StepEmulator {
   const F& tau_;
   int bits_;
   std::size_t max_levels_;
-  std::vector<double> z_, levels_;    // z_ by key, valid for the keys met this step
-  std::vector<std::uint64_t> met_;     // bit j: the query met key j this step
+  std::vector<double> z_, levels_;      // z_ by key, valid for the keys met this step
+  std::vector<std::uint64_t> met_;      // bit j: the query met key j this step
   std::vector<std::uint32_t> touched_;  // those keys, in the order met
   std::vector<std::uint8_t> level_of_key_;
   std::vector<std::size_t> first_skipped_;  // per token: the first key the readout visits only if met
@@ -172,7 +177,7 @@ std::vector<Block> mpfr_blocks(const Layer1Table& t, std::size_t count) {
 
 struct EmulatedSteps {
   std::optional<std::size_t> first_wrong;  // among the emulated steps
-  std::vector<std::size_t> deferred;  // steps before first_wrong that must run in MPFR, increasing
+  std::vector<std::size_t> deferred;       // steps before first_wrong that must run in MPFR, increasing
 };
 
 // Every generation step k (query at position L + 1 + k) by StepEmulator, spread over threads; the earliest wrong
@@ -188,7 +193,8 @@ EmulatedSteps emulate_steps(const Layer1Table& table, const F& tau, const copy::
     StepEmulator emulator(table, worker_tau, bits, max_levels);
     for (std::size_t k = next++; k < x.size() && k < first_wrong; k = next++) {
       const auto token = emulator.token_at(x.size() + 1 + k);
-      if (!token) deferred[w].push_back(k);
+      if (!token)
+        deferred[w].push_back(k);
       else if (*token != x[k]) {
         std::size_t seen = first_wrong;
         while (k < seen && !first_wrong.compare_exchange_weak(seen, k)) {}

@@ -32,15 +32,15 @@ namespace tverify::copy::fast {
 
 struct BitsRun {
   std::optional<std::size_t> first_wrong_step;  // nullopt: x is copied
-  std::uint64_t steps = 0;                     // generation steps up to the first wrong one (all when none is)
-  std::uint64_t mpfr_steps = 0;                // of which by FinitePrecisionCopy::next_token
+  std::uint64_t steps = 0;                      // generation steps up to the first wrong one (all when none is)
+  std::uint64_t mpfr_steps = 0;                 // of which by FinitePrecisionCopy::next_token
   Refusal refusal;  // set when the run needed more than the evaluator's limits allow; nothing else is then set
   bool copied() const { return !refusal && !first_wrong_step; }
 };
 
 class MpfrBitsCopy {
  public:
-  static constexpr int kMaxBits = 25;     // 53 >= 2b + 2
+  static constexpr int kMaxBits = 25;            // 53 >= 2b + 2
   static constexpr std::size_t kMaxLevels = 64;  // distinct scores per step before a step runs in MPFR
 
   // max_levels: the most score levels a step may have before it runs in MPFR (lower only to test that path).

@@ -4,8 +4,7 @@
 
 namespace tverify::copy::fast {
 
-SparseMpfrLayer1::SparseMpfrLayer1(const copy::FinitePrecisionCopy& finite)
-    : dim_(finite.dim()), n_(finite.n()) {
+SparseMpfrLayer1::SparseMpfrLayer1(const copy::FinitePrecisionCopy& finite) : dim_(finite.dim()), n_(finite.n()) {
   const auto& w = finite.weights();
   for (int t = 1; t <= n_ + 1; ++t) head_windows_.push_back(finite.head_window(t));
   psi_rows_.resize(w.psi.size());

@@ -34,9 +34,9 @@ class SparseMpfrLayer1 {
   std::size_t dim_, width_;
   int n_;
   std::vector<std::size_t> head_windows_;
-  SparseLists psi_rows_;         // per token: (coordinate, Psi entry) non-zero
-  SparseLists inner_columns_;    // per input coordinate c: (hidden unit, weight) non-zero, by unit
-  SparseLists outer_columns_;    // per hidden unit m: (output, weight) non-zero, by output
+  SparseLists psi_rows_;       // per token: (coordinate, Psi entry) non-zero
+  SparseLists inner_columns_;  // per input coordinate c: (hidden unit, weight) non-zero, by unit
+  SparseLists outer_columns_;  // per hidden unit m: (output, weight) non-zero, by output
   std::vector<F> bias_;
   std::vector<F> u_, pre_, out_;
   std::vector<bool> u_set_, out_set_;

@@ -68,9 +68,8 @@ class RoundedSum {
       return;
     }
     const long base = std::max(sum_.e, t.e);
-    const double s = round_to_bits(std::ldexp(sum_.m, static_cast<int>(sum_.e - base)) +
-                                       std::ldexp(t.m, static_cast<int>(t.e - base)),
-                                   bits_);
+    const double s = round_to_bits(
+        std::ldexp(sum_.m, static_cast<int>(sum_.e - base)) + std::ldexp(t.m, static_cast<int>(t.e - base)), bits_);
     set(normalized(s, base));
   }
   const WideNumber& value() const { return sum_; }

@@ -59,7 +59,7 @@ struct WindowCache {
   std::vector<std::optional<WindowRow>> rows;
   std::vector<std::size_t> offset;  // first index of the windows with c tokens
   std::size_t radix = 0;
-  std::size_t oldest_place = 1;     // radix^n: the place value of a full window's oldest token
+  std::size_t oldest_place = 1;      // radix^n: the place value of a full window's oldest token
   std::vector<std::int32_t> scores;  // windows x windows (query-major), a row filled by levels_of; empty past 2048
   std::vector<WindowLevels> levels;  // by query window, with the scores; computed on first use (levels_of)
   std::vector<char> met;             // with the scores: whether a table of this thread has had the window
