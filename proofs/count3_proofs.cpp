@@ -32,14 +32,9 @@ ProofResult prove_lemma_a6(const GadgetConstants& constants, const QueryOptions&
   QueryOptions reparsed = options;    // built through the API, the tight query stalls Z3 (nonlinear search order);
   reparsed.solve_dumped_text = true;  // its SMT-LIB2 text, as dumped, is decided at once
   const QueryOutcome q = prove(ctx, name, hyps, goal, reparsed);
-  ProofResult r{"for all integers n >= 1, 0 <= a <= 2n-1, 1 <= b <= n and reals " + bounds +
-                    ": ReLU(a - M ReLU(a - b + eps)) + ReLU(a - b) = g(a, b)",
-                q.status,
-                false,
-                "",
-                q.reason,
-                q.smt2_path,
-                q.seconds};
+  ProofResult r = from_outcome("for all integers n >= 1, 0 <= a <= 2n-1, 1 <= b <= n and reals " + bounds +
+                                   ": ReLU(a - M ReLU(a - b + eps)) + ReLU(a - b) = g(a, b)",
+                               q);
   if (q.model) {
     const Exact av = model_value(*q.model, ar), bv = model_value(*q.model, br), ev = model_value(*q.model, eps),
                 mv = model_value(*q.model, M);

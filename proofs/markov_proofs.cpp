@@ -69,16 +69,12 @@ ProofResult prove_markov_prediction(const markov::SymbolicPoint& point, const ma
   const std::string which = kind == markov::PointKind::Pi ? "pi" : "star";
   const QueryOutcome q =
       prove(ctx, fmt::format("{}.{}.d{}.r{}.N{}", options.name, which, s.d, s.r, s.N), sym.hypotheses, goal, options);
-  ProofResult r{fmt::format("{} with W_O = 0: for every n <= {} and x_n in {{0, 1}}, logit_n = {} for all reals with "
-                            "{} (l1 = log(p/(1-p)), l2 = log((1-q)/q), l3 = log(p/q))",
-                            point.equation, s.N, kind == markov::PointKind::Pi ? "l3" : "(x_n ? l2 : l1)",
-                            describe_relations(kind, chain, s, variant)),
-                q.status,
-                false,
-                "",
-                q.reason,
-                q.smt2_path,
-                q.seconds};
+  ProofResult r = from_outcome(
+      fmt::format("{} with W_O = 0: for every n <= {} and x_n in {{0, 1}}, logit_n = {} for all reals with "
+                  "{} (l1 = log(p/(1-p)), l2 = log((1-q)/q), l3 = log(p/q))",
+                  point.equation, s.N, kind == markov::PointKind::Pi ? "l3" : "(x_n ? l2 : l1)",
+                  describe_relations(kind, chain, s, variant)),
+      q);
   if (q.status == QueryStatus::CounterModel) r.reason = "Z3 found symbol values violating the identity (not replayed)";
   return r;
 }
@@ -128,13 +124,8 @@ ProofResult prove_markov_schur(int d, int N, const QueryOptions& options) {
       goal = goal && h.V[i][j] - h.u[i] * h.u[j] == rhs;
     }
   const QueryOutcome r = prove(ctx, fmt::format("{}.d{}.N{}", options.name, d, N), {}, goal, options);
-  return {fmt::format("for all reals p, q and p_1..p_{} in R^{}: V - u u^T = 2(p+q-1) I + Cov({{p_n}}) (eq. 12)", N, d),
-          r.status,
-          false,
-          "",
-          r.reason,
-          r.smt2_path,
-          r.seconds};
+  return from_outcome(
+      fmt::format("for all reals p, q and p_1..p_{} in R^{}: V - u u^T = 2(p+q-1) I + Cov({{p_n}}) (eq. 12)", N, d), r);
 }
 
 ProofResult prove_markov_h_alpha_pd(int d, int N, const QueryOptions& options) {
@@ -154,17 +145,15 @@ ProofResult prove_markov_h_alpha_pd(int d, int N, const QueryOptions& options) {
     form = form + 2 * v0 * h.u[i] * v[i];
     for (int j = 0; j < d; ++j) form = form + v[i] * h.V[i][j] * v[j];
   }
-  const std::vector<z3::expr> hyps{p > 0, p<1, q> 0, q<1, p + q> 1, nonzero};
+  // clang-format 14 reads "p < 1, q > 0" as template arguments
+  // clang-format off
+  const std::vector<z3::expr> hyps{p > 0, p < 1, q > 0, q < 1, p + q > 1, nonzero};
+  // clang-format on
   const QueryOutcome r = prove(ctx, fmt::format("{}.d{}.N{}", options.name, d, N), hyps, form > 0, options);
-  return {fmt::format("for all p, q in (0,1) with p + q > 1, all p_1..p_{} in R^{} and all v != 0 in R^{}: "
-                      "v^T [[1, u^T], [u, V]] v > 0 (eq. 12 without the factor pi0 pi1 > 0)",
-                      N, d, d + 1),
-          r.status,
-          false,
-          "",
-          r.reason,
-          r.smt2_path,
-          r.seconds};
+  return from_outcome(fmt::format("for all p, q in (0,1) with p + q > 1, all p_1..p_{} in R^{} and all v != 0 in "
+                                  "R^{}: v^T [[1, u^T], [u, V]] v > 0 (eq. 12 without the factor pi0 pi1 > 0)",
+                                  N, d, d + 1),
+                      r);
 }
 
 }  // namespace tverify::proofs

@@ -43,15 +43,10 @@ proofs::ProofResult prove_kl_identity(const proofs::QueryOptions& options) {
   const z3::expr kl = k * (lk - lf) + (1 - k) * (lk1 - lg);
   const z3::expr entropy = -k * lk - (1 - k) * lk1;
   const auto q = proofs::prove(ctx, options.name + ".term", {k > 0, k < 1}, cross_entropy == kl + entropy, options);
-  return {
+  return proofs::from_outcome(
       "for all k in (0,1) and reals log f, log(1-f), log k, log(1-k): -k log f - (1-k) log(1-f) "
       "= KL(k || f) + h(k) with log(a/b) = log a - log b",
-      q.status,
-      false,
-      "",
-      q.reason,
-      q.smt2_path,
-      q.seconds};
+      q);
 }
 
 // P(x_n = 1) = pi_1 exactly for every n <= N (the chain starts stationary).
