@@ -278,6 +278,8 @@ class DoubleInterval {
 
   Exact lower() const { return Exact(lo_); }  // exact: a double is a dyadic rational
   Exact upper() const { return Exact(hi_); }
+  // The upper end as a double, rounded up: cheap, for choosing among intervals, never for deciding.
+  double upper_double() const { return hi_; }
   bool contains(const Exact& q) const { return lower() <= q && q <= upper(); }
   Exact width() const { return upper() - lower(); }
   // "[lo, hi]" with 17 significant digits, enough to round-trip each endpoint.

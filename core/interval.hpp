@@ -96,6 +96,9 @@ class Interval {
 
   Exact lower() const { return mpfr_to_exact(&value_.backend().data()->left); }
   Exact upper() const { return mpfr_to_exact(&value_.backend().data()->right); }
+  // The upper end as a double, rounded up (+inf past the double range): cheap, for choosing among intervals, never
+  // for deciding.
+  double upper_double() const { return mpfr_get_d(&value_.backend().data()->right, MPFR_RNDU); }
   bool contains(const Exact& q) const { return lower() <= q && q <= upper(); }
   double midpoint_double() const { return boost::multiprecision::median(value_).template convert_to<double>(); }
   Exact width() const { return upper() - lower(); }

@@ -521,3 +521,55 @@ TEST_CASE("model: an error that only the double rung's coarser enclosures make s
   CHECK(c.details["decided_at_bits"]["exp-log"] == 2);  // the next rung: exact, where e is the point 2
   std::filesystem::remove_all(dir);
 }
+
+namespace {
+
+// A causal attention layer over the embedding E (rows for tokens 0, 1 and BOS = 2, no two alike) whose scores above
+// the diagonal are masked with `mask`: -inf (a scalar of -inf) or a finite number; logits = softmax(x x^T + mask) x.
+std::string masked_attention(const std::filesystem::path& dir, const std::string& name, std::optional<Exact> mask) {
+  model::OnnxWriter w(name);
+  const std::string tokens = w.token_input("tokens");
+  const std::string E = w.rationals("E", {3, 2}, {1, Exact(1, 4), Exact(3, 10), 1, Exact(3, 5), Exact(11, 20)});
+  const std::string x = w.node("Gather", {E, tokens}, {{"axis", std::int64_t{0}}});
+  const std::string length = w.node("Shape", {tokens});
+  const std::string square = w.node("Concat", {length, length}, {{"axis", std::int64_t{0}}});
+  const std::string zero = w.scalar("zero", 0);
+  const std::string ones = w.node("Add", {w.node("ConstantOfShape", {square}), w.scalar("one", 1)});
+  const std::string above = w.node("Equal", {w.node("Trilu", {ones}, {{"upper", std::int64_t{0}}}), zero});
+  const std::string fill = mask ? w.scalar("mask", *mask) : w.minus_infinity("mask");
+  const std::string scores = w.node("MatMul", {x, w.node("Transpose", {x})});
+  const std::string weights = w.node("Softmax", {w.node("Add", {scores, w.node("Where", {above, fill, zero})})});
+  w.node("MatMul", {weights, x}, {}, "logits");
+  w.output("logits", 2);
+  const auto path = dir / (name + ".onnx");
+  write_file_atomically(path, w.serialized());
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("model: a causal mask of -inf, -1e4, -1e9 or float32's lowest gives the same verdicts, decided in doubles",
+          "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-model-masks-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // float32's lowest (torch.finfo(torch.float32).min), -(2 - 2^-23) 2^127, as Hugging Face code writes its masks.
+  const Exact lowest = -(Exact(2) - Exact(1, BigInt(1) << 23)) * Exact(BigInt(1) << 127);
+  const std::vector<std::pair<std::string, std::optional<Exact>>> masks{
+      {"minus_inf", std::nullopt}, {"minus_1e4", Exact(-10000)}, {"minus_1e9", Exact(-1000000000)}, {"lowest", lowest}};
+  std::optional<Json> first;
+  for (const auto& [name, mask] : masks) {
+    const CheckReport r = check_model(
+        {{"onnx", masked_attention(dir, name, mask)}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:6"}});
+    const ClaimResult& claim = task_claim(r);
+    INFO(name << ": " << claim.summary);
+    CHECK(claim.unknown == 0);
+    CHECK(claim.failed > 0);  // the layer is no majority vote: counterexamples to compare
+    // Every input decided in double intervals (rung 53), as with -inf.
+    CHECK(claim.details["decided_at_bits"] == Json{{"53", claim.checked}});
+    Json verdict = {to_string(claim.verdict), claim.failed, claim.details["lengths"]};
+    for (const auto& c : claim.counterexamples) verdict.push_back({c.input, c.got});
+    if (!first) first = verdict;
+    CHECK(verdict == *first);
+  }
+  std::filesystem::remove_all(dir);
+}

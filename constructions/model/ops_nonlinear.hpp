@@ -1,4 +1,4 @@
-// ONNX ops with irrational values (opsets 13-17): Exp, Log, Sqrt, Erf, Tanh, Sigmoid, Pow with a fractional
+// ONNX ops with irrational values (opsets 13-18): Exp, Log, Sqrt, Erf, Tanh, Sigmoid, Pow with a fractional
 // exponent, Softmax, LogSoftmax, LayerNormalization. Over intervals (double or MPFI) each returns an enclosure of the
 // exact real result (outward rounding); the limits at +-infinity are exact (exp(-inf) = 0, so a -inf attention mask
 // gives weight exactly 0). Pow with integer exponents is rational and serves exact evaluation too. In exact
@@ -133,9 +133,13 @@ void for_each_slice(const Shape& shape, std::size_t axis, F f) {
     }
 }
 
-// Softmax or LogSoftmax along `axis`. With r the slice's first finite entry and e_j = exp(x_j - x_r), softmax_i =
-// 1 / (1 + sum_{j != i} e_j / e_i): no e_j appears twice in a difference, so the enclosure stays tight, and a
-// single entry left by a -inf mask gets weight exactly 1. log_softmax_i = x_i - x_r - log(sum_j e_j).
+// Softmax or LogSoftmax along `axis`, with e_j = exp(x_j - x_r) for a reference entry r: over intervals the finite
+// entry with the highest upper end, so that no x_j - x_r exceeds the reference's own width and no e_j overflows
+// (exactly, in exp-log arithmetic, the first finite entry). softmax_i = 1 / (1 + sum_{j != i} e_j / e_i) where e_i is
+// certainly positive: no e_j appears twice in a difference, so the enclosure stays tight, and a single entry left by
+// a -inf mask gets weight exactly 1. Where e_i's enclosure reaches 0 (a key under a finite mask such as -1e9, whose
+// exponential underflows), softmax_i = e_i / sum_j e_j, whose denominator is at least e_r = 1. A -inf entry weighs
+// exactly 0. log_softmax_i = x_i - x_r - log(sum_j e_j).
 template <class T>
 Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
   if (!a.is_real()) throw ModelError("Softmax of an integer tensor");
@@ -149,7 +153,12 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
       const E* reference = nullptr;
       for (std::size_t i : at) {
         if (a.reals[i].inf > 0) throw NotANumber("softmax of +inf");
-        if (!reference && a.reals[i].finite()) reference = &a.reals[i];
+        if (!a.reals[i].finite()) continue;
+        if constexpr (is_interval_v<T>) {
+          if (!reference || a.reals[i].value.upper_double() > reference->value.upper_double()) reference = &a.reals[i];
+        } else if (!reference) {
+          reference = &a.reals[i];
+        }
       }
       if (!reference) throw NotANumber("softmax of a slice that is -inf everywhere");
       std::vector<E> e;
@@ -182,7 +191,8 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
           continue;
         }
         const E others = before[k] + after[k + 1];
-        out.reals[at[k]] = E{T(1), 0} / (E{T(1), 0} + others / e[k]);
+        out.reals[at[k]] =
+            sign_of(e[k].value) == Sign::Positive ? E{T(1), 0} / (E{T(1), 0} + others / e[k]) : e[k] / (e[k] + others);
       }
     });
     return out;
