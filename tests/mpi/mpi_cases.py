@@ -214,7 +214,10 @@ def rank_error():
         done = subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=600)
         assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
         line = f"rank 1: tverify: error: --onnx '{missing}' cannot be read: No such file or directory\n"
-        assert done.stderr == line, done.stderr
+        # Open MPI's event library may add a line of its own ("[warn] Epoll MOD(1) on fd 23 failed...") as mpirun
+        # tears the job down under load; tverify's output is the rest.
+        ours = "".join(s for s in done.stderr.splitlines(keepends=True) if not s.startswith("[warn] Epoll"))
+        assert ours == line, done.stderr
         assert not os.path.exists(certificate)
 
 
