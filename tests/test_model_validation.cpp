@@ -3,6 +3,7 @@
 // wrong, on every input, never evaluated from memory the evaluator did not write.
 #include "checkers/files.hpp"
 #include "checkers/registry.hpp"
+#include "constructions/model/evaluator.hpp"
 #include "constructions/model/onnx_reader.hpp"
 #include "constructions/model/onnx_writer.hpp"
 
@@ -319,19 +320,18 @@ TEST_CASE("model validation: --weights-as-decimal snaps every real weight, a Con
   w.output("logits", 2);
   onnx::ModelProto proto;
   REQUIRE(proto.ParseFromString(w.serialized()));
-  onnx::NodeProto& constant = *proto.mutable_graph()->add_node();
-  constant.set_op_type("Constant");
-  constant.add_output("tenth");
-  onnx::AttributeProto& one = *constant.add_attribute();
-  one.set_name("value_float");
-  one.set_type(onnx::AttributeProto::FLOAT);
-  one.set_f(0.1f);
-  onnx::NodeProto& list = *proto.mutable_graph()->add_node();
-  list.set_op_type("Constant");
-  list.add_output("tenths");
-  onnx::AttributeProto& many = *list.add_attribute();
-  many.set_name("value_floats");
-  many.set_type(onnx::AttributeProto::FLOATS);
+  // A Constant node (no reader of it is needed: its attribute is read with the graph) holding `key`.
+  const auto constant = [&](const std::string& key, onnx::AttributeProto::AttributeType type) -> auto& {
+    onnx::NodeProto& node = *proto.mutable_graph()->add_node();
+    node.set_op_type("Constant");
+    node.add_output(key);
+    onnx::AttributeProto& attribute = *node.add_attribute();
+    attribute.set_name(key);
+    attribute.set_type(type);
+    return attribute;
+  };
+  constant("value_float", onnx::AttributeProto::FLOAT).set_f(0.1f);
+  auto& many = constant("value_floats", onnx::AttributeProto::FLOATS);
   many.add_floats(0.1f);
   many.add_floats(0.7f);
   const std::string bytes = proto.SerializeAsString();
@@ -347,4 +347,101 @@ TEST_CASE("model validation: --weights-as-decimal snaps every real weight, a Con
   CHECK(value(snapped, "value_float").f == Exact(1, 10));
   CHECK(value(snapped, "value_floats").floats == std::vector<Exact>{Exact(1, 10), Exact(7, 10)});
   CHECK(value(exact, "value_floats").floats[1] != Exact(7, 10));
+}
+
+namespace {
+
+// x = E[tokens] for E with `width` columns (row t: t + 1, t + 2, ...), written by `w`; returns x's name.
+std::string embedded(model::OnnxWriter& w, std::int64_t width) {
+  std::vector<Exact> rows;
+  for (std::int64_t t = 0; t < 3; ++t)
+    for (std::int64_t j = 0; j < width; ++j) rows.emplace_back(t + j + 1);
+  return w.node("Gather", {w.rationals("E", {3, width}, rows), w.token_input("tokens")}, {{"axis", std::int64_t{0}}},
+                "x");
+}
+
+std::variant<model::Graph, std::string> read_model(const std::string& bytes) { return model::read_onnx(bytes); }
+
+// The exact values of the graph's output on the tokens 0, 1, 2.
+std::vector<Exact> output_values(const model::Graph& graph) {
+  const auto out = model::evaluate(graph, model::convert_weights<Exact>(graph), {0, 1, 2});
+  std::vector<Exact> values;
+  for (const auto& x : out.reals) values.push_back(x.value);
+  return values;
+}
+
+// A reduction of x = E[tokens] ([3, 2] on the tokens 0, 1, 2) over axis 1, written as `opset` writes it.
+std::string reduction(const std::string& op, std::int64_t opset, bool axes_as_input) {
+  model::OnnxWriter w(op + "_" + std::to_string(opset), opset);
+  const std::string x = embedded(w, 2);
+  const std::string r = axes_as_input ? w.node(op, {x, w.integers("axes", {1}, {1})})
+                                      : w.node(op, {x}, {{"axes", std::vector<std::int64_t>{1}}});
+  w.node("Identity", {r}, {}, "logits");
+  w.output("logits", 1);
+  return w.serialized();
+}
+
+}  // namespace
+
+TEST_CASE("model validation: opset 18's reductions take their axes as an input; each opset's other form is refused",
+          "[model][validation]") {
+  // Rows (1, 2), (2, 3), (3, 4): means 3/2, 5/2, 7/2; maxima 2, 3, 4; minima 1, 2, 3 (by hand), at 17 and at 18.
+  const std::map<std::string, std::vector<Exact>> expected{
+      {"ReduceMean", {Exact(3, 2), Exact(5, 2), Exact(7, 2)}}, {"ReduceMax", {2, 3, 4}}, {"ReduceMin", {1, 2, 3}}};
+  for (const auto& [op, values] : expected) {
+    INFO(op);
+    CHECK(output_values(std::get<model::Graph>(read_model(reduction(op, 17, false)))) == values);
+    CHECK(output_values(std::get<model::Graph>(read_model(reduction(op, 18, true)))) == values);
+    const auto attribute_at_18 = read_model(reduction(op, 18, false));
+    REQUIRE(std::holds_alternative<std::string>(attribute_at_18));
+    CHECK_THAT(std::get<std::string>(attribute_at_18), Catch::Contains("takes as an input at opset 18"));
+    const auto input_at_17 = read_model(reduction(op, 17, true));
+    REQUIRE(std::holds_alternative<std::string>(input_at_17));
+    CHECK_THAT(std::get<std::string>(input_at_17), Catch::Contains("takes from opset 18 on (the model is opset 17)"));
+  }
+  model::OnnxWriter w("opset19", 19);
+  w.node("Identity", {embedded(w, 2)}, {}, "logits");
+  w.output("logits", 2);
+  CHECK_THAT(std::get<std::string>(read_model(w.serialized())), Catch::Contains("tverify reads opsets 13 to 18"));
+}
+
+TEST_CASE("model validation: opset 18's Split num_outputs cuts parts of ceil(dim / n), the last smaller",
+          "[model][validation]") {
+  // x = E[tokens] has `width` columns, split along axis 1 into `parts` outputs; logits = the first.
+  const auto split = [](std::int64_t width, std::int64_t parts, std::int64_t opset) {
+    model::OnnxWriter w("split", opset);
+    embedded(w, width);
+    w.output("logits", width);
+    onnx::ModelProto proto;
+    REQUIRE(proto.ParseFromString(w.serialized()));
+    onnx::NodeProto& node = *proto.mutable_graph()->add_node();
+    node.set_op_type("Split");
+    node.add_input("x");
+    for (std::int64_t k = 0; k < parts; ++k) node.add_output(k == 0 ? "logits" : "part" + std::to_string(k));
+    for (const auto& [name, value] : {std::pair<const char*, std::int64_t>{"axis", 1}, {"num_outputs", parts}}) {
+      onnx::AttributeProto& a = *node.add_attribute();
+      a.set_name(name);
+      a.set_type(onnx::AttributeProto::INT);
+      a.set_i(value);
+    }
+    return model::read_onnx(proto.SerializeAsString());
+  };
+  // The widths of the parts, from the shapes of the outputs on the tokens 0, 1, 2.
+  const auto widths = [](const model::Graph& graph) {
+    std::vector<std::int64_t> out;
+    const auto slots = model::evaluate_slots(graph, model::convert_weights<Exact>(graph), {0, 1, 2});
+    for (const auto& node : graph.nodes)
+      if (node.op == "Split")
+        for (int slot : node.outputs) out.push_back(slots[static_cast<std::size_t>(slot)]->shape.at(1));
+    return out;
+  };
+  // The specification's parts: 7 into 3 is 3, 3, 1; 9 into 4 is 3, 3, 3, 0 (onnx/onnx#4742); 6 into 3 is 2, 2, 2.
+  CHECK(widths(std::get<model::Graph>(split(7, 3, 18))) == std::vector<std::int64_t>{3, 3, 1});
+  CHECK(widths(std::get<model::Graph>(split(9, 4, 18))) == std::vector<std::int64_t>{3, 3, 3, 0});
+  CHECK(widths(std::get<model::Graph>(split(6, 3, 18))) == std::vector<std::int64_t>{2, 2, 2});
+  // 5 into 4 would be 2, 2, 2, -1.
+  const model::Graph uneven = std::get<model::Graph>(split(5, 4, 18));
+  CHECK_THROWS_WITH(model::evaluate(uneven, model::convert_weights<Exact>(uneven), {0}),
+                    Catch::Contains("the last part would be negative"));
+  CHECK_THAT(std::get<std::string>(split(6, 3, 17)), Catch::Contains("which Split takes from opset 18 on"));
 }

@@ -312,7 +312,7 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
 
 std::vector<ParamSpec> model_params() {
   return {
-      text_param("onnx", "the ONNX model file (opset 13-17, as torch.onnx.export writes it); required", ""),
+      text_param("onnx", "the ONNX model file (opset 13-18, as torch.onnx.export writes it); required", ""),
       choice_param("task", "the reference task (docs/model.md has each token layout); or --expected", task_names(), ""),
       integer_param("V", "the number of data tokens 0..V-1 (BOS = V, COPY = V + 1); required with --task", 1, 64, ""),
       range_param("lengths", "the lengths n of the data sequences x_1..x_n, lo:hi", 1, 64, "1:4"),

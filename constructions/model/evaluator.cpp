@@ -148,17 +148,15 @@ std::optional<Tensor<T>> computed(const Node& node, const ops::Inputs<T>& in) {
   if (op == "Where") return ops::where(x(), y(), ops::input(in, 2, node));
   if (op == "MatMul") return ops::matmul(x(), y());
   if (op == "Gemm") return ops::gemm(node, x(), y(), ops::has_input(in, 2) ? in[2] : nullptr);
-  if (op == "ReduceSum") {  // since opset 13 its axes are an input; an `axes` attribute is no attribute of it
-    if (node.attribute("axes"))
+  if (op == "ReduceSum" || op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin") {
+    // ReduceSum from opset 13 and the others from 18 take their axes as an input (and noop_with_empty_axes); the
+    // others before 18 as an attribute (the reader refuses a form the model's opset does not have).
+    const Attribute* attribute = node.attribute("axes");
+    if (attribute && op == "ReduceSum")
       throw ModelError("ReduceSum takes its axes as an input from opset 13 on, not as an attribute");
-    const auto* axes = optional_integers(in, 1, "ReduceSum's axes");
-    return ops::reduce(op, x(),
-                       ops::reduced_axes(x().shape.size(), axes, node.int_attribute("noop_with_empty_axes", 0)),
-                       node.int_attribute("keepdims", 1) != 0);
-  }
-  if (op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin") {
-    const Attribute* axes = node.attribute("axes");
-    return ops::reduce(op, x(), ops::reduced_axes(x().shape.size(), axes ? &axes->ints : nullptr, false),
+    const auto* axes = attribute ? &attribute->ints : optional_integers(in, 1, op + "'s axes");
+    const bool noop = !attribute && node.int_attribute("noop_with_empty_axes", 0) != 0;
+    return ops::reduce(op, x(), ops::reduced_axes(x().shape.size(), axes, noop),
                        node.int_attribute("keepdims", 1) != 0);
   }
   if (op == "CumSum")
@@ -190,7 +188,14 @@ std::vector<Tensor<T>> run_node(const Node& node, const ops::Inputs<T>& in) {
     if (node.attribute("split"))
       throw ModelError("Split takes its sizes as an input from opset 13 on, not as an attribute");
     const Tensor<T>& x = ops::input(in, 0, node);
-    return ops::split(x, node.int_attribute("axis", 0), optional_integers(in, 1, "Split's split"), node.outputs.size());
+    const auto* sizes = optional_integers(in, 1, "Split's split");
+    const Attribute* parts = node.attribute("num_outputs");  // opset 18
+    if (parts && sizes) throw ModelError("Split takes its sizes or num_outputs, not both");
+    const std::int64_t axis = node.int_attribute("axis", 0);
+    if (!parts) return ops::split(x, axis, sizes, node.outputs.size());
+    const std::vector<std::int64_t> chunks =
+        ops::chunk_sizes(x.shape[normalized_axis(axis, x.shape.size())], node.int_attribute("num_outputs", 0));
+    return ops::split(x, axis, &chunks, node.outputs.size());
   }
   if (auto out = moved(node, in)) return {std::move(*out)};
   if (auto out = computed(node, in)) return {std::move(*out)};

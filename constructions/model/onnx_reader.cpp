@@ -173,6 +173,7 @@ class Reader {
     if (node.outputs.empty() || node.outputs.front() < 0) throw Refused(node.label() + " has no output");
     declare_constant_type(n, node);
     if (node.op == "Cast") refuse_cast_target(node);
+    refuse_other_opset_form(node);
     if (!is_rational_op(node.op) || (node.op == "Pow" && !integer_exponent(node))) graph_.rational = false;
     if (!is_rational_op(node.op) && !is_exp_log_op(node.op)) graph_.exp_log = false;
     graph_.nodes.push_back(std::move(node));
@@ -199,6 +200,22 @@ class Reader {
       throw Refused(node.label() + " casts to " + onnx_type_name(to->i) +
                     "; tverify models casts to the numeric "
                     "types and bool only");
+  }
+
+  // The forms the model's opset gives an op: from opset 18 ReduceMean, ReduceMax and ReduceMin take their axes as an
+  // input (ReduceSum from 13) and Split may take `num_outputs`; before 18 those axes are an attribute and Split has
+  // no `num_outputs`.
+  void refuse_other_opset_form(const Node& node) const {
+    const bool reduction = node.op == "ReduceMean" || node.op == "ReduceMax" || node.op == "ReduceMin";
+    const std::string opset = "opset " + std::to_string(graph_.opset);
+    if (graph_.opset >= 18 && reduction && node.attribute("axes"))
+      throw Refused(node.label() + " has an 'axes' attribute, which " + node.op + " takes as an input at " + opset);
+    if (graph_.opset < 18 && reduction && node.inputs.size() > 1)
+      throw Refused(node.label() + " has a second input, which " + node.op + " takes from opset 18 on (the model is " +
+                    opset + ")");
+    if (graph_.opset < 18 && node.op == "Split" && node.attribute("num_outputs"))
+      throw Refused(node.label() + " has a 'num_outputs' attribute, which Split takes from opset 18 on (the model is " +
+                    opset + ")");
   }
 
   // Pow's exponent is a constant integer (x^2 of a LayerNorm written out): then Pow is rational.

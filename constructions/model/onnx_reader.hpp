@@ -1,6 +1,6 @@
 // Reads an ONNX model (protobuf, parsed by Debian's libonnx) into a Graph. Weights stored as float16, bfloat16, float32
 // or float64 are dyadic rationals and are entered exactly; integer tensors exactly. A model tverify cannot evaluate
-// exactly as stored (not ONNX, truncated, an op outside the supported set, an opset outside 13..17, NaN in a tensor,
+// exactly as stored (not ONNX, truncated, an op outside the supported set, an opset outside 13..18, NaN in a tensor,
 // external data, a token input that is not an integer sequence) is refused with the reason, never approximated.
 #pragma once
 
@@ -12,7 +12,7 @@
 
 namespace tverify::model {
 
-inline constexpr std::int64_t min_opset = 13, max_opset = 17;
+inline constexpr std::int64_t min_opset = 13, max_opset = 18;
 
 struct ReadOptions {
   // Snap every real weight (initializers, Constant tensors and value_float(s)) to the nearest multiple of 10^-K, ties

@@ -12,9 +12,8 @@ namespace tverify::model {
 
 namespace {
 
-constexpr std::int64_t ir_version = 8;  // ONNX IR version of opset 17
-constexpr std::int64_t opset = 17;
-constexpr unsigned chunk_bits = 52;  // a float64 holds every integer of magnitude below 2^53 exactly
+constexpr std::int64_t ir_version = 8;  // ONNX IR version of opsets 17 and 18
+constexpr unsigned chunk_bits = 52;     // a float64 holds every integer of magnitude below 2^53 exactly
 
 // x as a double when the double holds it exactly.
 std::optional<double> exact_double(const Exact& x) {
@@ -60,7 +59,7 @@ struct OnnxWriter::Proto {
   }
 };
 
-OnnxWriter::OnnxWriter(const std::string& graph_name) : proto_(std::make_unique<Proto>()) {
+OnnxWriter::OnnxWriter(const std::string& graph_name, std::int64_t opset) : proto_(std::make_unique<Proto>()) {
   proto_->model.set_ir_version(ir_version);
   proto_->model.set_producer_name("tverify");
   auto* set = proto_->model.add_opset_import();

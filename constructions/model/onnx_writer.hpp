@@ -26,7 +26,8 @@ struct OnnxAttribute {
 
 class OnnxWriter {
  public:
-  explicit OnnxWriter(const std::string& graph_name);
+  // A model of the given opset: 17 for tverify's exports (tests write 18 as well).
+  explicit OnnxWriter(const std::string& graph_name, std::int64_t opset = 17);
   ~OnnxWriter();
   OnnxWriter(const OnnxWriter&) = delete;
   OnnxWriter& operator=(const OnnxWriter&) = delete;

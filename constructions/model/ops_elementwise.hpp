@@ -1,5 +1,5 @@
 // ONNX element-wise ops with numpy broadcasting, over extended reals (exact or enclosed) and 64-bit integers. Each
-// follows the ONNX operator specification (opsets 13-17); floating-point types are evaluated as the reals their
+// follows the ONNX operator specification (opsets 13-18); floating-point types are evaluated as the reals their
 // stored values are, so no op rounds.
 #pragma once
 

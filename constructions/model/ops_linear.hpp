@@ -1,4 +1,4 @@
-// ONNX ops that sum products or build tensors from numbers (opsets 13-17): MatMul, Gemm, the reductions, CumSum,
+// ONNX ops that sum products or build tensors from numbers (opsets 13-18): MatMul, Gemm, the reductions, CumSum,
 // Range, ConstantOfShape. All are rational: exact over Exact, enclosures over intervals.
 #pragma once
 

@@ -1,4 +1,4 @@
-// ONNX ops that move elements without computing on them (opsets 13-17): each builds the list of source indices of
+// ONNX ops that move elements without computing on them (opsets 13-18): each builds the list of source indices of
 // its output and picks them, so one function serves reals and integers alike.
 #pragma once
 
@@ -235,6 +235,19 @@ Tensor<T> gather(const Tensor<T>& data, const Tensor<T>& indices, std::int64_t a
       for (std::int64_t k = 0; k < inner; ++k) source.push_back((o * dim + row) * inner + k);
     }
   return picked(data, shape, source);
+}
+
+// Split's sizes for num_outputs (opset 18): parts of ceil(dim / n), the last smaller (dim - (n - 1) ceil(dim / n),
+// which may be 0: 9 into 4 is 3, 3, 3, 0); ModelError when n < 1 or the last part would be negative.
+inline std::vector<std::int64_t> chunk_sizes(std::int64_t dim, std::int64_t n) {
+  if (n < 1) throw ModelError("Split's num_outputs must be at least 1 (it is " + std::to_string(n) + ")");
+  const std::int64_t chunk = dim / n + (dim % n != 0 ? 1 : 0);
+  std::vector<std::int64_t> parts(static_cast<std::size_t>(n), chunk);
+  parts.back() = dim - chunk * (n - 1);
+  if (parts.back() < 0)
+    throw ModelError("Split's num_outputs " + std::to_string(n) + " does not cut an axis of " + std::to_string(dim) +
+                     " into parts of " + std::to_string(chunk) + ": the last part would be negative");
+  return parts;
 }
 
 // Split (opset 13): sizes from the `split` input, or equal parts, one per output.

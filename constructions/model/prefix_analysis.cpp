@@ -62,7 +62,7 @@ std::vector<std::size_t> parameter_inputs(const std::string& op) {
   if (op == "ConstantOfShape") return {0};
   if (op == "Dropout") return {1, 2};
   if (op == "Reshape" || op == "Expand" || op == "Split" || op == "Squeeze" || op == "Unsqueeze" || op == "ReduceSum" ||
-      op == "CumSum" || op == "Trilu")
+      op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "CumSum" || op == "Trilu")
     return {1};
   return {};
 }
@@ -328,13 +328,12 @@ class Analysis {
     if (!data(node, 0)) return false;
     const std::vector<bool>& s = input(node, 0).sequence;
     std::vector<bool> axes;
-    if (node.op == "ReduceSum") {
-      if (!invariant(node, 1)) return false;
-      const std::vector<std::int64_t>* given = has(node, 1) ? &values(node, 1, 0) : nullptr;
-      axes = ops::reduced_axes(s.size(), given, node.int_attribute("noop_with_empty_axes", 0) != 0);
+    if (const Attribute* given = node.attribute("axes")) {  // ReduceMean, ReduceMax, ReduceMin before opset 18
+      axes = ops::reduced_axes(s.size(), &given->ints, false);
     } else {
-      const Attribute* given = node.attribute("axes");
-      axes = ops::reduced_axes(s.size(), given ? &given->ints : nullptr, false);
+      if (!invariant(node, 1)) return false;
+      const std::vector<std::int64_t>* input_axes = has(node, 1) ? &values(node, 1, 0) : nullptr;
+      axes = ops::reduced_axes(s.size(), input_axes, node.int_attribute("noop_with_empty_axes", 0) != 0);
     }
     for (std::size_t j = 0; j < s.size(); ++j)
       if (axes[j] && s[j]) return false;
