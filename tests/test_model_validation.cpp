@@ -408,7 +408,7 @@ TEST_CASE("model validation: opset 18's reductions take their axes as an input; 
 TEST_CASE("model validation: opset 18's Split num_outputs cuts parts of ceil(dim / n), the last smaller",
           "[model][validation]") {
   // x = E[tokens] has `width` columns, split along axis 1 into `parts` outputs; logits = the first.
-  const auto split = [](std::int64_t width, std::int64_t parts, std::int64_t opset) {
+  const auto split = [](std::int64_t width, std::int64_t parts, std::int64_t opset, std::int64_t declared = 0) {
     model::OnnxWriter w("split", opset);
     embedded(w, width);
     w.output("logits", width);
@@ -418,7 +418,8 @@ TEST_CASE("model validation: opset 18's Split num_outputs cuts parts of ceil(dim
     node.set_op_type("Split");
     node.add_input("x");
     for (std::int64_t k = 0; k < parts; ++k) node.add_output(k == 0 ? "logits" : "part" + std::to_string(k));
-    for (const auto& [name, value] : {std::pair<const char*, std::int64_t>{"axis", 1}, {"num_outputs", parts}}) {
+    const std::int64_t num_outputs = declared ? declared : parts;
+    for (const auto& [name, value] : {std::pair<const char*, std::int64_t>{"axis", 1}, {"num_outputs", num_outputs}}) {
       onnx::AttributeProto& a = *node.add_attribute();
       a.set_name(name);
       a.set_type(onnx::AttributeProto::INT);
@@ -444,4 +445,39 @@ TEST_CASE("model validation: opset 18's Split num_outputs cuts parts of ceil(dim
   CHECK_THROWS_WITH(model::evaluate(uneven, model::convert_weights<Exact>(uneven), {0}),
                     Catch::Contains("the last part would be negative"));
   CHECK_THAT(std::get<std::string>(split(6, 3, 17)), Catch::Contains("which Split takes from opset 18 on"));
+  // num_outputs must be the node's number of outputs: 2^40 would have sized a vector before anything checked it.
+  CHECK_THAT(std::get<std::string>(split(6, 3, 18, std::int64_t{1} << 40)),
+             Catch::Contains("'num_outputs' that is not its number of outputs (3)"));
+}
+
+TEST_CASE("model validation: what the narrow-integer check cannot vouch for is refused when read",
+          "[model][validation]") {
+  // A uint8 initializer whose int32_data holds 300: ONNX Runtime would read 44; no uint8 is 300.
+  model::OnnxWriter w("narrow_initializer");
+  const std::string x = embedded(w, 2);
+  w.node("Identity", {x}, {}, "logits");
+  w.output("logits", 2);
+  onnx::ModelProto proto;
+  REQUIRE(proto.ParseFromString(w.serialized()));
+  onnx::TensorProto& k = *proto.mutable_graph()->add_initializer();
+  k.set_name("k");
+  k.set_data_type(onnx::TensorProto::UINT8);
+  k.add_int32_data(300);
+  CHECK_THAT(std::get<std::string>(model::read_onnx(proto.SerializeAsString())),
+             Catch::Contains("initializer 'k': the uint8 value 300 is outside uint8's range [0, 255]"));
+  // ReduceMean of int32: ONNX sums in int32 and may wrap before dividing (4 * 2^30 wraps to 0), which no range check
+  // of the mean sees.
+  model::OnnxWriter mean("narrow_mean");
+  const std::string ints = mean.node("Cast", {embedded(mean, 2)}, {{"to", std::int64_t{6}}});
+  mean.node("ReduceMean", {ints}, {{"axes", std::vector<std::int64_t>{1}}}, "logits");
+  mean.output("logits", 1);
+  CHECK_THAT(std::get<std::string>(read_model(mean.serialized())),
+             Catch::Contains("averages int32 integers, whose sum ONNX accumulates in int32"));
+  // Opset 18's noop_with_empty_axes in an opset-17 reduction.
+  model::OnnxWriter noop("noop_at_17");
+  noop.node("ReduceMax", {embedded(noop, 2)},
+            {{"axes", std::vector<std::int64_t>{1}}, {"noop_with_empty_axes", std::int64_t{1}}}, "logits");
+  noop.output("logits", 1);
+  CHECK_THAT(std::get<std::string>(read_model(noop.serialized())),
+             Catch::Contains("'noop_with_empty_axes' attribute, which ReduceMax takes from opset 18 on"));
 }

@@ -83,6 +83,16 @@ std::map<int, std::int64_t> narrow_integer_types(const Graph& graph, const std::
   return narrow;
 }
 
+std::optional<std::string> unmodelled_narrow_integer_op(const Graph& graph, const std::map<int, std::int64_t>& narrow) {
+  for (const auto& node : graph.nodes) {
+    if (node.op != "ReduceMean" || node.inputs.empty()) continue;
+    if (const auto it = narrow.find(node.inputs.front()); it != narrow.end())
+      return node.label() + " averages " + onnx_type_name(it->second) + " integers, whose sum ONNX accumulates in " +
+             onnx_type_name(it->second) + " and may wrap before the division; tverify does not model the wrap";
+  }
+  return std::nullopt;
+}
+
 void require_in_range(const std::vector<std::int64_t>& values, std::int64_t type) {
   const auto [lo, hi] = integer_range(type);
   for (std::int64_t v : values)

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -48,5 +49,10 @@ std::map<int, std::int64_t> narrow_integer_types(const Graph& graph, const std::
 
 // ModelError when an integer of `values` is outside the range of `type`.
 void require_in_range(const std::vector<std::int64_t>& values, std::int64_t type);
+
+// Why the graph computes on narrow integers in a way the range check cannot vouch for, naming the node: a ReduceMean,
+// whose sum ONNX accumulates in the narrow type and may wrap before the division leaves an in-range mean. nullopt
+// when there is none.
+std::optional<std::string> unmodelled_narrow_integer_op(const Graph& graph, const std::map<int, std::int64_t>& narrow);
 
 }  // namespace tverify::model

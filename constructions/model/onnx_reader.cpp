@@ -89,6 +89,7 @@ class Reader {
     read_output(g);
     graph_.slot_count = static_cast<int>(slots_.size());
     graph_.narrow_integers = narrow_integer_types(graph_, declared_);
+    if (const auto reason = unmodelled_narrow_integer_op(graph_, graph_.narrow_integers)) throw Refused(*reason);
     return std::move(graph_);
   }
 
@@ -213,9 +214,16 @@ class Reader {
     if (graph_.opset < 18 && reduction && node.inputs.size() > 1)
       throw Refused(node.label() + " has a second input, which " + node.op + " takes from opset 18 on (the model is " +
                     opset + ")");
-    if (graph_.opset < 18 && node.op == "Split" && node.attribute("num_outputs"))
+    if (graph_.opset < 18 && reduction && node.attribute("noop_with_empty_axes"))
+      throw Refused(node.label() + " has a 'noop_with_empty_axes' attribute, which " + node.op +
+                    " takes from opset 18 on (the model is " + opset + ")");
+    const Attribute* parts = node.op == "Split" ? node.attribute("num_outputs") : nullptr;
+    if (parts && graph_.opset < 18)
       throw Refused(node.label() + " has a 'num_outputs' attribute, which Split takes from opset 18 on (the model is " +
                     opset + ")");
+    if (parts && (parts->kind != Attribute::Kind::Int || parts->i != static_cast<std::int64_t>(node.outputs.size())))
+      throw Refused(node.label() + " has a 'num_outputs' that is not its number of outputs (" +
+                    std::to_string(node.outputs.size()) + ")");
   }
 
   // Pow's exponent is a constant integer (x^2 of a LayerNorm written out): then Pow is rational.
@@ -309,9 +317,16 @@ class Reader {
       refuse_infinite_weights(reals, what);
       return ExactTensor::real(std::move(shape), std::move(reals));
     }
-    if (is_integer_type(type) || type == onnx_bool)
-      return ExactTensor::integer(std::move(shape), integer_values(t, type, raw, count, what),
+    if (is_integer_type(type) || type == onnx_bool) {
+      std::vector<std::int64_t> values = integer_values(t, type, raw, count, what);
+      // int32_data holds every narrow type's entries (and uint64_data uint32's) in a wider field: one past the
+      // type is no value of it.
+      if (is_narrow_integer_type(type)) try {
+          require_in_range(values, type);
+        } catch (const ModelError& e) { throw Refused(what + ": " + e.what()); }
+      return ExactTensor::integer(std::move(shape), std::move(values),
                                   type == onnx_bool ? ElementKind::Boolean : ElementKind::Integer);
+    }
     throw Refused(what + " has element type " + std::to_string(type) +
                   " (strings, complex), which tverify does not read");
   }

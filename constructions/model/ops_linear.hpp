@@ -126,8 +126,8 @@ Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bo
         x = first ? v : std::max(x, v);
       else if (op == "ReduceMin")
         x = first ? v : std::min(x, v);
-      else
-        x += v;
+      else if (__builtin_add_overflow(x, v, &x))
+        throw ModelError("int64 overflow in " + op);
     }
     if (op == "ReduceMean")
       for (auto& x : acc) x /= count;
