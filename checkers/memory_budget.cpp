@@ -74,15 +74,19 @@ std::string memory_text(std::uint64_t bytes) {
   return unit == 0 ? fmt::format("{} bytes", bytes) : fmt::format("{:.1f} {}", value, units[unit]);
 }
 
-void require_within_budget(const MemoryEstimate& estimate, std::uint64_t max_memory, const std::string& to_lower) {
-  const bool defaulted = max_memory == 0;
-  const std::uint64_t budget = defaulted ? default_max_memory() : max_memory;
-  if (estimate.bytes <= budget) return;
-  throw UsageError(
-      fmt::format("this run needs an estimated {} ({} bytes: {}), above --max-memory {}{}; raise "
-                  "--max-memory or {}",
-                  memory_text(estimate.bytes), estimate.bytes, estimate.parts, memory_text(budget),
-                  defaulted ? " (the default: half of the available memory)" : "", to_lower));
+MemoryBudget memory_budget(std::uint64_t max_memory, bool adjustable) {
+  return {max_memory == 0 ? default_max_memory() : max_memory, max_memory == 0, adjustable};
+}
+
+void require_within_budget(const MemoryEstimate& estimate, const MemoryBudget& budget, const std::string& to_lower) {
+  if (estimate.bytes <= budget.bytes) return;
+  const std::string limit =
+      budget.adjustable
+          ? fmt::format("above --max-memory {}{}; raise --max-memory or {}", memory_text(budget.bytes),
+                        budget.defaulted ? " (the default: half of the available memory)" : "", to_lower)
+          : fmt::format("above {}, half of the available memory; {}", memory_text(budget.bytes), to_lower);
+  throw UsageError(fmt::format("this run needs an estimated {} ({} bytes: {}), {}", memory_text(estimate.bytes),
+                               estimate.bytes, estimate.parts, limit));
 }
 
 }  // namespace tverify

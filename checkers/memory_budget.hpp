@@ -31,8 +31,18 @@ struct MemoryEstimate {
   std::string parts;
 };
 
+// A run's budget, read once so that the estimate and the refusal compare with the same number: --max-memory, or the
+// default.
+struct MemoryBudget {
+  std::uint64_t bytes = 0;
+  bool defaulted = true;
+  bool adjustable = true;  // the run takes --max-memory
+};
+// The budget of a run given `max_memory` (0: the default); `adjustable`: whether the run takes --max-memory.
+MemoryBudget memory_budget(std::uint64_t max_memory, bool adjustable = true);
+
 // UsageError, one line naming the estimate, its parts, the budget and what lowers the estimate, when the estimate
-// is above `max_memory` (0: default_max_memory()).
-void require_within_budget(const MemoryEstimate& estimate, std::uint64_t max_memory, const std::string& to_lower);
+// is above the budget.
+void require_within_budget(const MemoryEstimate& estimate, const MemoryBudget& budget, const std::string& to_lower);
 
 }  // namespace tverify

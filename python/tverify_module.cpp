@@ -153,17 +153,16 @@ auto run_polled(F work, const Progress& progress) {
 }
 
 // The CLI's --threads, --max-inputs, --max-counterexamples, --force (checked by the package) and --max-memory (as
-// text, None for the default; read here, with the CLI's parser).
+// text, None for the default; read here, with the CLI's parser, before any run starts: ValueError when it is no size).
 using RunLimits = std::tuple<unsigned, std::uint64_t, std::size_t, bool, std::optional<std::string>>;
 
-RunOptions run_options(const RunLimits& limits, RunMonitor* monitor = nullptr) {
+RunOptions run_options(const RunLimits& limits) {
   RunOptions o;
   std::optional<std::string> max_memory;
   std::tie(o.threads, o.max_inputs, o.max_counterexamples, o.force, max_memory) = limits;
   try {
     if (max_memory) o.max_memory = parse_memory_size(*max_memory, "max_memory");
   } catch (const UsageError& e) { throw py::value_error(one_line(e.what())); }
-  o.monitor = monitor;
   return o;
 }
 
@@ -304,15 +303,18 @@ void bind_other_verbs(py::module_& m) {
          const std::string& vary, bool fast, const std::string& out_dir,
          const std::map<std::string, std::string>& options, const RunLimits& limits, const std::string& command,
          const Progress& progress) {
+        const RunOptions base = run_options(limits);
         return run_polled(
             [&](RunMonitor& monitor) {
               const Construction& c = find_construction(construction);
               c.require_verb("sweep");
+              RunOptions run = base;
+              run.monitor = &monitor;
               return c
                   .sweep(ParamValues::parse(c.params_for("sweep"), params), c.variant_or_default(variant),
                          SweepRequest{vary, fast, out_dir, options, command,
                                       std::get<2>(limits) != default_max_counterexamples},
-                         run_options(limits, &monitor))
+                         run)
                   .dump(2);
             },
             progress);
@@ -323,9 +325,11 @@ void bind_other_verbs(py::module_& m) {
   m.def(
       "recheck",
       [](const std::string& text, const std::string& what, const RunLimits& limits, const Progress& progress) {
+        const RunOptions base = run_options(limits);
         return run_polled(
             [&](RunMonitor& monitor) {
-              const RunOptions run = run_options(limits, &monitor);
+              RunOptions run = base;
+              run.monitor = &monitor;
               const RecheckResult r = recheck_certificate(certificate_from_text(text, what), what, run);
               std::vector<std::tuple<std::string, std::string, std::string>> differences;
               for (const auto& d : r.differences) differences.emplace_back(d.field, d.stored, d.now);

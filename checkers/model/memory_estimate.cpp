@@ -79,8 +79,7 @@ EvaluationSize probe_values(const LoadedModel& model, std::size_t longest, std::
 }  // namespace
 
 MemoryEstimate model_memory_estimate(const LoadedModel& model, std::size_t longest, unsigned threads,
-                                     std::uint64_t max_memory) {
-  const std::uint64_t budget = max_memory == 0 ? default_max_memory() : max_memory;
+                                     std::uint64_t budget) {
   const std::uint64_t resident = resident_bytes();
   const std::uint64_t rungs =
       model.graph.rational

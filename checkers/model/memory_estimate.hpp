@@ -17,10 +17,10 @@
 
 namespace tverify::model {
 
-// The estimate for `threads` threads evaluating sequences of at most `longest` tokens. Refuses (UsageError from
-// require_within_budget) as soon as the probe's running count passes `max_memory` (0: the default), so that the
-// probe itself never holds more than the budget.
+// The estimate for `threads` threads evaluating sequences of at most `longest` tokens. The probe stops as soon as its
+// running count passes `budget` (bytes), so that it never holds more than the budget; the estimate is then a lower
+// bound above the budget.
 MemoryEstimate model_memory_estimate(const LoadedModel& model, std::size_t longest, unsigned threads,
-                                     std::uint64_t max_memory);
+                                     std::uint64_t budget);
 
 }  // namespace tverify::model

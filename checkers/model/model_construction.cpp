@@ -161,13 +161,12 @@ TaskOptions task_options_of(const ParamValues& params) {
   return options;
 }
 
-// Refuses a run whose estimated memory (checkers/model/memory_estimate.hpp) is above --max-memory.
-void require_memory(const LoadedModel& model, const std::vector<std::size_t>& lengths, const RunOptions& options,
-                    const std::string& to_lower) {
+// Refuses a run of `threads` threads whose estimated memory (checkers/model/memory_estimate.hpp) is above the budget.
+void require_memory(const LoadedModel& model, const std::vector<std::size_t>& lengths, unsigned threads,
+                    const MemoryBudget& budget, const std::string& to_lower) {
   if (lengths.empty()) return;
   const std::size_t longest = *std::max_element(lengths.begin(), lengths.end());
-  require_within_budget(model_memory_estimate(model, longest, options.threads, options.max_memory), options.max_memory,
-                        to_lower);
+  require_within_budget(model_memory_estimate(model, longest, threads, budget.bytes), budget, to_lower);
 }
 
 ModelRun prepare_model_run(const ParamValues& params, const std::string&, const ClaimSelection&,
@@ -208,7 +207,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
   run.model = std::make_shared<LoadedModel>(load_model(onnx_path(params), decimal_digits(params)));
   run.limits = limits_for(*run.model, task, V, max_length);
   require_fixed_length_fits(*run.model, *run.cases, run.decode);
-  require_memory(*run.model, run.cases->sequence_lengths(), options,
+  require_memory(*run.model, run.cases->sequence_lengths(), options.threads, memory_budget(options.max_memory),
                  from_file ? "run fewer --threads or shorter inputs" : "lower --lengths or run fewer --threads");
   run.max_counterexamples = options.max_counterexamples;
   run.threads = options.threads;
@@ -401,7 +400,8 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
   Tokens tokens;
   for (const auto& item : split_list(input, ',', "--input", "token ids, comma-separated"))
     tokens.push_back(parse_integer_option("--input", item, 0, 1'000'000));
-  require_memory(model, {tokens.size()}, RunOptions{}, "give a shorter --input");
+  // eval takes no --max-memory: it runs one input, under the default budget
+  require_memory(model, {tokens.size()}, 1, memory_budget(0, false), "give a shorter --input");
   TaskCase c;
   c.sequence = tokens;
   c.read_from = 0;

@@ -162,7 +162,8 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
       }
       if (!reference) throw NotANumber("softmax of a slice that is -inf everywhere");
       std::vector<E> e;
-      for (std::size_t i : at) e.push_back(exp_of(a.reals[i] - *reference));
+      // e_r is exp(0) = 1 exactly (an interval x_r - x_r would not be the point 0)
+      for (std::size_t i : at) e.push_back(&a.reals[i] == reference ? E{T(1), 0} : exp_of(a.reals[i] - *reference));
       if constexpr (is_exp_log_v<T>) {
         // e_k / sum_j e_j: every weight of the slice over the same denominator, so that sums of weighted values add
         // numerators only

@@ -117,3 +117,6 @@ def test_max_memory_is_the_cli_budget(tmp_path):
         tverify.check("count3", max_memory=1.5)
     with pytest.raises(ValueError, match=r"--max-memory is not read by `tverify check count3`"):
         tverify.check("count3", max_memory="8G")
+    with pytest.raises(ValueError, match=r"max_memory '12X' is no size"):  # parsed before the sweep's worker starts
+        tverify.sweep("model", "lengths", tmp_path / "s", onnx=reverse, task="reverse", V=2, lengths="1:2",
+                      max_memory="12X")
