@@ -10,10 +10,10 @@
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
 #include "checkers/memory_budget.hpp"
-#include "checkers/recheck.hpp"
-#include "checkers/recorded_command.hpp"
+#include "commands/recheck.hpp"
+#include "commands/recorded_command.hpp"
 #include "checkers/registry.hpp"
-#include "checkers/report.hpp"
+#include "commands/report.hpp"
 #include "core/thread_caches.hpp"
 #include "proofs/z3_query.hpp"
 

@@ -2,9 +2,9 @@
 // ranges (or the ranges say where they stop), and eval's input obeys the bounds of check. Each refusal is one line,
 // exit 2, nothing on stdout.
 #include "checkers/files.hpp"
-#include "checkers/model/loaded_model.hpp"
+#include "checkers/model/engine_calls.hpp"
 #include "cli_runner.hpp"
-#include "constructions/model/onnx_writer.hpp"
+#include "model/onnx_writer.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -69,8 +69,8 @@ TEST_CASE("bounded runs: a model's interval weights are converted to a rung only
           "[model][bounds]") {
   // attention_alibi has a softmax: its weights go up the interval ladder. Loading converts the first rung only
   // (which refuses a weight no rung holds); the 16,384-bit copy, 4 KiB per weight, exists once asked for.
-  const auto model =
-      tverify::model::load_model(std::string(TVERIFY_SOURCE_DIR) + "/tests/models/attention_alibi.onnx", std::nullopt);
+  const auto model = tverify::model::read_model_file(
+      std::string(TVERIFY_SOURCE_DIR) + "/tests/models/attention_alibi.onnx", std::nullopt);
   REQUIRE_FALSE(model.graph.rational);
   CHECK(model.rung_converted<256>());
   CHECK_FALSE(model.rung_converted<1024>());

@@ -4,8 +4,8 @@
 // constructions/model). An exact tie of the layer is the same tie for the model checker: the scores are cosines,
 // radical sums, whose exponentials exact exp-log arithmetic computes, so two equal logits differ by exactly 0.
 #include "checkers/files.hpp"
-#include "checkers/model/case_check.hpp"
-#include "checkers/model/loaded_model.hpp"
+#include "model/case_check.hpp"
+#include "checkers/model/engine_calls.hpp"
 #include "cli_runner.hpp"
 #include "constructions/cat/onnx_export.hpp"
 
@@ -30,7 +30,7 @@ model::LoadedModel exported(const CatConfig& config) {
   const auto dir = std::filesystem::temp_directory_path() / ("tverify-cat-export-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   write_file_atomically(dir / "cat.onnx", cat_layer_onnx(config));
-  model::LoadedModel m = model::load_model((dir / "cat.onnx").string(), std::nullopt);
+  model::LoadedModel m = model::read_model_file((dir / "cat.onnx").string(), std::nullopt);
   std::filesystem::remove_all(dir);
   return m;
 }
@@ -41,7 +41,7 @@ model::CaseOutcome read_at(const model::LoadedModel& m, const Tokens& z, std::si
   c.sequence.assign(z.begin(), z.end());
   c.read_from = t;
   c.targets = {-1};
-  return model::check_case(m, c, model::Decode::Every, {vocabulary, INT64_MAX});
+  return model::outcome_of_case(m, c, model::Decode::Every, {vocabulary, INT64_MAX});
 }
 
 // Every position of `sequences` seeded random token sequences of length 1..max_length, decoded by the layer of

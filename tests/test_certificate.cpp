@@ -3,8 +3,8 @@
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/latex_text.hpp"
-#include "checkers/report.hpp"
-#include "checkers/table_render.hpp"
+#include "commands/report.hpp"
+#include "commands/table_render.hpp"
 
 #include <catch2/catch.hpp>
 #include <gmp.h>

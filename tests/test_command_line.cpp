@@ -1,5 +1,5 @@
 // The recorded command line: the CLI's quoting and Python's shlex.join read back word for word, as a shell would.
-#include "checkers/command_line.hpp"
+#include "commands/command_line.hpp"
 
 #include <catch2/catch.hpp>
 

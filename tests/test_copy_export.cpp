@@ -3,9 +3,10 @@
 // weights evaluated by an independent path (the ONNX graph through constructions/model instead of the level readout
 // of constructions/copy).
 #include "checkers/files.hpp"
-#include "checkers/model/case_check.hpp"
-#include "checkers/model/loaded_model.hpp"
-#include "checkers/model/prefix_plans.hpp"
+#include "checkers/model/tasks.hpp"
+#include "model/case_check.hpp"
+#include "checkers/model/engine_calls.hpp"
+#include "model/prefix_plans.hpp"
 #include "cli_runner.hpp"
 #include "constructions/copy/onnx_export.hpp"
 
@@ -42,7 +43,7 @@ std::filesystem::path scratch_folder(const std::string& name) {
 // same exact tie, between the same tokens, for check model (decided there by exact exp-log arithmetic on the graph:
 // an interval enclosure of two equal irrational logits never separates them). The model checker reads generation
 // from evaluations of the teacher-forced sequence (the exported graph is prefix-consistent,
-// checkers/model/prefix_plans.hpp); it must give what generating step by step gives, output for output. Returns the
+// model/prefix_plans.hpp); it must give what generating step by step gives, output for output. Returns the
 // first string where they disagree, described.
 struct Agreement {
   std::size_t copied = 0, wrong = 0, ties = 0;
@@ -68,7 +69,7 @@ Agreement compare_on_every_string(const ExportConfig& c) {
   const CopyTransformer exported({c.D, c.n, c.L, c.embedding, c.variant, c.exported_tau});
   const auto path = scratch_folder("copy-export") / "copy.onnx";
   write_file_atomically(path, copy_transformer_onnx(exported));
-  const model::LoadedModel m = model::load_model(path.string(), std::nullopt);
+  const model::LoadedModel m = model::read_model_file(path.string(), std::nullopt);
   model::LoadedModel stepwise = m;
   stepwise.prefix_plans = model::PrefixPlans::step_by_step();
   std::filesystem::remove_all(path.parent_path());
@@ -81,8 +82,9 @@ Agreement compare_on_every_string(const ExportConfig& c) {
     string_at(index, c.D, c.L, x);
     const CopyRun run = checked.copy_string(x);
     const model::TaskCase task_case = model::case_of(task, model::Tokens(x.begin(), x.end()), c.D);
-    const model::CaseOutcome got = model::check_case(m, task_case, model::Decode::Generate, limits);
-    const model::CaseOutcome step_by_step = model::check_case(stepwise, task_case, model::Decode::Generate, limits);
+    const model::CaseOutcome got = model::outcome_of_case(m, task_case, model::Decode::Generate, limits);
+    const model::CaseOutcome step_by_step =
+        model::outcome_of_case(stepwise, task_case, model::Decode::Generate, limits);
     a.one_evaluation = a.one_evaluation && plan_holds(m, task_case);
     if (got.kind != step_by_step.kind || got.got != step_by_step.got || got.detail != step_by_step.detail ||
         got.bits != step_by_step.bits) {

@@ -1,6 +1,6 @@
 // Printed enclosures at fewer digits: rounded outward, so the short interval contains the long one; integers, lists
 // and short intervals are left as they are.
-#include "checkers/enclosure_text.hpp"
+#include "commands/enclosure_text.hpp"
 #include "core/exact.hpp"
 
 #include <catch2/catch.hpp>

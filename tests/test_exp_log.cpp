@@ -1,7 +1,7 @@
 // Exact exp-log arithmetic (core/exp_log.hpp): zero decided exactly, by identities derived by hand; non-zero signs
 // against decimal bounds of the constants (e = 2.718281828459..., ln 2 = 0.693147180559..., 2^(1/3) = 1.25992...);
 // enclosures against MPFI computing the same expression directly; and everything outside the arithmetic refused.
-#include "constructions/model/extended.hpp"
+#include "model/extended.hpp"
 #include "core/exp_log.hpp"
 #include "core/scalar.hpp"
 

@@ -3,8 +3,8 @@
 // tasks whose answers are derived by hand below, or against PyTorch's own outputs.
 #include "checkers/files.hpp"
 #include "checkers/model/tasks.hpp"
-#include "constructions/model/onnx_writer.hpp"
-#include "checkers/recheck.hpp"
+#include "model/onnx_writer.hpp"
+#include "commands/recheck.hpp"
 #include "checkers/registry.hpp"
 #include "cli_runner.hpp"
 

@@ -3,9 +3,9 @@
 // wrong, on every input, never evaluated from memory the evaluator did not write.
 #include "checkers/files.hpp"
 #include "checkers/registry.hpp"
-#include "constructions/model/evaluator.hpp"
-#include "constructions/model/onnx_reader.hpp"
-#include "constructions/model/onnx_writer.hpp"
+#include "model/evaluator.hpp"
+#include "model/onnx_reader.hpp"
+#include "model/onnx_writer.hpp"
 
 #include <onnx/onnx_pb.h>
 

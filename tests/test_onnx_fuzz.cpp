@@ -12,7 +12,7 @@
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
 #include "checkers/registry.hpp"
-#include "constructions/model/graph.hpp"
+#include "model/graph.hpp"
 #include "onnx_graph_generator.hpp"
 
 #include <boost/core/demangle.hpp>

@@ -9,7 +9,7 @@
 #include "checkers/checkpoint.hpp"
 #include "checkers/files.hpp"
 #include "checkers/markov/point_file.hpp"
-#include "checkers/report.hpp"
+#include "commands/report.hpp"
 
 #include <catch2/catch.hpp>
 

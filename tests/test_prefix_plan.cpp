@@ -1,12 +1,12 @@
-// Prefix consistency (constructions/model/prefix_plan.hpp, prefix_analysis.hpp): which graphs let one evaluation
+// Prefix consistency (model/prefix_plan.hpp, prefix_analysis.hpp): which graphs let one evaluation
 // of the teacher-forced sequence stand for every step of a generation, and the checks that make it sound. The models
 // are small attention layers written here with OnnxWriter; the reference is the definition itself: the last row of
 // the output on each prefix, evaluated on its own.
 #include "checkers/files.hpp"
-#include "checkers/model/case_check.hpp"
-#include "checkers/model/loaded_model.hpp"
-#include "checkers/model/prefix_plans.hpp"
-#include "constructions/model/onnx_writer.hpp"
+#include "model/case_check.hpp"
+#include "checkers/model/engine_calls.hpp"
+#include "model/prefix_plans.hpp"
+#include "model/onnx_writer.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -80,7 +80,7 @@ LoadedModel loaded(Variation variation) {
   std::filesystem::create_directories(dir);
   const auto path = dir / "layer.onnx";
   write_file_atomically(path, attention_layer(variation));
-  LoadedModel m = load_model(path.string(), std::nullopt);
+  LoadedModel m = read_model_file(path.string(), std::nullopt);
   std::filesystem::remove_all(dir);
   return m;
 }
@@ -153,7 +153,7 @@ TEST_CASE("prefix plan: without the mask the softmax check fails, and the rows i
   // 1.28 for key 1: argmax 1, right; fed back, [0, 1, 1] gives 1 again where 0 is expected. Read from the
   // teacher-forced [0, 1, 1, 0, 0], row 1 would weigh three keys 0 (3) against two keys 1 (2.57): argmax 0 at once.
   const TaskCase c{{0, 1, 1, 0, 0}, {1, 0, 0, 0}, 1, true};  // the prompt [0, 1], then the targets but the last
-  const CaseOutcome out = check_case(m, c, Decode::Generate, CaseLimits{3, 2});
+  const CaseOutcome out = outcome_of_case(m, c, Decode::Generate, CaseLimits{3, 2});
   CHECK(out.kind == CaseOutcome::Kind::Wrong);
   CHECK(out.got == Json({1, 1}));
   CHECK(out.detail == "position 2: argmax 1, expected 0");
@@ -175,7 +175,7 @@ TEST_CASE("prefix plan: what reads later positions, scales by the length or shap
 }
 
 TEST_CASE("prefix plan: the PyTorch copy example is read from one evaluation per input", "[model]") {
-  const LoadedModel m = load_model(std::string(TVERIFY_SOURCE_DIR) + "/examples/models/copy.onnx", std::nullopt);
+  const LoadedModel m = read_model_file(std::string(TVERIFY_SOURCE_DIR) + "/examples/models/copy.onnx", std::nullopt);
   const auto plan = PrefixPlans().make(m, 5, 7);  // BOS, 3 tokens, COPY, then 2 of the 3 copied
   INFO((std::holds_alternative<std::string>(plan) ? std::get<std::string>(plan) : std::string("planned")));
   CHECK(std::holds_alternative<PrefixPlan>(plan));

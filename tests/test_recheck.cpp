@@ -1,5 +1,5 @@
 // checkers/recheck: a certificate read as the command it records, re-run in process and compared field by field.
-#include "checkers/recheck.hpp"
+#include "commands/recheck.hpp"
 #include "checkers/registry.hpp"
 
 #include <catch2/catch.hpp>

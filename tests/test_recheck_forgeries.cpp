@@ -3,7 +3,7 @@
 // comes from the command it records; the edits follow docs/certificate.md's fields.
 #include "checkers/certificate.hpp"
 #include "checkers/files.hpp"
-#include "checkers/recheck.hpp"
+#include "commands/recheck.hpp"
 #include "checkers/registry.hpp"
 
 #include <catch2/catch.hpp>

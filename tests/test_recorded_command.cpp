@@ -1,6 +1,6 @@
 // checkers/recorded_command: a certificate's command line read back as the CLI reads it, and the table of the options
 // each verb takes held against the options the CLI's --help lists.
-#include "checkers/recorded_command.hpp"
+#include "commands/recorded_command.hpp"
 #include "checkers/registry.hpp"
 #include "cli_runner.hpp"
 

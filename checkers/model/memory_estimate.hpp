@@ -11,7 +11,7 @@
 #pragma once
 
 #include "checkers/memory_budget.hpp"
-#include "checkers/model/loaded_model.hpp"
+#include "model/loaded_model.hpp"
 
 #include <cstddef>
 

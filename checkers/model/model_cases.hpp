@@ -6,7 +6,8 @@
 #pragma once
 
 #include "checkers/enumerate.hpp"
-#include "checkers/model/case_check.hpp"
+#include "checkers/model/tasks.hpp"
+#include "model/case_check.hpp"
 #include "checkers/sequence_domain.hpp"
 
 #include <optional>

@@ -3,6 +3,7 @@
 #include "checkers/confidence.hpp"
 #include "checkers/model/memory_estimate.hpp"
 #include "checkers/model/model_cases.hpp"
+#include "checkers/model/engine_calls.hpp"
 #include "checkers/plot_labels.hpp"
 #include "checkers/sweep_output.hpp"
 #include "checkers/tally.hpp"
@@ -95,7 +96,7 @@ void require_fixed_length_fits(const LoadedModel& model, const ModelCases& cases
 
 CaseLimits limits_for(const LoadedModel& model, const Task* task, long long V, int max_length) {
   CaseLimits limits;
-  const auto rows = embedding_rows(model);
+  const auto rows = embedding_rows_of(model);
   if (task) {
     limits.classes = task->classes(V, max_length);
     limits.max_token = V + task->special_tokens - 1;
@@ -204,7 +205,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
   } else {
     run.cases = std::make_shared<ModelCases>(params.text("expected"), run.decode, options);
   }
-  run.model = std::make_shared<LoadedModel>(load_model(onnx_path(params), decimal_digits(params)));
+  run.model = std::make_shared<LoadedModel>(read_model_file(onnx_path(params), decimal_digits(params)));
   run.limits = limits_for(*run.model, task, V, max_length);
   require_fixed_length_fits(*run.model, *run.cases, run.decode);
   require_memory(*run.model, run.cases->sequence_lengths(), options.threads, memory_budget(options.max_memory),
@@ -263,7 +264,7 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
       [&](std::uint64_t index, ModelTally& acc) {
         const ModelCase c = run.cases->at(index);
         if (!c.instance) return;
-        const CaseOutcome out = check_case(*run.model, c.task_case, run.decode, run.limits);
+        const CaseOutcome out = outcome_of_case(*run.model, c.task_case, run.decode, run.limits);
         Tally& t = acc.by_length.try_emplace(c.length, Tally{.limit = limit}).first->second;
         if (out.kind != CaseOutcome::Kind::Unknown) ++acc.by_bits[out.bits];
         if (out.kind == CaseOutcome::Kind::Right)
@@ -396,7 +397,7 @@ void refuse_check_options(const ParamValues& params) {
 
 Evaluation eval_model(const ParamValues& params, const std::string&, const std::string& input, bool, long) {
   refuse_check_options(params);
-  const LoadedModel model = load_model(onnx_path(params), decimal_digits(params));
+  const LoadedModel model = read_model_file(onnx_path(params), decimal_digits(params));
   Tokens tokens;
   for (const auto& item : split_list(input, ',', "--input", "token ids, comma-separated"))
     tokens.push_back(parse_integer_option("--input", item, 0, 1'000'000));
@@ -411,7 +412,7 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
   e.text = fmt::format("model {} (sha256 {}), {} evaluation\n", model.path, model.sha256, model.evaluation());
   e.result = {{"model", model.path}, {"sha256", model.sha256}, {"evaluation", model.evaluation()}, {"input", tokens}};
   c.targets.assign(tokens.size(), -1);
-  const CaseOutcome o = check_case(model, c, Decode::Every, limits);
+  const CaseOutcome o = outcome_of_case(model, c, Decode::Every, limits);
   if (o.kind == CaseOutcome::Kind::Unknown) {
     e.text += "undecided: " + o.detail + "\n";
     e.result["undecided"] = o.detail;

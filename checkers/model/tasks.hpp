@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/exact.hpp"
+#include "model/task_case.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -12,18 +13,6 @@
 #include <vector>
 
 namespace tverify::model {
-
-using Tokens = std::vector<std::int64_t>;
-
-// One input of a check: the sequence the model reads (with every target fed back, as teacher forcing would), the
-// outputs expected at positions read_from, read_from + 1, ..., and whether those outputs are generated tokens (then
-// `--decode generate` feeds the model its own argmax instead of the targets).
-struct TaskCase {
-  Tokens sequence;
-  Tokens targets;
-  std::size_t read_from = 0;
-  bool generative = false;
-};
 
 struct Task {
   std::string name;

@@ -1,6 +1,6 @@
 #include "constructions/cat/onnx_export.hpp"
 
-#include "constructions/model/onnx_writer.hpp"
+#include "model/onnx_writer.hpp"
 
 #include <map>
 #include <stdexcept>

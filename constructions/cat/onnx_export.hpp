@@ -3,7 +3,7 @@
 // of every token v at every position t (float64, [seq, V]), whose argmax is the layer's output token (the nearest
 // embedding to o_t: the embeddings are unit vectors).
 //
-// Every weight is rational and stored exactly (constructions/model/onnx_writer.hpp). The graph follows layer.hpp op
+// Every weight is rational and stored exactly (model/onnx_writer.hpp). The graph follows layer.hpp op
 // for op: the causal filter as a sum of F_i times the embedded sequence moved i (+1 for the key delay) rows down
 // (Concat of zero rows, then Slice to the sequence's length); norm as r / (|r| + [|r|^2 = 0]), so a zero row stays
 // zero (the rows normalised are computed in integers, from the embedding and the filter times their common

@@ -1,6 +1,6 @@
 #include "constructions/copy/onnx_export.hpp"
 
-#include "constructions/model/onnx_writer.hpp"
+#include "model/onnx_writer.hpp"
 
 #include <stdexcept>
 

@@ -4,7 +4,7 @@
 // position is the next generated token.
 //
 // The graph computes the construction's exact real weights: rationals as exact float64 or Div of integers
-// (constructions/model/onnx_writer.hpp), the C.2 embedding's +-1/sqrt(r) as A + B * Sqrt(r), the proof's
+// (model/onnx_writer.hpp), the C.2 embedding's +-1/sqrt(r) as A + B * Sqrt(r), the proof's
 // tau = d ln(8 K d) as d * (Log(8 d) + n * Log(D)). Layer 1's heads are the literal Hard-ALiBi heads of Lemma C.1
 // (scores (x W_q) . (x W_k) = 0 plus a 0 / -inf window bias, softmax, x W_v); layer 2 is softmax(tau T^key T^query)
 // under a causal 0 / -inf mask.

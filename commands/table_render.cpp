@@ -1,0 +1,194 @@
+#include "commands/table_render.hpp"
+
+#include "checkers/latex_text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace tverify {
+namespace {
+
+std::string markdown_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// Widths in characters of the footnote size: a one-column article line holds about this many (345 pt at about
+// 4.2 pt a character), each column also spending about 3 on its padding.
+constexpr std::size_t line_characters = 78, column_padding = 3;
+
+// The longest unbreakable run of a cell, plus one character of slack (digits are wider than the average letter):
+// LaTeX breaks at spaces and where latex_escape allows it.
+std::size_t longest_word(const std::string& cell) {
+  std::size_t longest = 0, run = 0;
+  for (std::size_t i = 0; i < cell.size(); ++i) {
+    run = cell[i] == ' ' ? 0 : run + 1;
+    longest = std::max(longest, run);
+    if (breaks_after(cell, i)) run = 0;
+  }
+  return longest + 1;
+}
+
+struct ColumnWidth {
+  std::size_t word = 1, natural = 1;  // the longest word, the longest cell (capped)
+};
+
+std::vector<ColumnWidth> column_widths(const Table& t) {
+  std::vector<ColumnWidth> widths(t.header.size());
+  auto widen = [&](const Cells& cells) {
+    for (std::size_t c = 0; c < cells.size() && c < widths.size(); ++c) {
+      widths[c].word = std::max(widths[c].word, longest_word(cells[c]));
+      widths[c].natural = std::max(widths[c].natural, std::min<std::size_t>(cells[c].size(), 60));
+    }
+  };
+  widen(t.header);
+  for (const auto& r : t.rows) widen(r);
+  return widths;
+}
+
+// Each column's share of the text width: at least its longest word, the rest of the line shared in proportion to
+// how much longer its cells are (a long summary wraps over several lines, a count stays narrow).
+std::vector<double> column_shares(const Table& t) {
+  const std::vector<ColumnWidth> widths = column_widths(t);
+  double minimum = 0, surplus = 0;
+  for (const auto& w : widths) {
+    minimum += static_cast<double>(w.word + column_padding);
+    surplus += static_cast<double>(w.natural - std::min(w.natural, w.word));
+  }
+  const double line = std::max(minimum, static_cast<double>(line_characters)), spare = line - minimum;
+  std::vector<double> shares;
+  for (const auto& w : widths) {
+    const double extra = surplus > 0 ? spare * static_cast<double>(w.natural - std::min(w.natural, w.word)) / surplus
+                                     : spare / static_cast<double>(widths.size());
+    shares.push_back((static_cast<double>(w.word + column_padding) + extra) / line);
+  }
+  return shares;
+}
+
+std::string latex_row(const Cells& cells) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? " & " : "") + latex_escape(cells[i]);
+  // \tabularnewline, not \\: a next row opening with '[' would be read as the argument of \\.
+  return out + " \\tabularnewline\n";
+}
+
+std::string latex_part(const Table& t, const std::string& note) {
+  const std::vector<double> shares = column_shares(t);
+  std::string spec;
+  for (double share : shares)
+    spec +=
+        fmt::format(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {:.4f}\\linewidth-2\\tabcolsep\\relax}}", share);
+  const std::string caption = latex_escape(t.caption);
+  // LaTeX typesets a caption twice (it measures it first), and a \footnotemark there would step the footnote counter
+  // twice: the counter is stepped once before the table, and the mark and the text name its value.
+  std::string out = "\\begingroup\\footnotesize\n\\stepcounter{footnote}\n\\begin{longtable}{" + spec + "}\n";
+  out += "\\caption[{" + caption + "}]{" + caption + "\\footnotemark[\\value{footnote}]}\\\\\n\\toprule\n" +
+         latex_row(t.header) + "\\midrule\n\\endfirsthead\n\\toprule\n" + latex_row(t.header) +
+         "\\midrule\n\\endhead\n\\midrule\n" +
+         fmt::format("\\multicolumn{{{}}}{{r}}{{continued on the next page}}\\\\\n", t.header.size()) +
+         "\\endfoot\n\\bottomrule\n\\endlastfoot\n";
+  for (const auto& r : t.rows) out += latex_row(r);
+  return out + "\\end{longtable}\n\\footnotetext[\\value{footnote}]{" + latex_escape(note) + "}\n\\endgroup\n";
+}
+
+// The parts of a table too wide for one line of a page: the key columns, then as many of the next columns as fit
+// beside them (their longest words side by side), and so on; at most max_latex_columns columns a part.
+std::vector<Table> split_columns(const Table& t) {
+  const std::vector<ColumnWidth> widths = column_widths(t);
+  const std::size_t keys = std::min(t.key_columns, t.header.size());
+  std::size_t key_width = 0;
+  for (std::size_t c = 0; c < keys; ++c) key_width += widths[c].word + column_padding;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [first, last) of the non-key columns of each part
+  for (std::size_t first = keys; first < t.header.size();) {
+    std::size_t last = first, width = key_width;
+    while (last < t.header.size() && last - first + keys < max_latex_columns &&
+           (last == first || width + widths[last].word + column_padding <= line_characters))
+      width += widths[last++].word + column_padding;
+    ranges.emplace_back(first, last);
+    first = last;
+  }
+  if (ranges.size() <= 1) return {t};
+  std::vector<Table> out;
+  for (std::size_t p = 0; p < ranges.size(); ++p) {
+    const auto [first, last] = ranges[p];
+    auto pick = [&](const Cells& cells) {
+      Cells part(cells.begin(), cells.begin() + static_cast<long>(keys));
+      part.insert(part.end(), cells.begin() + static_cast<long>(first), cells.begin() + static_cast<long>(last));
+      return part;
+    };
+    Table part{fmt::format("{} (part {} of {})", t.caption, p + 1, ranges.size()), pick(t.header), {}, keys};
+    for (const auto& r : t.rows) part.rows.push_back(pick(r));
+    out.push_back(std::move(part));
+  }
+  return out;
+}
+
+// The table with each key column that holds one value in every row moved into the caption ("variant: paper"), and
+// with constant_columns_in_caption every other such column too once there are two rows; at least one key column stays.
+Table constant_columns_in_caption(Table t) {
+  std::string moved;
+  for (std::size_t c = 0; c < t.header.size() && !t.rows.empty();) {
+    const bool movable = c < t.key_columns ? t.key_columns > 1 : t.constant_columns_in_caption && t.rows.size() > 1;
+    if (!movable || !std::all_of(t.rows.begin(), t.rows.end(), [&](const Cells& r) { return r[c] == t.rows[0][c]; })) {
+      ++c;
+      continue;
+    }
+    moved += (moved.empty() ? "" : "; ") + t.header[c] + ": " + t.rows[0][c];
+    t.header.erase(t.header.begin() + static_cast<long>(c));
+    for (auto& r : t.rows) r.erase(r.begin() + static_cast<long>(c));
+    if (c < t.key_columns) --t.key_columns;
+  }
+  if (!moved.empty()) t.caption += " (" + moved + ")";
+  return t;
+}
+
+}  // namespace
+
+bool keep_columns(Table& table, const std::vector<std::string>& names) {
+  std::vector<std::size_t> kept;
+  for (std::size_t c = 0; c < table.header.size(); ++c)
+    if (std::find(names.begin(), names.end(), table.header[c]) != names.end()) kept.push_back(c);
+  if (kept.empty()) return false;
+  auto pick = [&](const Cells& cells) {
+    Cells out;
+    for (std::size_t c : kept) out.push_back(c < cells.size() ? cells[c] : "");
+    return out;
+  };
+  std::size_t keys = 0;
+  for (std::size_t c : kept) keys += c < table.key_columns;
+  table.header = pick(table.header);
+  for (auto& r : table.rows) r = pick(r);
+  table.key_columns = std::max<std::size_t>(keys, 1);
+  return true;
+}
+
+std::string markdown_table(const Table& t) {
+  std::string out = t.caption.empty() ? "" : markdown_escape(t.caption) + "\n\n";
+  auto line = [&](const Cells& cells) {
+    out += "|";
+    for (const auto& c : cells) out += " " + markdown_escape(c) + " |";
+    out += "\n";
+  };
+  line(t.header);
+  out += "|";
+  for (std::size_t i = 0; i < t.header.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& r : t.rows) line(r);
+  return out;
+}
+
+std::string latex_table(const Table& table, const std::string& note) {
+  std::string out;
+  for (const auto& part : split_columns(constant_columns_in_caption(table)))
+    out += (out.empty() ? "" : "\n") + latex_part(part, note);
+  return out;
+}
+
+}  // namespace tverify

@@ -1,0 +1,300 @@
+#include "model/case_check.hpp"
+
+#include "core/readout.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace tverify::model {
+
+namespace {
+
+// The certified argmax of one row of logits: the class, or the classes tied for the top.
+struct Argmax {
+  std::int64_t winner = 0;
+  std::vector<std::int64_t> tied;  // empty unless an exact tie
+};
+
+// Infinite logits are compared exactly: a single +inf wins, -inf entries lose to any finite one.
+template <class T>
+Argmax argmax_of(const Extended<T>* row, std::int64_t classes) {
+  std::vector<std::int64_t> top, finite;
+  for (std::int64_t k = 0; k < classes; ++k) {
+    if (row[k].inf > 0) top.push_back(k);
+    if (row[k].finite()) finite.push_back(k);
+  }
+  if (top.empty() && finite.empty())
+    for (std::int64_t k = 0; k < classes; ++k) top.push_back(k);
+  if (!top.empty()) return top.size() == 1 ? Argmax{top[0], {}} : Argmax{top[0], top};
+  Vector<T> scores;
+  for (std::int64_t k : finite) scores.push_back(row[k].value);
+  const ArgmaxReadout r = argmax_readout(scores);
+  if (r.margin == Margin::Undecided) throw Undecided{};
+  const std::int64_t winner = finite[r.winner];
+  if (r.margin == Margin::Certified) return {winner, {}};
+  Argmax tie{winner, {}};
+  for (std::size_t j = 0; j < scores.size(); ++j)
+    if (is_greater(scores[r.winner], scores[j]) == Tri::False) tie.tied.push_back(finite[j]);
+  return tie;
+}
+
+// The logits of every position of `sequence`, as rows of `classes` entries.
+template <class T>
+struct Logits {
+  Tensor<T> tensor;
+  std::int64_t classes = 0;
+  const Extended<T>* row(std::size_t position) const {
+    return &tensor.reals[position * static_cast<std::size_t>(classes)];
+  }
+};
+
+template <class T>
+Logits<T> logits_of(const LoadedModel& model, const Weights<T>& weights, const Tokens& sequence,
+                    const CaseLimits& limits, const PrefixPlan* plan = nullptr) {
+  Tensor<T> out = evaluate(model.graph, weights, sequence, plan);
+  const auto n = static_cast<std::int64_t>(sequence.size());
+  const Shape& s = out.shape;
+  const bool fits = out.is_real() && ((s.size() == 3 && s[0] == 1 && s[1] == n) || (s.size() == 2 && s[0] == n));
+  if (!fits)
+    throw ModelError(
+        fmt::format("the output '{}' has shape {} for {} input tokens; tverify reads real logits of "
+                    "shape [1, seq, classes] or [seq, classes]",
+                    model.graph.output_name, shape_text(s), n));
+  const std::int64_t classes = s.empty() ? 0 : s.back();
+  if (classes == 0)
+    throw ModelError(fmt::format("the output '{}' has 0 classes (shape {}); an argmax needs at least one",
+                                 model.graph.output_name, shape_text(s)));
+  if (classes < limits.classes)
+    throw ModelError(
+        fmt::format("the model's output has {} classes; the task's outputs need {} (a token layout "
+                    "this model cannot express)",
+                    classes, limits.classes));
+  return {std::move(out), classes};
+}
+
+// One read position: its certified argmax, or none when this precision cannot decide it.
+struct Reading {
+  std::optional<Argmax> argmax;
+  std::size_t position = 0;
+};
+
+template <class T>
+Reading read_at(const Logits<T>& logits, std::size_t position) {
+  try {
+    return {argmax_of(logits.row(position), logits.classes), position};
+  } catch (const Undecided&) { return {std::nullopt, position}; }
+}
+
+nlohmann::ordered_json got_entry(const Reading& r) {
+  if (!r.argmax) return "undecided";
+  if (r.argmax->tied.empty()) return r.argmax->winner;
+  return fmt::format("tie {}", fmt::join(r.argmax->tied, ","));
+}
+
+// A decided reading that is not the target (a negative target: none, as `eval` reads every position).
+bool wrong(const Reading& r, std::int64_t target) {
+  return target >= 0 && r.argmax && (!r.argmax->tied.empty() || r.argmax->winner != target);
+}
+
+// The case's outcome from its readings: wrong when any decided reading is wrong (whatever the undecided ones are);
+// otherwise Undecided is thrown when a reading is undecided, so that the caller climbs.
+CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targets) {
+  CaseOutcome out;
+  out.kind = CaseOutcome::Kind::Right;
+  bool undecided = false;
+  for (std::size_t i = 0; i < readings.size(); ++i) {
+    const Reading& r = readings[i];
+    out.got.push_back(got_entry(r));
+    out.expected.push_back(targets[i]);
+    undecided = undecided || !r.argmax;
+    if (out.kind == CaseOutcome::Kind::Wrong || !wrong(r, targets[i])) continue;
+    out.kind = CaseOutcome::Kind::Wrong;
+    if (!r.argmax->tied.empty())
+      out.detail = fmt::format("position {}: exact tie between classes {}, expected {}", r.position,
+                               fmt::join(r.argmax->tied, ", "), targets[i]);
+    else
+      out.detail = fmt::format("position {}: argmax {}, expected {}", r.position, r.argmax->winner, targets[i]);
+  }
+  if (undecided && out.kind != CaseOutcome::Kind::Wrong) throw Undecided{};
+  if (readings.size() < targets.size()) {
+    for (std::size_t i = readings.size(); i < targets.size(); ++i) out.expected.push_back(targets[i]);
+    if (out.kind == CaseOutcome::Kind::Right) {
+      out.kind = CaseOutcome::Kind::Wrong;
+      out.detail = "generation stopped early";
+    }
+  }
+  return out;
+}
+
+// f(weights) at the lowest precision that decides it: exactly for a rational graph (bits 0), otherwise in double
+// intervals (53 bits), then in exact exp-log arithmetic (exp_log_rung) when it computes every irrational op of the
+// graph, and then up the precision ladder, where f throws Undecided at a precision that cannot decide.
+// nullopt, with the ceiling's bits, when no rung does. The double rung is a first try only: an endpoint past the
+// double range (DoubleRangeExceeded), or a ModelError that may come from its coarser enclosures (an exponent or a
+// Range bound that is exact but not a point in doubles), sends the input to MPFI, which reproduces a real error.
+// It is skipped when the thread's rounding mode is not round-to-nearest, which its error-free transformations assume.
+// The exp-log rung decides every comparison it meets, ties included, unless a value of this input leaves exp-log
+// arithmetic (a softmax over scores an earlier softmax made, a sum grown too large: NotExpLog) or a sign stays
+// undecided: the input then goes on to MPFI. So does a ModelError, which may be a limit of the evaluator on an exact
+// value rather than the model's (MPFI reproduces the model's own errors).
+template <class Result, class F>
+std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& model, F f) {
+  if (model.graph.rational) return {f(model.exact), 0};
+  if (model.double_rung()) {
+    try {
+      return {f(*model.doubles), DoubleInterval::requested_bits};
+    } catch (const Undecided&) {
+    } catch (const DoubleRangeExceeded&) {
+    } catch (const ModelError&) {}
+  }
+  if (model.exp_log) {
+    try {
+      return {f(*model.exp_log), exp_log_rung};
+    } catch (const Undecided&) {
+    } catch (const NotExpLog&) {
+    } catch (const ModelError&) {}
+  }
+  const auto climbed = climb(
+      model_rungs,
+      [&]<unsigned Bits>() -> std::optional<Result> {
+        try {
+          return f(model.rung_weights<Bits>());
+        } catch (const Undecided&) { return std::nullopt; }
+      },
+      [](const std::optional<Result>& r) { return r.has_value(); });
+  return {climbed.result, climbed.bits};
+}
+
+CaseOutcome unknown_at(unsigned bits) {
+  CaseOutcome unknown;
+  unknown.detail = fmt::format("a comparison or argmax is undecided at the ladder's ceiling of {} bits", bits);
+  unknown.bits = bits;
+  return unknown;
+}
+
+// A decided reading ends a generation when it is wrong or its token is not one the model reads.
+bool ends_generation(const Reading& r, std::int64_t target, const CaseLimits& limits) {
+  return wrong(r, target) || r.argmax->winner > limits.max_token;
+}
+
+// The certified argmax at the last position of `sequence`, at the lowest rung that decides it, and that rung.
+std::pair<std::optional<Reading>, unsigned> last_reading(const LoadedModel& model, const Tokens& sequence,
+                                                         const CaseLimits& limits, const PrefixPlan* plan) {
+  const std::size_t position = sequence.size() - 1;
+  return lowest_deciding<Reading>(model, [&](const auto& weights) {
+    const auto logits = logits_of(model, weights, sequence, limits, plan);
+    return Reading{argmax_of(logits.row(position), logits.classes), position};  // Undecided: climb
+  });
+}
+
+// The readings of the teacher-forced sequence's logits from target `first` on: each decided one in turn, up to the
+// first that ends generation or the last, stopping before an undecided one.
+template <class T>
+std::vector<Reading> decided_readings(const Logits<T>& logits, const TaskCase& c, std::size_t first,
+                                      const CaseLimits& limits) {
+  std::vector<Reading> read;
+  for (std::size_t i = first; i < c.targets.size(); ++i) {
+    Reading r = read_at(logits, c.read_from + i);
+    if (!r.argmax) break;
+    read.push_back(r);
+    if (ends_generation(r, c.targets[i], limits)) break;
+  }
+  return read;
+}
+
+// Generation read from evaluations of the teacher-forced sequence (model/prefix_plan.hpp): the
+// readings are generation's, up to and including the first that ends it. The whole sequence is evaluated at the
+// lowest rung that evaluates its graph; a reading that rung cannot decide climbs the ladder on the prefix its
+// generation step evaluates, and the readings after it continue on the whole sequence. nullopt when the model is
+// not shown prefix-consistent for these lengths, or the sequence breaks a check, fails to evaluate, or has an op no
+// rung decides (perhaps in a row after the first wrong token, which generation never computes): generation then
+// runs step by step.
+std::optional<CaseOutcome> teacher_forced(const LoadedModel& model, const TaskCase& c, const CaseLimits& limits) {
+  const PrefixPlan* plan = model.prefix_plans->plan(model, c.read_from + 1, c.sequence.size());
+  if (!plan) return std::nullopt;
+  try {
+    std::vector<Reading> readings;
+    unsigned bits = 0;
+    while (readings.size() < c.targets.size()) {
+      const std::size_t first = readings.size();
+      const auto [read, rung] = lowest_deciding<std::vector<Reading>>(model, [&](const auto& weights) {
+        return decided_readings(logits_of(model, weights, c.sequence, limits, plan), c, first, limits);
+      });
+      if (!read) return std::nullopt;
+      bits = std::max(bits, rung);
+      readings.insert(readings.end(), read->begin(), read->end());
+      if (readings.size() == c.targets.size()) break;
+      if (!read->empty() && ends_generation(read->back(), c.targets[readings.size() - 1], limits)) break;
+      const auto cut = static_cast<long>(c.read_from + readings.size()) + 1;  // up to the next reading's position
+      const auto [reading, climbed] =
+          last_reading(model, Tokens(c.sequence.begin(), c.sequence.begin() + cut), limits, plan);
+      bits = std::max(bits, climbed);
+      if (!reading) return unknown_at(bits);
+      readings.push_back(*reading);
+      if (ends_generation(*reading, c.targets[readings.size() - 1], limits)) break;
+    }
+    CaseOutcome out = outcome_of(readings, c.targets);
+    out.bits = bits;
+    return out;
+  } catch (const PrefixBroken&) { return std::nullopt; } catch (const ModelError&) {
+    return std::nullopt;
+  }
+}
+
+// Autoregressive generation, step by step: each step climbs the ladder on its own (a step that needs more bits does
+// not send the steps before it up again), and generation stops at the first wrong token, which decides the case.
+CaseOutcome stepwise(const LoadedModel& model, const TaskCase& c, const CaseLimits& limits) {
+  std::vector<Reading> readings;
+  Tokens sequence(c.sequence.begin(), c.sequence.begin() + static_cast<long>(c.read_from) + 1);
+  unsigned bits = 0;
+  for (std::size_t i = 0; i < c.targets.size(); ++i) {
+    const auto [reading, rung] = last_reading(model, sequence, limits, nullptr);
+    bits = std::max(bits, rung);
+    readings.push_back(reading ? *reading : Reading{std::nullopt, sequence.size() - 1});
+    const Reading& r = readings.back();
+    if (!r.argmax || ends_generation(r, c.targets[i], limits)) break;
+    sequence.push_back(r.argmax->winner);
+  }
+  try {
+    CaseOutcome out = outcome_of(readings, c.targets);
+    out.bits = bits;
+    return out;
+  } catch (const Undecided&) { return unknown_at(bits); }
+}
+
+// The outputs at the target positions of one evaluation (every one, or the last).
+template <class T>
+CaseOutcome read_case(const LoadedModel& model, const Weights<T>& weights, const TaskCase& c, Decode decode,
+                      const CaseLimits& limits) {
+  std::vector<Reading> readings;
+  const std::size_t m = c.targets.size();
+  const Logits<T> logits = logits_of(model, weights, c.sequence, limits);
+  for (std::size_t i = decode == Decode::Last ? m - 1 : 0; i < m; ++i)
+    readings.push_back(read_at(logits, c.read_from + i));
+  if (decode == Decode::Last) return outcome_of(readings, Tokens{c.targets.back()});
+  return outcome_of(readings, c.targets);
+}
+
+CaseOutcome checked(const LoadedModel& model, const TaskCase& c, Decode decode, const CaseLimits& limits) {
+  if (decode == Decode::Generate) {
+    if (auto out = teacher_forced(model, c, limits)) return *out;
+    return stepwise(model, c, limits);
+  }
+  const auto [outcome, bits] = lowest_deciding<CaseOutcome>(
+      model, [&](const auto& weights) { return read_case(model, weights, c, decode, limits); });
+  if (!outcome) return unknown_at(bits);
+  CaseOutcome out = *outcome;
+  out.bits = bits;
+  return out;
+}
+
+}  // namespace
+
+std::variant<CaseOutcome, std::string> check_case(const LoadedModel& model, const TaskCase& c, Decode decode,
+                                                  const CaseLimits& limits) {
+  try {
+    return checked(model, c, decode, limits);
+  } catch (const ModelError& e) { return fmt::format("on the input [{}]: {}", fmt::join(c.sequence, ", "), e.what()); }
+}
+
+}  // namespace tverify::model

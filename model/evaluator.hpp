@@ -1,0 +1,58 @@
+// Evaluates an ONNX graph on one token sequence over a scalar type T: Exact when every op is rational (the whole
+// evaluation is then exact), or Interval<B> (every irrational op enclosed, so each output is an enclosure of the
+// exact real the model computes). Nothing is rounded to floating point.
+//
+// Failures: ModelError naming the node (a shape error, an index outside the embedding, an indeterminate form such as
+// inf - inf); Undecided when an interval comparison inside the graph (Where, Equal, Less, Cast) cannot be decided at
+// this precision, so the caller retries at a higher one.
+#pragma once
+
+#include "model/graph.hpp"
+#include "model/prefix_plan.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tverify::model {
+
+// The model's constant tensors (initializers and Constant nodes) in T, made once per precision.
+template <class T>
+struct Weights {
+  std::map<int, Tensor<T>> by_slot;
+};
+
+template <class T>
+Weights<T> convert_weights(const Graph& graph);
+
+// The graph's output for `tokens` (fed as [seq] or [1, seq], as the graph's input says). With a plan, each of its
+// checks is made on the node's input before the node runs; PrefixBroken when one fails.
+template <class T>
+Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens,
+                   const PrefixPlan* plan = nullptr);
+
+// Every value of the evaluation, by slot (nullopt for a slot never computed: an optional output left out).
+template <class T>
+std::vector<std::optional<Tensor<T>>> evaluate_slots(const Graph& graph, const Weights<T>& weights,
+                                                     const std::vector<std::int64_t>& tokens);
+
+// The values one evaluation makes: how many tensors, their elements (real and integer) and the largest real one.
+// `stopped` says why the evaluation ended early (a model error, or a comparison the scalar type cannot decide); the
+// counts then cover the values made before.
+struct EvaluationSize {
+  std::uint64_t tensors = 0, real_elements = 0, integer_elements = 0;
+  std::uint64_t largest_real = 0;  // the elements of the largest real value
+  std::string stopped;
+};
+
+// Evaluates the graph on `tokens`, counting each value it makes; `after_each_value` sees the running counts and may
+// throw to end the evaluation (a budget passed).
+template <class T>
+EvaluationSize measure_evaluation(const Graph& graph, const Weights<T>& weights,
+                                  const std::vector<std::int64_t>& tokens,
+                                  const std::function<void(const EvaluationSize&)>& after_each_value);
+
+}  // namespace tverify::model
