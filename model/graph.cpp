@@ -1,68 +1,9 @@
 #include "model/graph.hpp"
 
 #include <algorithm>
-#include <array>
 #include <iterator>
 
 namespace tverify::model {
-
-namespace {
-
-// Every op of the evaluator, rational ones first. Kept in one place: the reader refuses any other op, docs/model.md
-// lists these.
-constexpr std::array rational_ops{"Abs",
-                                  "Add",
-                                  "And",
-                                  "Cast",
-                                  "Concat",
-                                  "Constant",
-                                  "ConstantOfShape",
-                                  "CumSum",
-                                  "Div",
-                                  "Dropout",
-                                  "Equal",
-                                  "Expand",
-                                  "Gather",
-                                  "Gemm",
-                                  "Greater",
-                                  "GreaterOrEqual",
-                                  "Identity",
-                                  "Less",
-                                  "LessOrEqual",
-                                  "MatMul",
-                                  "Max",
-                                  "Min",
-                                  "Mul",
-                                  "Neg",
-                                  "Not",
-                                  "Or",
-                                  "Range",
-                                  "ReduceMax",
-                                  "ReduceMean",
-                                  "ReduceMin",
-                                  "ReduceSum",
-                                  "Relu",
-                                  "Reshape",
-                                  "Shape",
-                                  "Slice",
-                                  "Split",
-                                  "Squeeze",
-                                  "Sub",
-                                  "Transpose",
-                                  "Trilu",
-                                  "Unsqueeze",
-                                  "Where",
-                                  "Pow"};
-// Pow is rational when its exponent is an integer; the evaluator encloses it otherwise.
-constexpr std::array enclosed_ops{"Erf",  "Exp", "LayerNormalization", "Log", "LogSoftmax", "Sigmoid", "Softmax",
-                                  "Sqrt", "Tanh"};
-
-template <class List>
-bool listed(const List& list, const std::string& op) {
-  return std::find(list.begin(), list.end(), op) != list.end();
-}
-
-}  // namespace
 
 const Attribute* Node::attribute(const std::string& key) const {
   const auto it = attributes.find(key);
@@ -98,23 +39,6 @@ void Graph::drop_unread_constants() {
                  it->first != output_slot
              ? constants.erase(it)
              : std::next(it);
-}
-
-bool is_supported_op(const std::string& op) { return listed(rational_ops, op) || listed(enclosed_ops, op); }
-
-bool is_rational_op(const std::string& op) { return listed(rational_ops, op); }
-
-bool is_exp_log_op(const std::string& op) {
-  return op == "Exp" || op == "Softmax" || op == "Sigmoid" || op == "Log" || op == "Sqrt";
-}
-
-std::string supported_ops_text() {
-  std::vector<std::string> all(rational_ops.begin(), rational_ops.end());
-  all.insert(all.end(), enclosed_ops.begin(), enclosed_ops.end());
-  std::sort(all.begin(), all.end());
-  std::string out;
-  for (const auto& op : all) out += (out.empty() ? "" : ", ") + op;
-  return out;
 }
 
 }  // namespace tverify::model

@@ -71,11 +71,4 @@ struct Graph {
   void drop_unread_constants();
 };
 
-// The ops the evaluator supports, and whether each is rational (evaluated exactly) or enclosed in intervals.
-bool is_supported_op(const std::string& op);
-bool is_rational_op(const std::string& op);
-bool is_exp_log_op(const std::string& op);  // Exp, Softmax, Sigmoid, Log, Sqrt
-// The supported ops, comma-separated, for messages and docs.
-std::string supported_ops_text();
-
 }  // namespace tverify::model

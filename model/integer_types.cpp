@@ -1,29 +1,25 @@
 #include "model/integer_types.hpp"
 
+#include "model/op_table.hpp"
 #include "model/tensor.hpp"
 
 #include <algorithm>
-#include <array>
 
 namespace tverify::model {
 
 namespace {
 
-constexpr std::array int64_ops{"Shape", "Size", "ArgMax", "ArgMin", "NonZero"};
-constexpr std::array bool_ops{"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Not",
-                              "And",   "Or",   "Xor",         "IsInf",   "IsNaN"};
-
-template <class List>
-bool listed(const List& list, const std::string& op) {
-  return std::find(list.begin(), list.end(), op) != list.end();
-}
-
 // The type of a node's outputs, when the rules above give one.
 std::optional<std::int64_t> output_type(const Node& node, const std::map<int, std::int64_t>& types) {
-  if (node.op == "Cast") return node.int_attribute("to", onnx_undefined);
-  if (listed(int64_ops, node.op)) return onnx_int64;
-  if (listed(bool_ops, node.op)) return onnx_bool;
-  const std::size_t source = node.op == "Where" ? 1 : 0;
+  std::size_t source = 0;
+  switch (op_of(node).output_type) {
+    case OutputType::CastTarget: return node.int_attribute("to", onnx_undefined);
+    case OutputType::Int64: return onnx_int64;
+    case OutputType::Bool: return onnx_bool;
+    case OutputType::Declared: return std::nullopt;  // the reader records a Constant's type
+    case OutputType::OfSecondInput: source = 1; break;
+    case OutputType::OfFirstInput: break;
+  }
   if (source >= node.inputs.size()) return std::nullopt;
   const auto it = types.find(node.inputs[source]);
   return it == types.end() ? std::nullopt : std::optional<std::int64_t>(it->second);
@@ -72,7 +68,7 @@ std::string onnx_type_name(std::int64_t type) {
 std::map<int, std::int64_t> narrow_integer_types(const Graph& graph, const std::map<int, std::int64_t>& declared) {
   std::map<int, std::int64_t> types = declared;
   for (const auto& node : graph.nodes) {
-    if (node.op == "Constant" || node.op == "ConstantOfShape") continue;  // declared
+    if (op_of(node).output_type == OutputType::Declared) continue;
     const auto type = output_type(node, types);
     for (int slot : node.outputs)
       if (slot >= 0 && type) types[slot] = *type;

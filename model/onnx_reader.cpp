@@ -1,6 +1,7 @@
 #include "model/onnx_reader.hpp"
 
 #include "model/integer_types.hpp"
+#include "model/op_table.hpp"
 
 #include <onnx/onnx_pb.h>
 
@@ -165,7 +166,8 @@ class Reader {
     node.name = n.name().empty() ? node.op + " #" + std::to_string(index) : n.name();
     if (!n.domain().empty() && n.domain() != "ai.onnx")
       throw Refused(node.label() + " is from the op domain '" + n.domain() + "', which tverify does not evaluate");
-    if (!is_supported_op(node.op))
+    const OpSpec* op = find_op(node.op);
+    if (!op)
       throw Refused(node.label() + " is an op tverify does not evaluate exactly (supported: " + supported_ops_text() +
                     ")");
     for (const auto& a : n.attribute()) node.attributes[a.name()] = attribute_of(a, node);
@@ -175,8 +177,11 @@ class Reader {
     declare_constant_type(n, node);
     if (node.op == "Cast") refuse_cast_target(node);
     refuse_other_opset_form(node);
-    if (!is_rational_op(node.op) || (node.op == "Pow" && !integer_exponent(node))) graph_.rational = false;
-    if (!is_rational_op(node.op) && !is_exp_log_op(node.op)) graph_.exp_log = false;
+    const bool rational =
+        op->arithmetic == OpArithmetic::Rational || (op->arithmetic == OpArithmetic::Power && integer_exponent(node));
+    if (!rational) graph_.rational = false;
+    if (!rational && op->arithmetic != OpArithmetic::ExpLog && op->arithmetic != OpArithmetic::Power)
+      graph_.exp_log = false;
     graph_.nodes.push_back(std::move(node));
   }
 

@@ -26,6 +26,17 @@ bool has_input(const Inputs<T>& in, std::size_t i) {
   return i < in.size() && in[i];
 }
 
+// An exact tensor (a weight, a Constant's value) in scalar type T.
+template <class T>
+Tensor<T> converted(const ExactTensor& t) {
+  if (!t.is_real()) return Tensor<T>::integer(t.shape, t.ints, t.kind);
+  std::vector<Extended<T>> reals;
+  reals.reserve(t.reals.size());
+  for (const auto& x : t.reals)
+    reals.push_back(x.finite() ? Extended<T>{from_exact<T>(x.value), 0} : Extended<T>::infinity(x.inf));
+  return Tensor<T>::real(t.shape, std::move(reals));
+}
+
 // out[i] = op(a[i'], b[i'']) over the broadcast shape; both real or both integer.
 template <class T, class RealOp, class IntOp>
 Tensor<T> binary(const Tensor<T>& a, const Tensor<T>& b, RealOp real_op, IntOp int_op,

@@ -96,6 +96,19 @@ inline std::vector<bool> reduced_axes(std::size_t rank, const std::vector<std::i
   return reduced;
 }
 
+// The axes a reduction node reduces: its `axes` attribute (ReduceMean, ReduceMax and ReduceMin before opset 18), or
+// its axes input with noop_with_empty_axes (ReduceSum from opset 13, the others from 18). The reader refuses the
+// form a model's opset does not have.
+inline std::vector<bool> reduction_axes(const Node& node, std::size_t rank,
+                                        const std::vector<std::int64_t>* input_axes) {
+  if (const Attribute* attribute = node.attribute("axes")) {
+    if (node.op == "ReduceSum")
+      throw ModelError("ReduceSum takes its axes as an input from opset 13 on, not as an attribute");
+    return reduced_axes(rank, &attribute->ints, false);
+  }
+  return reduced_axes(rank, input_axes, node.int_attribute("noop_with_empty_axes", 0) != 0);
+}
+
 // ReduceSum, ReduceMean, ReduceMax, ReduceMin over `axes`, keeping the reduced axes as size 1 when keepdims.
 template <class T>
 Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bool>& reduced, bool keepdims) {

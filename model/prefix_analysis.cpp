@@ -1,9 +1,9 @@
 #include "model/prefix_analysis.hpp"
 
+#include "model/op_table.hpp"
 #include "model/ops_linear.hpp"
 
 #include <algorithm>
-#include <array>
 
 namespace tverify::model {
 
@@ -11,7 +11,7 @@ std::vector<bool> token_dependent_slots(const Graph& graph) {
   std::vector<bool> dependent(static_cast<std::size_t>(graph.slot_count), false);
   dependent[static_cast<std::size_t>(graph.input_slot)] = true;
   for (const Node& node : graph.nodes) {
-    if (node.op == "Shape") continue;
+    if (op_of(node).prefix_rule == PrefixRule::ShapeOf) continue;
     const bool any = std::any_of(node.inputs.begin(), node.inputs.end(),
                                  [&](int s) { return s >= 0 && dependent[static_cast<std::size_t>(s)]; });
     for (int s : node.outputs)
@@ -54,24 +54,6 @@ struct Facts {
   }
 };
 
-// The inputs of `op` that give a shape, an axis, a bound or a count rather than data. They must not depend on the
-// tokens' values: then every shape depends on the length only, and a Shape's value is no function of the tokens.
-std::vector<std::size_t> parameter_inputs(const std::string& op) {
-  if (op == "Slice") return {1, 2, 3, 4};
-  if (op == "Range") return {0, 1, 2};
-  if (op == "ConstantOfShape") return {0};
-  if (op == "Dropout") return {1, 2};
-  if (op == "Reshape" || op == "Expand" || op == "Split" || op == "Squeeze" || op == "Unsqueeze" || op == "ReduceSum" ||
-      op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "CumSum" || op == "Trilu")
-    return {1};
-  return {};
-}
-
-const std::array elementwise_ops{
-    "Add", "Sub",  "Mul", "Div",  "Pow",     "Equal", "Less",    "Greater", "LessOrEqual", "GreaterOrEqual",
-    "And", "Or",   "Not", "Neg",  "Abs",     "Relu",  "Max",     "Min",     "Where",       "Exp",
-    "Log", "Sqrt", "Erf", "Tanh", "Sigmoid", "Cast",  "Identity"};
-
 class Analysis {
  public:
   Analysis(const Graph& graph, const std::vector<std::int64_t>& lengths, const std::vector<Probe>& probes)
@@ -87,14 +69,16 @@ class Analysis {
       learn_shape(s, f);
       f.consistent = f.regular && (s == graph_.input_slot || graph_.constants.count(s) > 0);
     }
+    // A parameter input (a shape, an axis, a bound, a count) must not depend on the tokens' values: then every shape
+    // depends on the length only, and a Shape's value is no function of the tokens.
     for (const Node& node : graph_.nodes)
-      for (std::size_t i : parameter_inputs(node.op))
+      for (std::size_t i : op_of(node).parameter_inputs)
         if (has(node, i) && input(node, i).dependent)
           return node.label() + " takes a shape, axis or bound computed from the tokens' values";
     std::string reason;
     for (std::size_t k = 0; k < graph_.nodes.size(); ++k) {
       const Node& node = graph_.nodes[k];
-      const bool kept = node.op == "Constant" || keeps(k, node);
+      const bool kept = holds_weight(op_of(node)) || keeps(k, node);
       for (int s : node.outputs) {
         if (s < 0) continue;
         Facts& f = facts_[static_cast<std::size_t>(s)];
@@ -205,39 +189,44 @@ class Analysis {
   }
 
   bool keeps(std::size_t k, const Node& node) {
-    const std::string& op = node.op;
     if (node.outputs.empty() || node.outputs.front() < 0) return false;
     const int out = node.outputs.front();
     if (!facts(out).regular) return false;
-    if (std::find(elementwise_ops.begin(), elementwise_ops.end(), op) != elementwise_ops.end()) {
-      for (std::size_t i = 0; i < node.inputs.size(); ++i)
-        if (has(node, i) && (!data(node, i) || !fits(node.inputs[i], out))) return false;
-      return true;
+    switch (op_of(node).prefix_rule) {
+      case PrefixRule::Elementwise:
+        for (std::size_t i = 0; i < node.inputs.size(); ++i)
+          if (has(node, i) && (!data(node, i) || !fits(node.inputs[i], out))) return false;
+        return true;
+      case PrefixRule::Dropout: return data(node, 0) && fits(node.inputs[0], out);
+      case PrefixRule::Transpose: return data(node, 0);
+      case PrefixRule::Squeeze: return data(node, 0) && invariant(node, 1);
+      case PrefixRule::Reshape: return data(node, 0) && gaps(node.inputs[0]) == gaps(out);
+      case PrefixRule::Expand: return data(node, 0) && fits(node.inputs[0], out);
+      case PrefixRule::Concat: return concatenated(node, out);
+      case PrefixRule::Split: return data(node, 0) && invariant(node, 1) && !along_sequence(node);
+      case PrefixRule::Slice: return sliced(node, out);
+      case PrefixRule::Gather: return data(node, 0) && data(node, 1) && !along_sequence(node);
+      case PrefixRule::Trilu: {
+        const std::vector<bool>& s = input(node, 0).sequence;
+        return data(node, 0) && invariant(node, 1) && s.size() >= 2 && s[s.size() - 2] == s.back();
+      }
+      case PrefixRule::MatMul: return multiplied(k, node, out);
+      case PrefixRule::Gemm: return gemm(node, out);
+      case PrefixRule::Normalization: return normalized(k, node);
+      case PrefixRule::LayerNormalization: return layer_normalized(node);
+      case PrefixRule::Reduction: return reduced(node);
+      case PrefixRule::CumSum: return summed(node);
+      case PrefixRule::ValuesCompared:  // Range, ConstantOfShape: their values are compared instead
+      case PrefixRule::ShapeOf:
+      case PrefixRule::Constant: return false;
     }
-    if (op == "Dropout") return data(node, 0) && fits(node.inputs[0], out);
-    if (op == "Transpose") return data(node, 0);
-    if (op == "Unsqueeze" || op == "Squeeze") return data(node, 0) && invariant(node, 1);
-    if (op == "Reshape") return data(node, 0) && gaps(node.inputs[0]) == gaps(out);
-    if (op == "Expand") return data(node, 0) && fits(node.inputs[0], out);
-    if (op == "Concat") return concatenated(node, out);
-    if (op == "Split")
-      return data(node, 0) && invariant(node, 1) &&
-             !input(node, 0).sequence[normalized_axis(node.int_attribute("axis", 0), input(node, 0).sequence.size())];
-    if (op == "Slice") return sliced(node, out);
-    if (op == "Gather")
-      return data(node, 0) && data(node, 1) &&
-             !input(node, 0).sequence[normalized_axis(node.int_attribute("axis", 0), input(node, 0).sequence.size())];
-    if (op == "Trilu") {
-      const std::vector<bool>& s = input(node, 0).sequence;
-      return data(node, 0) && invariant(node, 1) && s.size() >= 2 && s[s.size() - 2] == s.back();
-    }
-    if (op == "MatMul") return multiplied(k, node, out);
-    if (op == "Gemm") return gemm(node, out);
-    if (op == "Softmax" || op == "LogSoftmax") return normalized(k, node);
-    if (op == "LayerNormalization") return layer_normalized(node);
-    if (op == "ReduceSum" || op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin") return reduced(node);
-    if (op == "CumSum") return summed(node);
-    return false;  // Shape, Range, ConstantOfShape: their values are compared instead
+    return false;
+  }
+
+  // Whether the node's `axis` attribute (Split's, Gather's) names a sequence axis of its first input.
+  bool along_sequence(const Node& node) const {
+    const std::vector<bool>& s = input(node, 0).sequence;
+    return s[normalized_axis(node.int_attribute("axis", 0), s.size())];
   }
 
   bool concatenated(const Node& node, int out) const {
@@ -326,15 +315,9 @@ class Analysis {
 
   bool reduced(const Node& node) const {
     if (!data(node, 0)) return false;
+    if (!node.attribute("axes") && !invariant(node, 1)) return false;
     const std::vector<bool>& s = input(node, 0).sequence;
-    std::vector<bool> axes;
-    if (const Attribute* given = node.attribute("axes")) {  // ReduceMean, ReduceMax, ReduceMin before opset 18
-      axes = ops::reduced_axes(s.size(), &given->ints, false);
-    } else {
-      if (!invariant(node, 1)) return false;
-      const std::vector<std::int64_t>* input_axes = has(node, 1) ? &values(node, 1, 0) : nullptr;
-      axes = ops::reduced_axes(s.size(), input_axes, node.int_attribute("noop_with_empty_axes", 0) != 0);
-    }
+    const std::vector<bool> axes = ops::reduction_axes(node, s.size(), has(node, 1) ? &values(node, 1, 0) : nullptr);
     for (std::size_t j = 0; j < s.size(); ++j)
       if (axes[j] && s[j]) return false;
     return true;
@@ -355,7 +338,7 @@ std::vector<bool> weight_slots(const Graph& graph) {
   std::vector<bool> weights(static_cast<std::size_t>(graph.slot_count), false);
   for (const auto& [slot, tensor] : graph.constants) weights[static_cast<std::size_t>(slot)] = true;
   for (const Node& node : graph.nodes)
-    if (node.op == "Constant")
+    if (holds_weight(op_of(node)))
       for (int s : node.outputs)
         if (s >= 0) weights[static_cast<std::size_t>(s)] = true;
   return weights;

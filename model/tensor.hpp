@@ -43,6 +43,7 @@ std::string shape_text(const Shape& shape);
 
 template <class T>
 struct Tensor {
+  using Scalar = T;
   ElementKind kind = ElementKind::Real;
   Shape shape;
   std::vector<Extended<T>> reals;  // kind Real

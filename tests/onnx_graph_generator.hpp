@@ -2,7 +2,7 @@
 // it as x = E[tokens] (a real [seq, width] tensor), passes x through one to four recipes and ends in real logits of
 // shape [seq, classes]. Each recipe exercises one op of the model evaluator in a valid way (with the helper nodes
 // it needs) and returns a new real [seq, width]; together the recipes cover every op the evaluator supports
-// (model/graph.cpp), and a run of consecutive graphs goes through every recipe. A graph is a plain
+// (model/op_table.cpp), and a run of consecutive graphs goes through every recipe. A graph is a plain
 // description, constants and nodes, that a test can edit before model::OnnxWriter writes it.
 #pragma once
 

@@ -13,6 +13,7 @@
 #include "checkers/files.hpp"
 #include "checkers/registry.hpp"
 #include "model/graph.hpp"
+#include "model/op_table.hpp"
 #include "onnx_graph_generator.hpp"
 
 #include <boost/core/demangle.hpp>
