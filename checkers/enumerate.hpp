@@ -98,9 +98,11 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
   std::vector<std::thread> workers;
   for (std::uint64_t t = 1; t < threads; ++t)
     workers.emplace_back([&work] {
+      widen_exponent_range();
       work();
       release_thread_caches();
     });
+  widen_exponent_range();
   work();
   for (auto& w : workers) w.join();
   if (shared) {

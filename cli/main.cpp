@@ -4,6 +4,7 @@
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
 #include "checkers/cluster.hpp"
+#include "core/thread_caches.hpp"
 #include "commands/command_line.hpp"
 #include "checkers/files.hpp"
 #include "checkers/memory_budget.hpp"
@@ -558,6 +559,7 @@ int report_error(tverify::Cluster* cluster, const std::string& line, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tverify::widen_exponent_range();  // MPFR's range is per thread: the workers widen theirs too
   // A file-size limit (ulimit -f) makes a write fail with EFBIG instead of killing the process, so the atomic writer
   // names the file and keeps the previous one.
   std::signal(SIGXFSZ, SIG_IGN);

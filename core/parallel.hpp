@@ -1,5 +1,6 @@
 // Runs work(w) for w = 0..workers-1 on as many threads (w = 0 on the calling thread) and rethrows the first exception
-// any of them threw, after all have finished. Each spawned thread frees its MPFR caches before it ends. The caller
+// any of them threw, after all have finished. Each thread widens MPFR's exponent range first and each spawned thread
+// frees its MPFR caches before it ends (core/thread_caches.hpp). The caller
 // splits the work by w; results merged in w order are then the same for any thread count when the split is by
 // contiguous ranges.
 #pragma once
@@ -19,6 +20,7 @@ void run_workers(unsigned workers, Work work) {
   std::vector<std::exception_ptr> errors(workers);
   auto guarded = [&](unsigned w) {
     try {
+      widen_exponent_range();
       work(w);
     } catch (...) { errors[w] = std::current_exception(); }
   };

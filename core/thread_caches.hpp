@@ -1,5 +1,8 @@
-// MPFR (and so MPFI) keeps per-thread caches of constants such as log 2, filled by exp and log. A thread that used
-// them must free them before it ends, or they leak (LeakSanitizer reports them). Worker threads call this last.
+// MPFR's per-thread state (Debian's MPFR is built thread-safe, so each thread has its own).
+// - Caches of constants such as log 2, filled by exp and log: a thread that used them must free them before it ends,
+//   or they leak (LeakSanitizer reports them). Worker threads call release_thread_caches last.
+// - The exponent range: by default numbers down to about 2^-2^30 (e^-7.4e8), so e^-1e9 rounds to 0 and its
+//   enclosure cannot exclude 0. Every thread that computes widens it to MPFR's limits (about 2^-4.6e18) first.
 #pragma once
 
 #include <mpfr.h>
@@ -7,5 +10,14 @@
 namespace tverify {
 
 inline void release_thread_caches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+
+// Widens this thread's exponent range to MPFR's limits; once per thread, a thread-local test after the first call.
+// Numbers made under the default range stay valid in the wider one.
+inline void widen_exponent_range() {
+  thread_local const bool widened = [] {
+    return mpfr_set_emin(mpfr_get_emin_min()) == 0 && mpfr_set_emax(mpfr_get_emax_max()) == 0;
+  }();
+  (void)widened;
+}
 
 }  // namespace tverify

@@ -4,6 +4,7 @@
 #include "model/op_table.hpp"
 #include "model/ops_elementwise.hpp"
 #include "core/precision_ladder.hpp"
+#include "core/thread_caches.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -40,6 +41,7 @@ using OutputObserver = std::function<void(const Tensor<T>&)>;
 template <class T>
 void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens,
                const PrefixPlan* plan, Evaluation<T>& e, const OutputObserver<T>& observe = {}) {
+  widen_exponent_range();  // a finite mask's e^-1e9 is then a positive number at every MPFI rung
   e.value.assign(static_cast<std::size_t>(graph.slot_count), nullptr);
   for (const auto& [slot, tensor] : weights.by_slot) e.value[static_cast<std::size_t>(slot)] = &tensor;
   const auto n = static_cast<std::int64_t>(tokens.size());

@@ -106,3 +106,26 @@ TEST_CASE("rising precision decides what 64 bits cannot, and reports unknown wha
   CHECK(undecidable.result == tverify::Tri::Unknown);
   CHECK(undecidable.bits == tverify::standard_rungs.ceiling);  // the whole ladder was climbed
 }
+
+#include "core/thread_caches.hpp"
+
+#include <thread>
+
+TEST_CASE("a thread's widened exponent range keeps e^-1e9 positive, which MPFR's default range rounds to 0",
+          "[interval]") {
+  // e^-1e9 = 2^-1.44e9: below the default range's 2^-2^30 (1.07e9), far inside MPFR's widest (about 2^-4.6e18).
+  // The range is per thread: a fresh thread starts at the default, so each test runs in one.
+  using J = tverify::Interval<256>;
+  const auto positive = [](bool widen) {
+    tverify::Tri sign = tverify::Tri::Unknown;
+    std::thread t([&] {
+      if (widen) tverify::widen_exponent_range();
+      sign = tverify::is_greater(exp(J(Exact(-1'000'000'000))), J(0));
+      tverify::release_thread_caches();
+    });
+    t.join();
+    return sign;
+  };
+  CHECK(positive(false) == tverify::Tri::Unknown);  // why the range is widened: the enclosure cannot exclude 0
+  CHECK(positive(true) == tverify::Tri::True);
+}
