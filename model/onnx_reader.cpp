@@ -208,11 +208,12 @@ class Reader {
                     "types and bool only");
   }
 
-  // The forms the model's opset gives an op: from opset 18 ReduceMean, ReduceMax and ReduceMin take their axes as an
-  // input (ReduceSum from 13) and Split may take `num_outputs`; before 18 those axes are an attribute and Split has
-  // no `num_outputs`.
+  // The forms the model's opset gives an op: from opset 18 ReduceMean, ReduceMax, ReduceMin and ReduceProd take their
+  // axes as an input (ReduceSum from 13) and Split may take `num_outputs`; before 18 those axes are an attribute and
+  // Split has no `num_outputs`.
   void refuse_other_opset_form(const Node& node) const {
-    const bool reduction = node.op == "ReduceMean" || node.op == "ReduceMax" || node.op == "ReduceMin";
+    const bool reduction =
+        node.op == "ReduceMean" || node.op == "ReduceMax" || node.op == "ReduceMin" || node.op == "ReduceProd";
     const std::string opset = "opset " + std::to_string(graph_.opset);
     if (graph_.opset >= 18 && reduction && node.attribute("axes"))
       throw Refused(node.label() + " has an 'axes' attribute, which " + node.op + " takes as an input at " + opset);

@@ -291,6 +291,7 @@ std::vector<OpSpec> rows() {
       {"ReduceMax", Rational, Out::OfFirstInput, Rule::Reduction, {1}, eval(reduction)},
       {"ReduceMean", Rational, Out::OfFirstInput, Rule::Reduction, {1}, eval(reduction)},
       {"ReduceMin", Rational, Out::OfFirstInput, Rule::Reduction, {1}, eval(reduction)},
+      {"ReduceProd", Rational, Out::OfFirstInput, Rule::Reduction, {1}, eval(reduction)},
       {"ReduceSum", Rational, Out::OfFirstInput, Rule::Reduction, {1}, eval(reduction)},
       {"Relu", Rational, Out::OfFirstInput, Rule::Elementwise, {}, eval([](const Node& node, const auto& in) {
          return relu_of(x_of(in, node));

@@ -96,9 +96,9 @@ inline std::vector<bool> reduced_axes(std::size_t rank, const std::vector<std::i
   return reduced;
 }
 
-// The axes a reduction node reduces: its `axes` attribute (ReduceMean, ReduceMax and ReduceMin before opset 18), or
-// its axes input with noop_with_empty_axes (ReduceSum from opset 13, the others from 18). The reader refuses the
-// form a model's opset does not have.
+// The axes a reduction node reduces: its `axes` attribute (ReduceMean, ReduceMax, ReduceMin and ReduceProd before
+// opset 18), or its axes input with noop_with_empty_axes (ReduceSum from opset 13, the others from 18). The reader
+// refuses the form a model's opset does not have.
 inline std::vector<bool> reduction_axes(const Node& node, std::size_t rank,
                                         const std::vector<std::int64_t>* input_axes) {
   if (const Attribute* attribute = node.attribute("axes")) {
@@ -109,7 +109,8 @@ inline std::vector<bool> reduction_axes(const Node& node, std::size_t rank,
   return reduced_axes(rank, input_axes, node.int_attribute("noop_with_empty_axes", 0) != 0);
 }
 
-// ReduceSum, ReduceMean, ReduceMax, ReduceMin over `axes`, keeping the reduced axes as size 1 when keepdims.
+// ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd over `axes`, keeping the reduced axes as size 1 when
+// keepdims. Over an empty axis a sum is 0 and a product 1; a mean or an extremum has no value.
 template <class T>
 Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bool>& reduced, bool keepdims) {
   Shape kept, out_shape;
@@ -119,7 +120,8 @@ Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bo
   }
   const Shape kept_strides = strides_of(kept);
   const std::int64_t groups = element_count(kept), count = a.size() / std::max<std::int64_t>(groups, 1);
-  if (count == 0 && op != "ReduceSum") throw ModelError(op + " over an empty axis");
+  const bool product = op == "ReduceProd";
+  if (count == 0 && op != "ReduceSum" && !product) throw ModelError(op + " over an empty axis");
   std::vector<std::int64_t> group_of(static_cast<std::size_t>(a.size()));
   for_each_index(a.shape, [&](const Shape& index, std::int64_t flat) {
     std::int64_t g = 0;
@@ -128,7 +130,7 @@ Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bo
   });
   const bool extremum = op == "ReduceMax" || op == "ReduceMin";
   if (!a.is_real()) {
-    std::vector<std::int64_t> acc(static_cast<std::size_t>(groups), 0);
+    std::vector<std::int64_t> acc(static_cast<std::size_t>(groups), product ? 1 : 0);
     std::vector<bool> seen(acc.size(), false);
     for (std::size_t i = 0; i < group_of.size(); ++i) {
       auto& x = acc[static_cast<std::size_t>(group_of[i])];
@@ -139,14 +141,14 @@ Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bo
         x = first ? v : std::max(x, v);
       else if (op == "ReduceMin")
         x = first ? v : std::min(x, v);
-      else if (__builtin_add_overflow(x, v, &x))
+      else if (product ? __builtin_mul_overflow(x, v, &x) : __builtin_add_overflow(x, v, &x))
         throw ModelError("int64 overflow in " + op);
     }
     if (op == "ReduceMean")
       for (auto& x : acc) x /= count;
     return Tensor<T>::integer(out_shape, std::move(acc));
   }
-  std::vector<Extended<T>> acc(static_cast<std::size_t>(groups), real_zero<T>());
+  std::vector<Extended<T>> acc(static_cast<std::size_t>(groups), product ? Extended<T>{T(1L), 0} : real_zero<T>());
   std::vector<bool> seen(acc.size(), false);
   for (std::size_t i = 0; i < group_of.size(); ++i) {
     const auto g = static_cast<std::size_t>(group_of[i]);
@@ -154,7 +156,7 @@ Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bo
     if (extremum && seen[g])
       acc[g] = op == "ReduceMax" ? maximum(acc[g], v) : minimum(acc[g], v);
     else
-      acc[g] = extremum ? v : acc[g] + v;
+      acc[g] = extremum ? v : product ? acc[g] * v : acc[g] + v;
     seen[g] = true;
   }
   if (op == "ReduceMean")

@@ -291,7 +291,7 @@ inline Activation gemm(GraphBuilder& b, const Activation& x, const std::string&)
   return {b.node("Gemm", inputs, attributes), n};
 }
 
-// ReduceSum, ReduceMean, ReduceMax, ReduceMin over the row (a [seq, 1] result), over the positions or over
+// ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd over the row (a [seq, 1] result), over the positions or over
 // everything (added back to x); with keepdims 0 or 1. ReduceSum takes its axes as an input, the others as an
 // attribute (opset 17).
 inline Activation reduction(GraphBuilder& b, const Activation& x, const std::string& op) {
@@ -555,6 +555,7 @@ inline const std::vector<std::pair<std::string, Recipe>>& op_recipes() {
                                                                  {"Gemm", gemm},
                                                                  {"ReduceSum", reduction},
                                                                  {"ReduceMean", reduction},
+                                                                 {"ReduceProd", reduction},
                                                                  {"ReduceMax", reduction},
                                                                  {"ReduceMin", reduction},
                                                                  {"CumSum", cumulative},

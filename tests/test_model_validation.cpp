@@ -385,9 +385,12 @@ std::string reduction(const std::string& op, std::int64_t opset, bool axes_as_in
 
 TEST_CASE("model validation: opset 18's reductions take their axes as an input; each opset's other form is refused",
           "[model][validation]") {
-  // Rows (1, 2), (2, 3), (3, 4): means 3/2, 5/2, 7/2; maxima 2, 3, 4; minima 1, 2, 3 (by hand), at 17 and at 18.
-  const std::map<std::string, std::vector<Exact>> expected{
-      {"ReduceMean", {Exact(3, 2), Exact(5, 2), Exact(7, 2)}}, {"ReduceMax", {2, 3, 4}}, {"ReduceMin", {1, 2, 3}}};
+  // Rows (1, 2), (2, 3), (3, 4): means 3/2, 5/2, 7/2; maxima 2, 3, 4; minima 1, 2, 3; products 2, 6, 12 (by hand),
+  // at 17 and at 18.
+  const std::map<std::string, std::vector<Exact>> expected{{"ReduceMean", {Exact(3, 2), Exact(5, 2), Exact(7, 2)}},
+                                                           {"ReduceMax", {2, 3, 4}},
+                                                           {"ReduceMin", {1, 2, 3}},
+                                                           {"ReduceProd", {2, 6, 12}}};
   for (const auto& [op, values] : expected) {
     INFO(op);
     CHECK(output_values(std::get<model::Graph>(read_model(reduction(op, 17, false)))) == values);
