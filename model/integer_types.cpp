@@ -18,6 +18,7 @@ std::optional<std::int64_t> output_type(const Node& node, const std::map<int, st
     case OutputType::Bool: return onnx_bool;
     case OutputType::Declared: return std::nullopt;  // the reader records a Constant's type
     case OutputType::OfSecondInput: source = 1; break;
+    case OutputType::OfThirdInput: source = 2; break;
     case OutputType::OfFirstInput: break;
   }
   if (source >= node.inputs.size()) return std::nullopt;

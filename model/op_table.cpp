@@ -276,6 +276,9 @@ std::vector<OpSpec> rows() {
       {"Not", Rational, Out::Bool, Rule::Elementwise, {}, eval([](const Node& node, const auto& in) {
          return not_of(x_of(in, node));
        })},
+      {"OneHot", Rational, Out::OfThirdInput, Rule::ValuesCompared, {1}, eval([](const Node& node, const auto& in) {
+         return ops::one_hot(x_of(in, node), y_of(in, node), ops::input(in, 2, node), node.int_attribute("axis", -1));
+       })},
       {"Or", Rational, Out::Bool, Rule::Elementwise, {}, eval(logical)},
       {"Pow", OpArithmetic::Power, Out::OfFirstInput, Rule::Elementwise, {}, eval([](const Node& node, const auto& in) {
          return power_of(x_of(in, node), y_of(in, node));

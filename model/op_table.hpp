@@ -31,6 +31,7 @@ enum class OpArithmetic {
 enum class OutputType {
   OfFirstInput,
   OfSecondInput,  // Where: its first input is the condition
+  OfThirdInput,   // OneHot: its values
   Int64,          // Shape
   Bool,           // comparisons and logical ops
   CastTarget,     // Cast: its `to` attribute

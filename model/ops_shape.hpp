@@ -237,6 +237,41 @@ Tensor<T> gather(const Tensor<T>& data, const Tensor<T>& indices, std::int64_t a
   return picked(data, shape, source);
 }
 
+// OneHot (opset 11): `values` = [off, on] along a new axis `axis` of extent `depth`: on where the position is the
+// index (a negative index counts from the end, -1 the last), off elsewhere; an index outside [-depth, depth - 1]
+// gives only off, as the specification says. Real indices or depth are cast to int64 first (truncated), as it says.
+template <class T>
+Tensor<T> one_hot(const Tensor<T>& indices, const Tensor<T>& depth, const Tensor<T>& values, std::int64_t axis_attr) {
+  const auto as_int64 = [](const Tensor<T>& t, const std::string& what) {
+    return t.is_real() ? cast(t, onnx_int64).ints : integers_of(t, what);
+  };
+  const std::vector<std::int64_t> extent = as_int64(depth, "OneHot's depth");
+  if (extent.size() != 1)
+    throw ModelError("OneHot's depth must hold one number (it holds " + std::to_string(extent.size()) + ")");
+  const std::int64_t d = extent.front();
+  if (d < 0) throw ModelError("OneHot's depth is negative (" + std::to_string(d) + ")");
+  if (values.size() != 2)
+    throw ModelError("OneHot's values must hold two elements, off and on (it holds " + std::to_string(values.size()) +
+                     ")");
+  const std::vector<std::int64_t> idx = as_int64(indices, "OneHot's indices");
+  const std::size_t axis = normalized_axis(axis_attr, indices.shape.size() + 1);
+  Shape shape = indices.shape;
+  shape.insert(shape.begin() + static_cast<long>(axis), d);
+  check_size(shape);
+  const std::int64_t outer =
+      element_count(Shape(indices.shape.begin(), indices.shape.begin() + static_cast<long>(axis)));
+  const std::int64_t inner = element_count(Shape(indices.shape.begin() + static_cast<long>(axis), indices.shape.end()));
+  std::vector<std::int64_t> source;
+  source.reserve(static_cast<std::size_t>(element_count(shape)));
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t k = 0; k < d; ++k)
+      for (std::int64_t i = 0; i < inner; ++i) {
+        const std::int64_t index = idx[static_cast<std::size_t>(o * inner + i)];
+        source.push_back((index < 0 ? index + d : index) == k ? 1 : 0);
+      }
+  return picked(values, shape, source);
+}
+
 // Split's sizes for num_outputs (opset 18): parts of ceil(dim / n), the last smaller (dim - (n - 1) ceil(dim / n),
 // which may be 0: 9 into 4 is 3, 3, 3, 0); ModelError when n < 1 or the last part would be negative.
 inline std::vector<std::int64_t> chunk_sizes(std::int64_t dim, std::int64_t n) {

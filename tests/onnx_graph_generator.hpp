@@ -446,6 +446,15 @@ inline Activation gather(GraphBuilder& b, const Activation& x, const std::string
           static_cast<std::int64_t>(indices.size())};
 }
 
+// x beside the one-hot rows of the tokens (OneHot, [seq, depth]), with depth 1 to 4 (tokens 0..2: a depth below 3
+// leaves some rows all off), real values [off, on], axis -1 or 1.
+inline Activation one_hot(GraphBuilder& b, const Activation& x, const std::string&) {
+  const std::int64_t depth = b.pick(1, 4);
+  const std::string rows = b.node("OneHot", {token_input_name, b.integers({}, {depth}), b.reals({2}, b.small_reals(2))},
+                                  {{"axis", b.one_of(Ints{-1, 1})}});
+  return {b.node("Concat", {x.name, rows}, {{"axis", std::int64_t{1}}}), x.width + depth};
+}
+
 // Zeros of x's shape (Shape, ConstantOfShape) added to x: the whole shape, the row's width (start 1 or -1) or the
 // positions alone (end 1, unsqueezed to [seq, 1]).
 inline Activation shape(GraphBuilder& b, const Activation& x, const std::string&) {
@@ -570,6 +579,7 @@ inline const std::vector<std::pair<std::string, Recipe>>& op_recipes() {
                                                                  {"Slice", slice},
                                                                  {"Split", split},
                                                                  {"Gather", gather},
+                                                                 {"OneHot", one_hot},
                                                                  {"Shape", shape},
                                                                  {"ConstantOfShape", constant_of_shape},
                                                                  {"Range", range},

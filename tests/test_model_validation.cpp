@@ -484,3 +484,35 @@ TEST_CASE("model validation: what the narrow-integer check cannot vouch for is r
   CHECK_THAT(std::get<std::string>(read_model(noop.serialized())),
              Catch::Contains("'noop_with_empty_axes' attribute, which ReduceMax takes from opset 18 on"));
 }
+
+TEST_CASE("model validation: OneHot sets `on` at each index along a new axis, and an index out of range sets none",
+          "[model][validation]") {
+  // OneHot(indices, depth, values = [0, 5], axis) on the tokens 0, 1, 2, as F.one_hot exports it (then scaled).
+  const auto one_hot = [](const std::string& indices_of, std::int64_t depth, std::int64_t axis,
+                          std::vector<Exact> values = {0, 5}) {
+    model::OnnxWriter w("one_hot");
+    const std::string tokens = w.token_input("tokens");
+    std::string indices = tokens;
+    if (indices_of == "negated") indices = w.node("Neg", {tokens});
+    const auto size = static_cast<std::int64_t>(values.size());
+    const std::string hot = w.node(
+        "OneHot", {indices, w.integers("depth", {}, {depth}), w.rationals("v", {size}, values)}, {{"axis", axis}});
+    w.node("Identity", {hot}, {}, "logits");
+    w.output("logits", depth);
+    return read_model(w.serialized());
+  };
+  // By hand from the specification. Depth 3, axis -1: rows e_0, e_1, e_2 times 5.
+  CHECK(output_values(std::get<model::Graph>(one_hot("tokens", 3, -1))) ==
+        std::vector<Exact>{5, 0, 0, 0, 5, 0, 0, 0, 5});
+  // Depth 2: token 2 is outside [-2, 1], so its row is all off.
+  CHECK(output_values(std::get<model::Graph>(one_hot("tokens", 2, -1))) == std::vector<Exact>{5, 0, 0, 5, 0, 0});
+  // Negative indices 0, -1, -2 count from the end: positions 0, 2, 1.
+  CHECK(output_values(std::get<model::Graph>(one_hot("negated", 3, -1))) ==
+        std::vector<Exact>{5, 0, 0, 0, 0, 5, 0, 5, 0});
+  // Axis 0: the one-hot axis first, shape [depth, seq], the transpose of the rows above.
+  CHECK(output_values(std::get<model::Graph>(one_hot("tokens", 2, 0))) == std::vector<Exact>{5, 0, 0, 0, 5, 0});
+  const model::Graph three_values = std::get<model::Graph>(one_hot("tokens", 3, -1, {0, 5, 7}));
+  CHECK_THROWS_WITH(output_values(three_values), Catch::Contains("OneHot's values must hold two elements"));
+  const model::Graph negative_depth = std::get<model::Graph>(one_hot("tokens", -1, -1));
+  CHECK_THROWS_WITH(output_values(negative_depth), Catch::Contains("OneHot's depth is negative (-1)"));
+}
