@@ -223,6 +223,7 @@ class Reader {
     if (graph_.opset < 18 && reduction && node.attribute("noop_with_empty_axes"))
       throw Refused(node.label() + " has a 'noop_with_empty_axes' attribute, which " + node.op +
                     " takes from opset 18 on (the model is " + opset + ")");
+    refuse_other_scatter_form(node);
     const Attribute* parts = node.op == "Split" ? node.attribute("num_outputs") : nullptr;
     if (parts && graph_.opset < 18)
       throw Refused(node.label() + " has a 'num_outputs' attribute, which Split takes from opset 18 on (the model is " +
@@ -230,6 +231,21 @@ class Reader {
     if (parts && (parts->kind != Attribute::Kind::Int || parts->i != static_cast<std::int64_t>(node.outputs.size())))
       throw Refused(node.label() + " has a 'num_outputs' that is not its number of outputs (" +
                     std::to_string(node.outputs.size()) + ")");
+  }
+
+  // ScatterND takes a `reduction` from opset 16 (add, mul; max and min from 18).
+  void refuse_other_scatter_form(const Node& node) const {
+    const std::string opset = "opset " + std::to_string(graph_.opset);
+    const Attribute* combine = node.op == "ScatterND" ? node.attribute("reduction") : nullptr;
+    if (combine && combine->kind != Attribute::Kind::String)
+      throw Refused(node.label() + " has a 'reduction' that is not a string");
+    if (combine && graph_.opset < 16)
+      throw Refused(node.label() +
+                    " has a 'reduction' attribute, which ScatterND takes from opset 16 on (the model is " + opset +
+                    ")");
+    if (combine && (combine->s == "max" || combine->s == "min") && graph_.opset < 18)
+      throw Refused(node.label() + " has reduction '" + combine->s +
+                    "', which ScatterND takes from opset 18 on (the model is " + opset + ")");
   }
 
   // Pow's exponent is a constant integer (x^2 of a LayerNorm written out): then Pow is rational.

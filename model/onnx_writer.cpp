@@ -155,6 +155,9 @@ std::string OnnxWriter::node(const std::string& op, const std::vector<std::strin
     if (const auto* i = std::get_if<std::int64_t>(&a.value)) {
       attribute.set_type(onnx::AttributeProto::INT);
       attribute.set_i(*i);
+    } else if (const auto* text = std::get_if<std::string>(&a.value)) {
+      attribute.set_type(onnx::AttributeProto::STRING);
+      attribute.set_s(*text);
     } else {
       attribute.set_type(onnx::AttributeProto::INTS);
       for (std::int64_t v : std::get<std::vector<std::int64_t>>(a.value)) attribute.add_ints(v);

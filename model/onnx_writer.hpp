@@ -21,7 +21,7 @@ namespace tverify::model {
 
 struct OnnxAttribute {
   std::string name;
-  std::variant<std::int64_t, std::vector<std::int64_t>> value;
+  std::variant<std::int64_t, std::vector<std::int64_t>, std::string> value;
 };
 
 class OnnxWriter {

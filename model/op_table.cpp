@@ -303,6 +303,11 @@ std::vector<OpSpec> rows() {
          return ops::reshape(x_of(in, node), integers(in, 1, node, "Reshape's shape"),
                              node.int_attribute("allowzero", 0) != 0);
        })},
+      {"ScatterND", Rational, Out::OfFirstInput, Rule::ValuesCompared, {1}, eval([](const Node& node, const auto& in) {
+         const Attribute* reduction = node.attribute("reduction");
+         return ops::scatter_nd(x_of(in, node), y_of(in, node), ops::input(in, 2, node),
+                                reduction ? reduction->s : std::string("none"));
+       })},
       {"Shape", Rational, Out::Int64, Rule::ShapeOf, {}, eval([](const Node& node, const auto& in) {
          return shape_of(node, in);
        })},

@@ -164,6 +164,78 @@ Tensor<T> reduce(const std::string& op, const Tensor<T>& a, const std::vector<bo
   return Tensor<T>::real(out_shape, std::move(acc));
 }
 
+// ScatterND's combination of an element x with its update u under `reduction` ("none": u replaces x).
+template <class T>
+Extended<T> scatter_combined(const std::string& reduction, const Extended<T>& x, const Extended<T>& u) {
+  if (reduction == "add") return x + u;
+  if (reduction == "mul") return x * u;
+  if (reduction == "max") return maximum(x, u);
+  if (reduction == "min") return minimum(x, u);
+  return u;
+}
+inline std::int64_t scatter_combined(const std::string& reduction, std::int64_t x, std::int64_t u) {
+  std::int64_t out = u;
+  if ((reduction == "add" && __builtin_add_overflow(x, u, &out)) ||
+      (reduction == "mul" && __builtin_mul_overflow(x, u, &out)))
+    throw ModelError("int64 overflow in ScatterND");
+  if (reduction == "max") out = std::max(x, u);
+  if (reduction == "min") out = std::min(x, u);
+  return out;
+}
+
+// ScatterND (opsets 13-18): a copy of `data` in which each k-tuple of `indices` (its last axis has k entries) names a
+// slice over data's last r - k axes, replaced by the matching slice of `updates` (reduction "none") or combined with
+// it ("add", "mul", "max", "min"). A negative index counts from the end; one outside its axis is an error, and so is a
+// slice written twice without a reduction, which the specification leaves undefined.
+template <class T>
+Tensor<T> scatter_nd(const Tensor<T>& data, const Tensor<T>& indices, const Tensor<T>& updates,
+                     const std::string& reduction) {
+  if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "max" && reduction != "min")
+    throw ModelError("ScatterND's reduction '" + reduction + "' is none of none, add, mul, max, min");
+  const auto& idx = integers_of(indices, "ScatterND's indices");
+  if (data.shape.empty() || indices.shape.empty())
+    throw ModelError("ScatterND needs data and indices of rank at least 1");
+  const auto k = static_cast<std::size_t>(indices.shape.back());
+  if (k > data.shape.size())
+    throw ModelError("ScatterND's index tuples have " + std::to_string(k) + " entries for data of rank " +
+                     std::to_string(data.shape.size()));
+  Shape expected(indices.shape.begin(), indices.shape.end() - 1);
+  expected.insert(expected.end(), data.shape.begin() + static_cast<long>(k), data.shape.end());
+  if (updates.shape != expected)
+    throw ModelError("ScatterND's updates have shape " + shape_text(updates.shape) + "; data " +
+                     shape_text(data.shape) + " and indices " + shape_text(indices.shape) + " need " +
+                     shape_text(expected));
+  if (data.is_real() != updates.is_real()) throw ModelError("ScatterND's data and updates differ in element type");
+  const std::int64_t slice = element_count(Shape(data.shape.begin() + static_cast<long>(k), data.shape.end()));
+  const std::int64_t tuples = element_count(Shape(indices.shape.begin(), indices.shape.end() - 1));
+  Tensor<T> out = data;
+  std::vector<bool> written(static_cast<std::size_t>(element_count(data.shape) / std::max<std::int64_t>(slice, 1)));
+  for (std::int64_t t = 0; t < tuples; ++t) {
+    std::int64_t offset = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::int64_t dim = data.shape[j], v = idx[static_cast<std::size_t>(t) * k + j];
+      if (v < -dim || v >= dim)
+        throw ModelError("ScatterND's index " + std::to_string(v) + " is outside axis " + std::to_string(j) +
+                         " of extent " + std::to_string(dim));
+      offset = offset * dim + (v < 0 ? v + dim : v);
+    }
+    if (reduction == "none") {
+      if (written[static_cast<std::size_t>(offset)])
+        throw ModelError(
+            "ScatterND without a reduction writes one slice twice, which the specification leaves undefined");
+      written[static_cast<std::size_t>(offset)] = true;
+    }
+    for (std::int64_t e = 0; e < slice; ++e) {
+      const auto to = static_cast<std::size_t>(offset * slice + e), from = static_cast<std::size_t>(t * slice + e);
+      if (out.is_real())
+        out.reals[to] = scatter_combined(reduction, out.reals[to], updates.reals[from]);
+      else
+        out.ints[to] = scatter_combined(reduction, out.ints[to], updates.ints[from]);
+    }
+  }
+  return out;
+}
+
 // CumSum along `axis`, inclusive or exclusive, forward or reverse.
 template <class T>
 Tensor<T> cumsum(const Tensor<T>& a, std::int64_t axis_in, bool exclusive, bool reverse) {

@@ -55,6 +55,7 @@ inline std::string shape_text(const Shape& shape) {
 
 inline std::string attribute_text(const model::OnnxAttribute& a) {
   if (const auto* i = std::get_if<std::int64_t>(&a.value)) return a.name + "=" + std::to_string(*i);
+  if (const auto* text = std::get_if<std::string>(&a.value)) return a.name + "='" + *text + "'";
   return a.name + "=" + shape_text(std::get<std::vector<std::int64_t>>(a.value));
 }
 
@@ -455,6 +456,21 @@ inline Activation one_hot(GraphBuilder& b, const Activation& x, const std::strin
   return {b.node("Concat", {x.name, rows}, {{"axis", std::int64_t{1}}}), x.width + depth};
 }
 
+// ScatterND into x: the first or last row replaced by (or, opset 16's reductions, added to or multiplied by) a row of
+// constants, or one element of it.
+inline Activation scatter(GraphBuilder& b, const Activation& x, const std::string&) {
+  const std::int64_t row = b.one_of(Ints{0, -1});
+  Attributes attributes;
+  if (b.coin()) attributes.push_back({"reduction", std::string(b.coin() ? "add" : "mul")});
+  if (b.coin())
+    return {b.node("ScatterND", {x.name, b.integers({1, 1}, {row}), b.reals({1, x.width}, b.small_reals(x.width))},
+                   attributes),
+            x.width};
+  const Ints element{row, b.pick(-x.width, x.width - 1)};
+  return {b.node("ScatterND", {x.name, b.integers({1, 2}, element), b.reals({1}, b.small_reals(1))}, attributes),
+          x.width};
+}
+
 // Zeros of x's shape (Shape, ConstantOfShape) added to x: the whole shape, the row's width (start 1 or -1) or the
 // positions alone (end 1, unsqueezed to [seq, 1]).
 inline Activation shape(GraphBuilder& b, const Activation& x, const std::string&) {
@@ -580,6 +596,7 @@ inline const std::vector<std::pair<std::string, Recipe>>& op_recipes() {
                                                                  {"Split", split},
                                                                  {"Gather", gather},
                                                                  {"OneHot", one_hot},
+                                                                 {"ScatterND", scatter},
                                                                  {"Shape", shape},
                                                                  {"ConstantOfShape", constant_of_shape},
                                                                  {"Range", range},

@@ -516,3 +516,56 @@ TEST_CASE("model validation: OneHot sets `on` at each index along a new axis, an
   const model::Graph negative_depth = std::get<model::Graph>(one_hot("tokens", -1, -1));
   CHECK_THROWS_WITH(output_values(negative_depth), Catch::Contains("OneHot's depth is negative (-1)"));
 }
+
+TEST_CASE("model validation: ScatterND replaces or combines the slices its indices name, as the specification says",
+          "[model][validation]") {
+  // data = x = E[tokens] on the tokens 0, 1, 2: rows (1, 2), (2, 3), (3, 4); the output is the scattered data.
+  const auto scattered = [](std::int64_t opset, const std::vector<std::int64_t>& index_shape,
+                            const std::vector<std::int64_t>& indices, const std::vector<std::int64_t>& update_shape,
+                            const std::vector<Exact>& updates, const std::string& reduction = "") {
+    model::OnnxWriter w("scatter", opset);
+    const std::string x = embedded(w, 2);
+    std::vector<model::OnnxAttribute> attributes;
+    if (!reduction.empty()) attributes.push_back({"reduction", reduction});
+    const std::string out = w.node(
+        "ScatterND", {x, w.integers("indices", index_shape, indices), w.rationals("updates", update_shape, updates)},
+        attributes);
+    w.node("Identity", {out}, {}, "logits");
+    w.output("logits", 2);
+    return read_model(w.serialized());
+  };
+  const auto values = [&](auto&&... args) { return output_values(std::get<model::Graph>(scattered(args...))); };
+  using V = std::vector<Exact>;
+  // By hand. Row 1 replaced by (10, 20); row -1 (the last) likewise.
+  CHECK(values(13, std::vector<std::int64_t>{1, 1}, std::vector<std::int64_t>{1}, std::vector<std::int64_t>{1, 2},
+               V{10, 20}) == V{1, 2, 10, 20, 3, 4});
+  CHECK(values(13, std::vector<std::int64_t>{1, 1}, std::vector<std::int64_t>{-1}, std::vector<std::int64_t>{1, 2},
+               V{10, 20}) == V{1, 2, 2, 3, 10, 20});
+  // Single elements (k = 2): (0, 1) <- 7 and (2, 0) <- 8.
+  CHECK(values(13, std::vector<std::int64_t>{2, 2}, std::vector<std::int64_t>{0, 1, 2, 0}, std::vector<std::int64_t>{2},
+               V{7, 8}) == V{1, 7, 2, 3, 8, 4});
+  // Reductions: row 1 (2, 3) with (10, 20): add (12, 23), mul (20, 60) from opset 16; max with (0, 5) is (2, 5) at 18.
+  CHECK(values(16, std::vector<std::int64_t>{1, 1}, std::vector<std::int64_t>{1}, std::vector<std::int64_t>{1, 2},
+               V{10, 20}, "add") == V{1, 2, 12, 23, 3, 4});
+  CHECK(values(16, std::vector<std::int64_t>{1, 1}, std::vector<std::int64_t>{1}, std::vector<std::int64_t>{1, 2},
+               V{10, 20}, "mul") == V{1, 2, 20, 60, 3, 4});
+  CHECK(values(18, std::vector<std::int64_t>{1, 1}, std::vector<std::int64_t>{1}, std::vector<std::int64_t>{1, 2},
+               V{0, 5}, "max") == V{1, 2, 2, 5, 3, 4});
+  // Adding to one row twice is defined (the sum); writing it twice without a reduction is not, and is refused.
+  CHECK(values(16, std::vector<std::int64_t>{2, 1}, std::vector<std::int64_t>{0, 0}, std::vector<std::int64_t>{2, 2},
+               V{1, 1, 1, 1}, "add") == V{3, 4, 2, 3, 3, 4});
+  CHECK_THROWS_WITH(values(13, std::vector<std::int64_t>{2, 1}, std::vector<std::int64_t>{0, 0},
+                           std::vector<std::int64_t>{2, 2}, V{1, 1, 1, 1}),
+                    Catch::Contains("writes one slice twice"));
+  CHECK_THROWS_WITH(values(13, std::vector<std::int64_t>{1, 1}, std::vector<std::int64_t>{3},
+                           std::vector<std::int64_t>{1, 2}, V{10, 20}),
+                    Catch::Contains("ScatterND's index 3 is outside axis 0 of extent 3"));
+  CHECK_THROWS_WITH(values(13, std::vector<std::int64_t>{1, 1}, std::vector<std::int64_t>{1},
+                           std::vector<std::int64_t>{1, 3}, V{1, 2, 3}),
+                    Catch::Contains("ScatterND's updates have shape [1, 3]"));
+  // Each opset's forms: no reduction before 16, no max or min before 18.
+  const auto at_15 = scattered(15, {1, 1}, {1}, {1, 2}, {10, 20}, "add");
+  CHECK_THAT(std::get<std::string>(at_15), Catch::Contains("which ScatterND takes from opset 16 on"));
+  const auto max_at_17 = scattered(17, {1, 1}, {1}, {1, 2}, {10, 20}, "max");
+  CHECK_THAT(std::get<std::string>(max_at_17), Catch::Contains("reduction 'max', which ScatterND takes from opset 18"));
+}

@@ -160,6 +160,8 @@ std::optional<std::string> attribute_value_changed(GraphSpec& g, Rng& rng) {
   const std::string before = attribute_text(a);
   if (auto* i = std::get_if<std::int64_t>(&a.value))
     *i = edge_integer(rng);
+  else if (auto* text = std::get_if<std::string>(&a.value))
+    *text = rng() % 2 ? "" : "max";  // none of ScatterND's, or one its opset does not have
   else
     edit_list(std::get<Ints>(a.value), rng);
   return node_label(*node) + ": attribute " + before + " -> " + attribute_text(a);
@@ -173,6 +175,8 @@ std::optional<std::string> attribute_type_changed(GraphSpec& g, Rng& rng) {
   const std::string before = attribute_text(a);
   if (const auto* i = std::get_if<std::int64_t>(&a.value))
     a.value = Ints(index_below(3, rng), *i);
+  else if (std::holds_alternative<std::string>(a.value))
+    a.value = std::int64_t{1};
   else
     a.value = std::get<Ints>(a.value).empty() ? 0 : std::get<Ints>(a.value).front();
   return node_label(*node) + ": attribute " + before + " -> " + attribute_text(a);
