@@ -1,5 +1,6 @@
 #include "model/op_table.hpp"
 
+#include "model/ops_einsum.hpp"
 #include "model/ops_nonlinear.hpp"
 
 #include <algorithm>
@@ -228,6 +229,12 @@ std::vector<OpSpec> rows() {
       {"Div", Rational, Out::OfFirstInput, Rule::Elementwise, {}, eval(arithmetic)},
       {"Dropout", Rational, Out::OfFirstInput, Rule::Dropout, {1, 2}, eval([](const Node& node, const auto& in) {
          return dropout_of(node, in);
+       })},
+      {"Einsum", Rational, Out::OfFirstInput, Rule::ValuesCompared, {}, eval([](const Node& node, const auto& in) {
+         const Attribute* equation = node.attribute("equation");
+         if (!equation || equation->kind != Attribute::Kind::String)
+           throw ModelError("Einsum has no string attribute 'equation'");
+         return ops::einsum(equation->s, in);
        })},
       {"Equal", Rational, Out::Bool, Rule::Elementwise, {}, eval(comparison)},
       {"Erf", Enclosed, Out::OfFirstInput, Rule::Elementwise, {}, eval(unary_by_name)},

@@ -471,6 +471,21 @@ inline Activation scatter(GraphBuilder& b, const Activation& x, const std::strin
           x.width};
 }
 
+// Einsum as attention code writes it: x times a [width, n] matrix, x scaled column-wise by a vector, or x itself
+// through an ellipsis.
+inline Activation einsum(GraphBuilder& b, const Activation& x, const std::string&) {
+  const auto equation = [](const char* e) { return Attributes{{"equation", std::string(e)}}; };
+  switch (b.pick(0, 2)) {
+    case 0: {
+      const std::int64_t n = b.pick(1, 3);
+      return {b.node("Einsum", {x.name, b.reals({x.width, n}, b.small_reals(x.width * n))}, equation("ij,jk->ik")), n};
+    }
+    case 1:
+      return {b.node("Einsum", {x.name, b.reals({x.width}, b.small_reals(x.width))}, equation("ij,j->ij")), x.width};
+    default: return {b.node("Einsum", {x.name}, equation("...j->...j")), x.width};
+  }
+}
+
 // Zeros of x's shape (Shape, ConstantOfShape) added to x: the whole shape, the row's width (start 1 or -1) or the
 // positions alone (end 1, unsqueezed to [seq, 1]).
 inline Activation shape(GraphBuilder& b, const Activation& x, const std::string&) {
@@ -578,6 +593,7 @@ inline const std::vector<std::pair<std::string, Recipe>>& op_recipes() {
                                                                  {"Cast", cast},
                                                                  {"MatMul", matmul},
                                                                  {"Gemm", gemm},
+                                                                 {"Einsum", einsum},
                                                                  {"ReduceSum", reduction},
                                                                  {"ReduceMean", reduction},
                                                                  {"ReduceProd", reduction},

@@ -569,3 +569,40 @@ TEST_CASE("model validation: ScatterND replaces or combines the slices its indic
   const auto max_at_17 = scattered(17, {1, 1}, {1}, {1, 2}, {10, 20}, "max");
   CHECK_THAT(std::get<std::string>(max_at_17), Catch::Contains("reduction 'max', which ScatterND takes from opset 18"));
 }
+
+TEST_CASE("model validation: Einsum reads equations as numpy.einsum does, and refuses what it cannot read",
+          "[model][validation]") {
+  // x = E[tokens] on the tokens 0, 1, 2: rows (1, 2), (2, 3), (3, 4); W = [[1, 0, 2], [0, 1, 1]].
+  const auto einsum = [](const std::string& equation, const std::string& second = "") {
+    model::OnnxWriter w("einsum");
+    std::vector<std::string> inputs{embedded(w, 2)};
+    if (second == "W") inputs.push_back(w.rationals("W", {2, 3}, {1, 0, 2, 0, 1, 1}));
+    if (second == "x") inputs.push_back(inputs.front());
+    if (second == "square") inputs = {w.rationals("S", {2, 2}, {1, 2, 3, 4})};
+    if (second == "batched") {
+      inputs = {w.node("Unsqueeze", {inputs.front(), w.integers("axis", {1}, {0})})};
+      inputs.push_back(inputs.front());
+    }
+    w.node("Identity", {w.node("Einsum", inputs, {{"equation", equation}})}, {}, "logits");
+    w.output("logits", 2);
+    return output_values(std::get<model::Graph>(read_model(w.serialized())));
+  };
+  using V = std::vector<Exact>;
+  // By hand: x W has rows (1, 2, 4), (2, 3, 7), (3, 4, 10).
+  CHECK(einsum("ij,jk->ik", "W") == V{1, 2, 4, 2, 3, 7, 3, 4, 10});
+  CHECK(einsum("ij,jk", "W") == V{1, 2, 4, 2, 3, 7, 3, 4, 10});  // implicit: i and k, used once, in order
+  CHECK(einsum("...j,jk->...k", "W") == V{1, 2, 4, 2, 3, 7, 3, 4, 10});
+  CHECK(einsum("ij->ji") == V{1, 2, 3, 2, 3, 4});
+  CHECK(einsum("ji") == V{1, 2, 3, 2, 3, 4});  // implicit output "ij": the transpose
+  CHECK(einsum("ij->") == V{15});
+  CHECK(einsum("ij,ij->i", "x") == V{5, 13, 25});
+  CHECK(einsum("ii->i", "square") == V{1, 4});  // the diagonal
+  // Attention scores q k^T of [1, 3, 2] with itself: row_i . row_j.
+  CHECK(einsum("bqd,bkd->bqk", "batched") == V{5, 8, 11, 8, 13, 18, 11, 18, 25});
+  CHECK_THROWS_WITH(einsum("ij,jk->il", "W"), Catch::Contains("names an axis no input has"));
+  CHECK_THROWS_WITH(einsum("ij->jj"), Catch::Contains("or one axis twice"));
+  CHECK_THROWS_WITH(einsum("ijk->i"), Catch::Contains("does not fit input 1 of rank 2"));
+  CHECK_THROWS_WITH(einsum("ij,ik->jk", "W"), Catch::Contains("gives one axis the extents 3 and 2"));
+  CHECK_THROWS_WITH(einsum("ij->i2"), Catch::Contains("Einsum's equation 'ij->i2' is outside what tverify reads"));
+  CHECK_THROWS_WITH(einsum("ij,jk->ik"), Catch::Contains("has 2 terms for 1 inputs"));
+}
