@@ -41,4 +41,22 @@ void Graph::drop_unread_constants() {
              : std::next(it);
 }
 
+void Graph::drop_dead_nodes() {
+  std::vector<bool> live(static_cast<std::size_t>(std::max(slot_count, 0)), false);
+  if (output_slot >= 0 && output_slot < slot_count) live[static_cast<std::size_t>(output_slot)] = true;
+  std::vector<bool> kept(nodes.size(), false);
+  for (std::size_t k = nodes.size(); k-- > 0;) {  // topological order: every reader of a node's outputs comes after it
+    const Node& node = nodes[k];
+    kept[k] = std::any_of(node.outputs.begin(), node.outputs.end(),
+                          [&](int s) { return s >= 0 && s < slot_count && live[static_cast<std::size_t>(s)]; });
+    if (!kept[k]) continue;
+    for (int s : node.inputs)
+      if (s >= 0 && s < slot_count) live[static_cast<std::size_t>(s)] = true;
+  }
+  std::vector<Node> live_nodes;
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    if (kept[k]) live_nodes.push_back(std::move(nodes[k]));
+  nodes = std::move(live_nodes);
+}
+
 }  // namespace tverify::model

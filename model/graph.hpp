@@ -69,6 +69,9 @@ struct Graph {
   std::optional<std::int64_t> fixed_length() const;
   // Drops the initializers no node reads: nothing is converted to any precision for them.
   void drop_unread_constants();
+  // Drops the nodes the output does not depend on: they are never evaluated, so an error or an undecidable comparison
+  // in one cannot spoil an input (the reader checked them all the same).
+  void drop_dead_nodes();
 };
 
 }  // namespace tverify::model

@@ -89,6 +89,8 @@ class Reader {
     for (int i = 0; i < g.node_size(); ++i) read_node(g.node(i), i);
     read_output(g);
     graph_.slot_count = static_cast<int>(slots_.size());
+    graph_.drop_dead_nodes();
+    classify_arithmetic();
     graph_.narrow_integers = narrow_integer_types(graph_, declared_);
     if (const auto reason = unmodelled_narrow_integer_op(graph_, graph_.narrow_integers)) throw Refused(*reason);
     return std::move(graph_);
@@ -166,8 +168,7 @@ class Reader {
     node.name = n.name().empty() ? node.op + " #" + std::to_string(index) : n.name();
     if (!n.domain().empty() && n.domain() != "ai.onnx")
       throw Refused(node.label() + " is from the op domain '" + n.domain() + "', which tverify does not evaluate");
-    const OpSpec* op = find_op(node.op);
-    if (!op)
+    if (!find_op(node.op))
       throw Refused(node.label() + " is an op tverify does not evaluate exactly (supported: " + supported_ops_text() +
                     ")");
     for (const auto& a : n.attribute()) node.attributes[a.name()] = attribute_of(a, node);
@@ -177,12 +178,18 @@ class Reader {
     declare_constant_type(n, node);
     if (node.op == "Cast") refuse_cast_target(node);
     refuse_other_opset_form(node);
-    const bool rational =
-        op->arithmetic == OpArithmetic::Rational || (op->arithmetic == OpArithmetic::Power && integer_exponent(node));
-    if (!rational) graph_.rational = false;
-    if (!rational && op->arithmetic != OpArithmetic::ExpLog && op->arithmetic != OpArithmetic::Power)
-      graph_.exp_log = false;
     graph_.nodes.push_back(std::move(node));
+  }
+
+  // Whether the graph's live nodes are all rational (the graph then evaluates exactly), or rational and exp-log.
+  void classify_arithmetic() {
+    for (const Node& node : graph_.nodes) {
+      const OpArithmetic arithmetic = op_of(node).arithmetic;
+      const bool rational =
+          arithmetic == OpArithmetic::Rational || (arithmetic == OpArithmetic::Power && integer_exponent(node));
+      if (!rational) graph_.rational = false;
+      if (!rational && arithmetic != OpArithmetic::ExpLog && arithmetic != OpArithmetic::Power) graph_.exp_log = false;
+    }
   }
 
   // The type a Constant or ConstantOfShape node declares: its tensor's, or int64 for value_int(s), float32 for

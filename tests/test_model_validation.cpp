@@ -606,3 +606,25 @@ TEST_CASE("model validation: Einsum reads equations as numpy.einsum does, and re
   CHECK_THROWS_WITH(einsum("ij->i2"), Catch::Contains("Einsum's equation 'ij->i2' is outside what tverify reads"));
   CHECK_THROWS_WITH(einsum("ij,jk->ik"), Catch::Contains("has 2 terms for 1 inputs"));
 }
+
+TEST_CASE("model validation: nodes the output does not depend on are dropped, never evaluated", "[model][validation]") {
+  // logits = x, beside a dead branch that divides x by zero and one that takes exp(x): the reader checks both, the
+  // evaluation runs neither, and the graph is rational (evaluated exactly) because its live nodes are.
+  model::OnnxWriter w("dead_branches");
+  const std::string x = embedded(w, 2);
+  w.node("Div", {x, zeros(w, "zero_shape", {1})});
+  w.node("Exp", {x});
+  w.node("Identity", {x}, {}, "logits");
+  w.output("logits", 2);
+  const model::Graph graph = std::get<model::Graph>(read_model(w.serialized()));
+  CHECK(graph.rational);
+  CHECK(graph.nodes.size() == 2);  // the Gather and the Identity
+  CHECK(output_values(graph) == std::vector<Exact>{1, 2, 2, 3, 3, 4});
+  // An op tverify does not evaluate is refused even in a dead branch: the reader reads the whole file.
+  model::OnnxWriter unknown("dead_unknown_op");
+  const std::string y = embedded(unknown, 2);
+  unknown.node("Celu", {y});
+  unknown.node("Identity", {y}, {}, "logits");
+  unknown.output("logits", 2);
+  CHECK_THAT(std::get<std::string>(read_model(unknown.serialized())), Catch::Contains("Celu"));
+}
