@@ -46,6 +46,13 @@ struct Dimension {
   std::string symbol;
 };
 
+// One weight --weights-as-decimal snapped: an initializer or a Constant's value, its real values, and how many of
+// them the snap changed.
+struct SnappedWeight {
+  std::string weight;
+  std::int64_t values = 0, changed = 0;
+};
+
 struct Graph {
   std::int64_t opset = 0;
   std::string producer;  // "pytorch 1.13.1"
@@ -59,6 +66,8 @@ struct Graph {
   // The ONNX type of every integer value narrower than int64, by slot (model/integer_types.hpp): the
   // evaluator refuses such a value outside its type's range.
   std::map<int, std::int64_t> narrow_integers;
+  // What --weights-as-decimal snapped, in the order the file holds the weights (empty without it).
+  std::vector<SnappedWeight> snapped_weights;
   // Every op is rational (no Exp, Softmax, Sqrt, ...): the whole graph evaluates in exact arithmetic.
   bool rational = true;
   // Every op is rational or one of Exp, Softmax, Sigmoid, Log, Sqrt and Pow: the graph may evaluate in exact exp-log

@@ -279,13 +279,14 @@ class Reader {
       case P::INT: out.kind = Attribute::Kind::Int, out.i = a.i(); break;
       case P::FLOAT:
         out.kind = Attribute::Kind::Float;
-        out.f = weight_attribute(finite_exact(a.f(), node.label() + " attribute '" + a.name() + "'"), node);
+        out.f = weight_attribute(finite_exact(a.f(), node.label() + " attribute '" + a.name() + "'"), node, a.name());
         break;
       case P::INTS: out.kind = Attribute::Kind::Ints, out.ints.assign(a.ints().begin(), a.ints().end()); break;
       case P::FLOATS:
         out.kind = Attribute::Kind::Floats;
         for (float f : a.floats())
-          out.floats.push_back(weight_attribute(finite_exact(f, node.label() + " attribute '" + a.name() + "'"), node));
+          out.floats.push_back(
+              weight_attribute(finite_exact(f, node.label() + " attribute '" + a.name() + "'"), node, a.name()));
         break;
       case P::STRING: out.kind = Attribute::Kind::String, out.s = a.s(); break;
       case P::TENSOR:
@@ -301,9 +302,20 @@ class Reader {
   }
 
   // A Constant's value_float(s) is a weight like a tensor's entries: snapped by --weights-as-decimal.
-  Exact weight_attribute(Exact q, const Node& node) const {
-    if (node.op == "Constant" && options_.weights_as_decimal) q = snapped(q, *options_.weights_as_decimal);
-    return q;
+  Exact weight_attribute(Exact q, const Node& node, const std::string& attribute) {
+    if (node.op != "Constant") return q;
+    return snap(std::move(q), node.label() + " attribute '" + attribute + "'");
+  }
+
+  // q snapped by --weights-as-decimal (unchanged without it), recorded against the weight it belongs to.
+  Exact snap(Exact q, const std::string& weight) {
+    if (!options_.weights_as_decimal) return q;
+    Exact out = snapped(q, *options_.weights_as_decimal);
+    auto& list = graph_.snapped_weights;
+    if (list.empty() || list.back().weight != weight) list.push_back({weight, 0, 0});
+    ++list.back().values;
+    if (out != q) ++list.back().changed;
+    return out;
   }
 
   static Exact finite_exact(double x, const std::string& what) {
@@ -312,7 +324,7 @@ class Reader {
   }
 
   // A tensor's exact values. `weight`: a model weight, snapped by --weights-as-decimal.
-  ExactTensor tensor_of(const onnx::TensorProto& t, const std::string& what, bool weight) const {
+  ExactTensor tensor_of(const onnx::TensorProto& t, const std::string& what, bool weight) {
     if (t.data_location() == onnx::TensorProto::EXTERNAL)
       throw Refused(what + " keeps its data in an external file; export the model with its weights inside");
     Shape shape(t.dims().begin(), t.dims().end());
@@ -339,9 +351,7 @@ class Reader {
           reals.push_back(Extended<Exact>::infinity(x > 0 ? 1 : -1));
           continue;
         }
-        Exact q = exact_of_double(x);
-        if (weight && options_.weights_as_decimal) q = snapped(q, *options_.weights_as_decimal);
-        reals.push_back({std::move(q), 0});
+        reals.push_back({weight ? snap(exact_of_double(x), what) : exact_of_double(x), 0});
       }
       refuse_infinite_weights(reals, what);
       return ExactTensor::real(std::move(shape), std::move(reals));

@@ -316,11 +316,11 @@ TEST_CASE("model validation: --weights-as-decimal snaps every real weight, a Con
   model::OnnxWriter w("decimal_weights");
   const std::string tokens = w.token_input("tokens");
   const std::string x = w.node("Gather", {w.rationals("E", {2, 2}, {0, 1, 1, 0}), tokens}, {{"axis", std::int64_t{0}}});
-  w.node("Identity", {x}, {}, "logits");
+  w.node("Identity", {x}, {}, "rows");
   w.output("logits", 2);
   onnx::ModelProto proto;
   REQUIRE(proto.ParseFromString(w.serialized()));
-  // A Constant node (no reader of it is needed: its attribute is read with the graph) holding `key`.
+  // A Constant node holding `key` (logits = rows + value_float + value_floats reads both, so neither is dropped).
   const auto constant = [&](const std::string& key, onnx::AttributeProto::AttributeType type) -> auto& {
     onnx::NodeProto& node = *proto.mutable_graph()->add_node();
     node.set_op_type("Constant");
@@ -334,6 +334,15 @@ TEST_CASE("model validation: --weights-as-decimal snaps every real weight, a Con
   auto& many = constant("value_floats", onnx::AttributeProto::FLOATS);
   many.add_floats(0.1f);
   many.add_floats(0.7f);
+  const auto add = [&](const std::string& a, const std::string& b, const std::string& out) {
+    onnx::NodeProto& node = *proto.mutable_graph()->add_node();
+    node.set_op_type("Add");
+    node.add_input(a);
+    node.add_input(b);
+    node.add_output(out);
+  };
+  add("rows", "value_float", "shifted");
+  add("shifted", "value_floats", "logits");
   const std::string bytes = proto.SerializeAsString();
   const auto exact = std::get<model::Graph>(model::read_onnx(bytes));
   const auto snapped = std::get<model::Graph>(model::read_onnx(bytes, model::ReadOptions{1}));
@@ -347,6 +356,15 @@ TEST_CASE("model validation: --weights-as-decimal snaps every real weight, a Con
   CHECK(value(snapped, "value_float").f == Exact(1, 10));
   CHECK(value(snapped, "value_floats").floats == std::vector<Exact>{Exact(1, 10), Exact(7, 10)});
   CHECK(value(exact, "value_floats").floats[1] != Exact(7, 10));
+  // What the certificate lists: E's four values (0 and 1 are multiples of 1/10 already), the two Constants'.
+  REQUIRE(snapped.snapped_weights.size() == 3);
+  CHECK(exact.snapped_weights.empty());
+  const auto& e = snapped.snapped_weights[0];
+  CHECK((e.weight == "initializer 'E'" && e.values == 4 && e.changed == 0));
+  const auto& one = snapped.snapped_weights[1];
+  CHECK((one.weight.find("attribute 'value_float'") != std::string::npos && one.values == 1 && one.changed == 1));
+  const auto& two = snapped.snapped_weights[2];
+  CHECK((two.weight.find("attribute 'value_floats'") != std::string::npos && two.values == 2 && two.changed == 2));
 }
 
 namespace {

@@ -122,6 +122,14 @@ const std::string& onnx_path(const ParamValues& params) {
   return params.text("onnx");
 }
 
+// What --weights-as-decimal snapped: each weight with its real values and how many the snap changed.
+Json snapped_weights_json(const Graph& graph) {
+  Json list = Json::array();
+  for (const SnappedWeight& w : graph.snapped_weights)
+    list.push_back({{"weight", w.weight}, {"values", w.values}, {"changed", w.changed}});
+  return list;
+}
+
 std::string arithmetic_of(const LoadedModel& model) {
   if (model.graph.rational) return "exact (every op rational; the stored weights as exact rationals)";
   const std::string exp_log = model.exp_log ? "exact exp-log arithmetic where the values stay within it, then " : "";
@@ -223,6 +231,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
                              {"weights", run.model->weights_as_decimal ? fmt::format("snapped to multiples of 10^-{}",
                                                                                      *run.model->weights_as_decimal)
                                                                        : std::string("exact as stored")}};
+  if (run.model->weights_as_decimal) report.options["model"]["snapped"] = snapped_weights_json(run.model->graph);
   report.options["decode"] = run.decode == Decode::Every ? "every" : run.decode == Decode::Last ? "last" : "generate";
   return run;
 }
