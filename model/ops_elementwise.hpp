@@ -3,6 +3,7 @@
 // stored values are, so no op rounds.
 #pragma once
 
+#include "core/binary_formats.hpp"
 #include "model/graph.hpp"
 #include "model/integer_types.hpp"
 
@@ -226,43 +227,59 @@ inline std::int64_t fitted(std::int64_t v, std::int64_t to) {
   return v;
 }
 
-// The significand bits of an ONNX real type: an integer converts to it exactly when its odd part has at most that
-// many bits (and, for float16, it is at most 65504 in magnitude).
-inline int significand_bits(std::int64_t to) {
-  return to == onnx_float16 ? 11 : to == onnx_bfloat16 ? 8 : to == onnx_float ? 24 : 53;
+// The IEEE format of an ONNX real type.
+inline const BinaryFormat& format_of(std::int64_t to) {
+  return to == onnx_float16 ? binary16 : to == onnx_bfloat16 ? bfloat16 : to == onnx_float ? binary32 : binary64;
 }
 
-// An integer cast to a real type must convert exactly: a rounded one is refused (tverify evaluates no rounding).
-inline std::int64_t exactly_real(std::int64_t v, std::int64_t to) {
-  const std::uint64_t magnitude = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
-  const std::uint64_t odd = magnitude == 0 ? 0 : magnitude >> __builtin_ctzll(magnitude);
-  if (odd >> significand_bits(to) != 0 || (to == onnx_float16 && magnitude > 65504))
-    throw ModelError("Cast of " + std::to_string(v) + " to " + onnx_type_name(to) +
-                     " rounds it; tverify evaluates "
-                     "no rounding");
-  return v;
+// A real rounded into an IEEE format as a Cast rounds it (core/binary_formats.hpp). Rounding is monotone, so an
+// enclosure's ends, rounded, enclose the rounded value, and a point rounds to a point; an enclosure whose ends round
+// to a finite value and to an infinity is undecided.
+template <class T>
+Extended<T> rounded(const Extended<T>& x, const BinaryFormat& format) {
+  if (!x.finite()) return x;
+  const auto extended = [](const RoundedToFormat& r) {
+    return r.infinite ? Extended<T>::infinity(r.infinite) : Extended<T>{from_exact<T>(r.value), 0};
+  };
+  if constexpr (std::is_same_v<T, Exact>) {
+    return extended(round_to_format(x.value, format));
+  } else if constexpr (std::is_same_v<T, ExpLogNumber>) {
+    const std::optional<Exact> q = x.value.rational();
+    if (!q) throw NotExpLog("a Cast rounds an irrational value");  // left to the intervals
+    return extended(round_to_format(*q, format));
+  } else {
+    const RoundedToFormat lo = round_to_format(x.value.lower(), format), hi = round_to_format(x.value.upper(), format);
+    if (lo.infinite || hi.infinite) {
+      if (lo.infinite != hi.infinite) throw Undecided{};
+      return Extended<T>::infinity(lo.infinite);
+    }
+    return {T::hull(lo.value, hi.value), 0};
+  }
 }
 
-// Cast(to), to a numeric type or bool (the reader refuses the others). Reals stay the reals they are: a Cast to
-// float32 or float64 is the identity on them, the implicit float32 rounding of activations being outside tverify's
-// contract (docs/model.md); a Cast of reals to float16 or bfloat16, which rounds them explicitly, is refused. Reals
-// to integers truncate; anything to bool is != 0; an integer the target type cannot hold, or that a real type would
-// round, is refused.
+// Cast(to), to a numeric type or bool (the reader refuses the others). To a real type, reals and integers round to
+// nearest, ties to even, as an IEEE conversion does (a float32 weight cast to float32 is unchanged; an activation, a
+// real here, is rounded where the graph casts it explicitly; the implicit float32 rounding of activations stays
+// outside tverify's contract, docs/model.md). Reals to integers truncate; anything to bool is != 0; an integer the
+// target integer type cannot hold is refused.
 template <class T>
 Tensor<T> cast(const Tensor<T>& a, std::int64_t to) {
   const bool to_real = to == onnx_float || to == onnx_float16 || to == onnx_double || to == onnx_bfloat16;
   const bool to_bool = to == onnx_bool;
   if (a.is_real()) {
-    if (to == onnx_float16 || to == onnx_bfloat16)
-      throw ModelError("Cast of reals to " + onnx_type_name(to) + " rounds them; tverify evaluates no rounding");
-    if (to_real) return a;
+    if (to_real) {
+      Tensor<T> out = a;
+      for (auto& x : out.reals) x = rounded(x, format_of(to));
+      return out;
+    }
     Tensor<T> out = Tensor<T>::integer(a.shape, {}, to_bool ? ElementKind::Boolean : ElementKind::Integer);
     for (const auto& x : a.reals) out.ints.push_back(to_bool ? decided_sign(x) != 0 : fitted(truncated(x), to));
     return out;
   }
   if (to_real) {
     Tensor<T> out = Tensor<T>::real(a.shape, {});
-    for (std::int64_t x : a.ints) out.reals.push_back({T(static_cast<long>(exactly_real(x, to))), 0});
+    for (std::int64_t x : a.ints)
+      out.reals.push_back(rounded(Extended<T>{from_exact<T>(Exact(static_cast<long>(x))), 0}, format_of(to)));
     return out;
   }
   Tensor<T> out = a;

@@ -284,8 +284,7 @@ TEST_CASE("model validation: a narrow integer result outside its type, which ONN
   CHECK_NOTHROW(check(sum));
 }
 
-TEST_CASE("model validation: Cast to a type tverify does not model, or one that rounds, is refused",
-          "[model][validation]") {
+TEST_CASE("model validation: Cast to a type tverify does not model is refused", "[model][validation]") {
   const Scratch s("cast");
   for (const std::int64_t to : {0, 8, 14}) {  // undefined, string, complex64
     const auto cast = model_with(s, "cast_to_" + std::to_string(to), [to](model::OnnxWriter& w, const std::string& x) {
@@ -294,20 +293,6 @@ TEST_CASE("model validation: Cast to a type tverify does not model, or one that 
     });
     CHECK_THROWS_WITH(check(cast), Catch::Contains("casts to") && Catch::Contains("numeric types and bool only"));
   }
-  // Reals to float16 round (1/3 is no float16); tverify rounds nothing.
-  const auto half = model_with(s, "cast_to_float16", [](model::OnnxWriter& w, const std::string& x) {
-    return w.node("Cast", {x}, {{"to", std::int64_t{10}}});
-  });
-  CHECK_THROWS_WITH(check(half), Catch::Contains("Cast of reals to float16 rounds them"));
-  // 2^24 + 1 is no float32 (float32(16777217) == 16777216); 2^24 is.
-  const auto rounded = model_with(s, "cast_rounds", [](model::OnnxWriter& w, const std::string& x) {
-    return w.node("Add", {x, w.node("Cast", {w.integers("big", {}, {16777217})}, {{"to", std::int64_t{1}}})});
-  });
-  CHECK_THROWS_WITH(check(rounded), Catch::Contains("Cast of 16777217 to float32 rounds it"));
-  const auto exact = model_with(s, "cast_exact", [](model::OnnxWriter& w, const std::string& x) {
-    return w.node("Add", {x, w.node("Cast", {w.integers("big", {}, {16777216})}, {{"to", std::int64_t{1}}})});
-  });
-  CHECK_NOTHROW(check(exact));
 }
 
 TEST_CASE("model validation: --weights-as-decimal snaps every real weight, a Constant's value_float(s) included",
@@ -645,4 +630,61 @@ TEST_CASE("model validation: nodes the output does not depend on are dropped, ne
   unknown.node("Identity", {y}, {}, "logits");
   unknown.output("logits", 2);
   CHECK_THAT(std::get<std::string>(read_model(unknown.serialized())), Catch::Contains("Celu"));
+}
+
+TEST_CASE("model validation: Cast to a real type rounds to nearest, ties to even, as an IEEE conversion does",
+          "[model][validation]") {
+  // x = E[tokens] on the tokens 0, 1, 2: rows (1, 2), (2, 3), (3, 4); the output is Cast(x / divisor) or, for
+  // `exponential`, Cast(exp(x)). Expected values by hand from the formats' bits, and the same from numpy's float16
+  // and float32 conversions of these values.
+  const auto cast = [](std::int64_t to, std::int64_t divisor, bool exponential = false) {
+    model::OnnxWriter w("cast_rounds");
+    const std::string x = embedded(w, 2);
+    const std::string value = exponential ? w.node("Exp", {x}) : w.node("Div", {x, w.scalar("d", Exact(divisor))});
+    w.node("Identity", {w.node("Cast", {value}, {{"to", to}})}, {}, "logits");
+    w.output("logits", 2);
+    return std::get<model::Graph>(read_model(w.serialized()));
+  };
+  using V = std::vector<Exact>;
+  const std::int64_t float32 = 1, float16 = 10, float64 = 11, bfloat16 = 16;
+  // x / 3: 1/3, 2/3, 2/3, 1, 1, 4/3. 1/3 = 1.0101... x 2^-2: float32 keeps 23 fraction bits and rounds up
+  // (0x3EAAAAAB), float16 10 and rounds down (0x3555), bfloat16 7 and rounds up (0x3EAB).
+  const Exact f32(11184811, BigInt(1) << 25), f16(1365, 4096), bf16(171, 512);
+  CHECK(output_values(cast(float32, 3)) == V{f32, f32 * 2, f32 * 2, 1, 1, f32 * 4});
+  CHECK(output_values(cast(float16, 3)) == V{f16, f16 * 2, f16 * 2, 1, 1, f16 * 4});
+  CHECK(output_values(cast(bfloat16, 3)) == V{bf16, bf16 * 2, bf16 * 2, 1, 1, bf16 * 4});
+  const Exact f64(BigInt(6004799503160661), BigInt(1) << 54);  // Python's float(1/3)
+  CHECK(output_values(cast(float64, 3)) == V{f64, f64 * 2, f64 * 2, 1, 1, f64 * 4});
+  // Subnormal float16 at x / 2^25: 2^-25 is half the smallest subnormal, a tie to the even 0; 3 x 2^-25 ties to
+  // 2^-23.
+  const Exact tiny(1, BigInt(1) << 24);
+  CHECK(output_values(cast(float16, std::int64_t{1} << 25)) == V{0, tiny, tiny, tiny * 2, tiny * 2, tiny * 2});
+  // An irrational value, enclosed: exp(1..4) in float16 are 87/32, 473/64, 1285/64, 1747/32, decided in double
+  // intervals (both ends of each enclosure round to the same float16).
+  const model::Graph exps = cast(float16, 1, true);
+  const auto out = model::evaluate(exps, model::convert_weights<DoubleInterval>(exps), {0, 1, 2});
+  V points;
+  for (const auto& e : out.reals) {
+    REQUIRE(e.value.lower() == e.value.upper());
+    points.push_back(e.value.lower());
+  }
+  CHECK(points == V{Exact(87, 32), Exact(473, 64), Exact(473, 64), Exact(1285, 64), Exact(1285, 64), Exact(1747, 32)});
+  // Integers to reals round the same way: 2049 and 2051 tie to 2048 and 2052 in float16, 65519 rounds to 65504 and
+  // 65520 to infinity; 2^24 + 1 and 2^24 + 3 tie to 2^24 and 2^24 + 4 in float32.
+  const auto integer_cast = [](std::int64_t value, std::int64_t to) {
+    model::OnnxWriter w("integer_cast");
+    const std::string x = embedded(w, 2);
+    w.node("Identity", {w.node("Add", {x, w.node("Cast", {w.integers("n", {}, {value})}, {{"to", to}})})}, {},
+           "logits");
+    w.output("logits", 2);
+    const model::Graph g = std::get<model::Graph>(read_model(w.serialized()));
+    return model::evaluate(g, model::convert_weights<Exact>(g), {0}).reals.front();  // 1 + the cast value
+  };
+  CHECK(integer_cast(2049, float16).value == 2049);
+  CHECK(integer_cast(2051, float16).value == 2053);
+  CHECK(integer_cast(65519, float16).value == 65505);
+  CHECK(integer_cast(65520, float16).inf == 1);
+  CHECK(integer_cast(16777217, float32).value == 16777217);
+  CHECK(integer_cast(16777219, float32).value == 16777221);
+  CHECK(integer_cast(16777217, float64).value == 16777218);  // exact in float64
 }
