@@ -38,15 +38,62 @@ struct Evaluation {
 template <class T>
 using OutputObserver = std::function<void(const Tensor<T>&)>;
 
+// The embedding lookup Gather(table, tokens) over a box: at each position, the hull of the rows its tokens select.
+template <class T>
+Tensor<T> hull_of_rows(const Node& node, const Tensor<T>& table, const Tensor<T>& tokens, const TokenBox& box) {
+  if constexpr (!is_interval_v<T>) {
+    throw std::logic_error("a box is evaluated in an interval type");
+  } else {
+    if (!table.is_real() || table.shape.empty() || node.int_attribute("axis", 0) != 0)
+      throw BoxUnsupported(node.label() + " reads the tokens other than as rows of a real table");
+    const std::int64_t rows = table.shape.front(), width = table.size() / std::max<std::int64_t>(rows, 1);
+    Shape shape = tokens.shape;
+    shape.insert(shape.end(), table.shape.begin() + 1, table.shape.end());
+    std::vector<Extended<T>> out;
+    for (const auto& set : box.positions)
+      for (std::int64_t j = 0; j < width; ++j) {
+        std::optional<Exact> lo, hi;
+        for (std::int64_t t : set) {
+          if (t < 0 || t >= rows)
+            throw ModelError("index " + std::to_string(t) + " is outside the " + std::to_string(rows) +
+                             " rows of its data");
+          const Extended<T>& x = table.reals[static_cast<std::size_t>(t * width + j)];
+          if (!x.finite()) throw BoxUnsupported(node.label() + " has an infinite entry in a row the box selects");
+          lo = lo ? std::min(*lo, x.value.lower()) : x.value.lower();
+          hi = hi ? std::max(*hi, x.value.upper()) : x.value.upper();
+        }
+        out.push_back({T::hull(*lo, *hi), 0});
+      }
+    return Tensor<T>::real(std::move(shape), std::move(out));
+  }
+}
+
+// A node's outputs, with the token input read over `box` when there is one.
+template <class T>
+std::vector<Tensor<T>> outputs_of(const Graph& graph, const Node& node, const OpSpec& op, const ops::Inputs<T>& in,
+                                  const TokenBox* box) {
+  const bool reads_tokens = std::find(node.inputs.begin(), node.inputs.end(), graph.input_slot) != node.inputs.end();
+  if (!box || !reads_tokens || op.prefix_rule == PrefixRule::ShapeOf) return op.evaluate(node, in);
+  if (op.name == "Gather" && node.inputs.size() == 2 && node.inputs[1] == graph.input_slot &&
+      node.inputs[0] != graph.input_slot)
+    return {hull_of_rows(node, ops::input(in, 0, node), ops::input(in, 1, node), *box)};
+  throw BoxUnsupported(node.label() +
+                       " reads the token input, which a box evaluation takes only as an embedding "
+                       "lookup (a Gather along axis 0) or through Shape");
+}
+
 template <class T>
 void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<std::int64_t>& tokens,
-               const PrefixPlan* plan, Evaluation<T>& e, const OutputObserver<T>& observe = {}) {
+               const PrefixPlan* plan, Evaluation<T>& e, const OutputObserver<T>& observe = {},
+               const TokenBox* box = nullptr) {
   widen_exponent_range();  // a finite mask's e^-1e9 is then a positive number at every MPFI rung
   e.value.assign(static_cast<std::size_t>(graph.slot_count), nullptr);
   for (const auto& [slot, tensor] : weights.by_slot) e.value[static_cast<std::size_t>(slot)] = &tensor;
   const auto n = static_cast<std::int64_t>(tokens.size());
   if (const auto narrow = graph.narrow_integers.find(graph.input_slot); narrow != graph.narrow_integers.end()) try {
       require_in_range(tokens, narrow->second);
+      if (box)
+        for (const auto& set : box->positions) require_in_range(set, narrow->second);
     } catch (const ModelError& err) { throw ModelError("the token input '" + graph.input_name + "': " + err.what()); }
   e.computed.push_back(Tensor<T>::integer(graph.input_dims.size() == 2 ? Shape{1, n} : Shape{n}, tokens));
   e.value[static_cast<std::size_t>(graph.input_slot)] = &e.computed.back();
@@ -61,7 +108,7 @@ void run_graph(const Graph& graph, const Weights<T>& weights, const std::vector<
       if (!ops::has_input(in, check.input) || !passes(check, *in[check.input])) throw PrefixBroken{};
     }
     try {
-      std::vector<Tensor<T>> out = op.evaluate(node, in);
+      std::vector<Tensor<T>> out = outputs_of(graph, node, op, in, box);
       for (std::size_t j = 0; j < node.outputs.size() && j < out.size(); ++j) {
         if (node.outputs[j] < 0) continue;
         if (const auto narrow = graph.narrow_integers.find(node.outputs[j]);
@@ -84,6 +131,15 @@ Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vec
                    const PrefixPlan* plan) {
   Evaluation<T> e;
   run_graph(graph, weights, tokens, plan, e);
+  const Tensor<T>* out = e.value[static_cast<std::size_t>(graph.output_slot)];
+  if (!out) throw ModelError("the graph output '" + graph.output_name + "' is never computed");
+  return *out;
+}
+
+template <class T>
+Tensor<T> evaluate_box(const Graph& graph, const Weights<T>& weights, const TokenBox& box) {
+  Evaluation<T> e;
+  run_graph(graph, weights, box.first_member(), nullptr, e, {}, &box);
   const Tensor<T>* out = e.value[static_cast<std::size_t>(graph.output_slot)];
   if (!out) throw ModelError("the graph output '" + graph.output_name + "' is never computed");
   return *out;
@@ -146,6 +202,10 @@ template Tensor<Interval<4096>> evaluate(const Graph&, const Weights<Interval<40
                                          const PrefixPlan*);
 template Tensor<Interval<16384>> evaluate(const Graph&, const Weights<Interval<16384>>&, const TokenIds&,
                                           const PrefixPlan*);
+
+// Bounds over boxes: in double intervals, then MPFI.
+template Tensor<DoubleInterval> evaluate_box(const Graph&, const Weights<DoubleInterval>&, const TokenBox&);
+template Tensor<Interval<256>> evaluate_box(const Graph&, const Weights<Interval<256>>&, const TokenBox&);
 
 // The probes of model/prefix_analysis.hpp, taken exactly, in double intervals or at the first MPFI rung.
 template EvaluationSize measure_evaluation(const Graph&, const Weights<DoubleInterval>&, const TokenIds&,

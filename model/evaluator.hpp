@@ -9,6 +9,7 @@
 
 #include "model/graph.hpp"
 #include "model/prefix_plan.hpp"
+#include "model/token_box.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -38,6 +39,19 @@ Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vec
 template <class T>
 std::vector<std::optional<Tensor<T>>> evaluate_slots(const Graph& graph, const Weights<T>& weights,
                                                      const std::vector<std::int64_t>& tokens);
+
+// Why a graph has no box evaluation: the token input feeds an op other than an embedding lookup or Shape.
+struct BoxUnsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// An enclosure of the graph's output over every member of `box`, for T an interval type. The token input is read as
+// an embedding lookup (a Gather along axis 0 of a table): at each position, the hull of the rows its tokens select.
+// Every other op is its interval evaluation, which encloses its output over every member of its inputs'
+// enclosures. BoxUnsupported when the token input feeds anything but such a Gather or Shape; Undecided where a
+// comparison inside the graph differs across the box; ModelError as `evaluate`.
+template <class T>
+Tensor<T> evaluate_box(const Graph& graph, const Weights<T>& weights, const TokenBox& box);
 
 // The values one evaluation makes: how many tensors, their elements (real and integer) and the largest real one.
 // `stopped` says why the evaluation ended early (a model error, or a comparison the scalar type cannot decide); the
