@@ -40,6 +40,7 @@ const ClaimResult& task_claim(const CheckReport& r) {
 TEST_CASE("model tasks: reference outputs derived by hand", "[model]") {
   using model::find_task;
   CHECK(find_task("reverse").targets({0, 1, 2}, 3) == Tokens{2, 1, 0});
+  CHECK(find_task("previous").targets({2, 0, 1}, 3) == Tokens{2, 2, 0});  // y_1 = x_1, then x_1, x_2
   CHECK(find_task("sort").targets({2, 0, 1, 0}, 3) == Tokens{0, 0, 1, 2});
   CHECK(find_task("histogram").targets({2, 0, 2, 2}, 3) == Tokens{3, 1, 3, 3});
   // counts: 0 -> 1, 1 -> 2, 2 -> 1: tokens 0 and 2 share the count 1 (two tokens), token 1 alone has count 2

@@ -19,6 +19,14 @@ std::map<std::int64_t, std::int64_t> counts_of(const Tokens& x) {
 
 Tokens reversed(const Tokens& x, long long) { return Tokens(x.rbegin(), x.rend()); }
 
+// What a previous-token head computes: y_1 = x_1 (the first position has no predecessor but BOS, which is no data
+// token), y_i = x_{i-1}.
+Tokens previous(const Tokens& x, long long) {
+  Tokens y;
+  for (std::size_t i = 0; i < x.size(); ++i) y.push_back(x[i == 0 ? 0 : i - 1]);
+  return y;
+}
+
 Tokens sorted(const Tokens& x, long long) {
   Tokens y = x;
   std::sort(y.begin(), y.end());
@@ -160,6 +168,8 @@ const std::vector<Task>& all_tasks() {
       {"copy", "[BOS, x_1, ..., x_n, COPY] with BOS = V, COPY = V + 1; then n generated tokens",
        "y = x: the model generates x_1..x_n after COPY", 1, 64, 2, true, vocabulary, copied},
       {"reverse", rasp_layout, "y_i = x_{n+1-i}", 1, 64, 1, false, vocabulary, reversed},
+      {"previous", rasp_layout, "y_1 = x_1, y_i = x_{i-1}: a previous-token head", 1, 64, 1, false, vocabulary,
+       previous},
       {"sort", rasp_layout, "y = x sorted ascending", 1, 64, 1, false, vocabulary, sorted},
       {"histogram", rasp_layout, "y_i = the number of j with x_j = x_i", 1, 64, 1, false, count_classes, histogram},
       {"double-histogram", rasp_layout, "y_i = the number of distinct tokens whose count equals x_i's count", 1, 64, 1,
