@@ -7,6 +7,8 @@
 
 #include <mpfr.h>
 
+#include <stdexcept>
+
 namespace tverify {
 
 inline void release_thread_caches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
@@ -15,6 +17,8 @@ inline void release_thread_caches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
 // Numbers made under the default range stay valid in the wider one.
 inline void widen_exponent_range() {
   thread_local const bool widened = [] {
+    if (!mpfr_buildopt_tls_p())  // one range for every thread: round_to_format's narrowing would race
+      throw std::logic_error("tverify needs an MPFR built thread-safe (its state per thread)");
     return mpfr_set_emin(mpfr_get_emin_min()) == 0 && mpfr_set_emax(mpfr_get_emax_max()) == 0;
   }();
   (void)widened;

@@ -54,10 +54,11 @@ Tensor<T> hull_of_rows(const Node& node, const Tensor<T>& table, const Tensor<T>
       for (std::int64_t j = 0; j < width; ++j) {
         std::optional<Exact> lo, hi;
         for (std::int64_t t : set) {
-          if (t < 0 || t >= rows)
+          if (t < -rows || t >= rows)
             throw ModelError("index " + std::to_string(t) + " is outside the " + std::to_string(rows) +
                              " rows of its data");
-          const Extended<T>& x = table.reals[static_cast<std::size_t>(t * width + j)];
+          const std::int64_t row = t < 0 ? t + rows : t;  // as Gather counts a negative index from the end
+          const Extended<T>& x = table.reals[static_cast<std::size_t>(row * width + j)];
           if (!x.finite()) throw BoxUnsupported(node.label() + " has an infinite entry in a row the box selects");
           lo = lo ? std::min(*lo, x.value.lower()) : x.value.lower();
           hi = hi ? std::max(*hi, x.value.upper()) : x.value.upper();
@@ -138,6 +139,9 @@ Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vec
 
 template <class T>
 Tensor<T> evaluate_box(const Graph& graph, const Weights<T>& weights, const TokenBox& box) {
+  if (graph.output_slot == graph.input_slot) throw BoxUnsupported("the graph's output is its token input");
+  for (const auto& set : box.positions)
+    if (set.empty()) throw std::invalid_argument("a box position holds no token");
   Evaluation<T> e;
   run_graph(graph, weights, box.first_member(), nullptr, e, {}, &box);
   const Tensor<T>* out = e.value[static_cast<std::size_t>(graph.output_slot)];

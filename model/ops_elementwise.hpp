@@ -232,21 +232,25 @@ inline const BinaryFormat& format_of(std::int64_t to) {
   return to == onnx_float16 ? binary16 : to == onnx_bfloat16 ? bfloat16 : to == onnx_float ? binary32 : binary64;
 }
 
+// q rounded into an IEEE format, exactly: the rounded value as a point of T, or an infinity.
+template <class T>
+Extended<T> rounded_exactly(const Exact& q, const BinaryFormat& format) {
+  const RoundedToFormat r = round_to_format(q, format);
+  return r.infinite ? Extended<T>::infinity(r.infinite) : Extended<T>{from_exact<T>(r.value), 0};
+}
+
 // A real rounded into an IEEE format as a Cast rounds it (core/binary_formats.hpp). Rounding is monotone, so an
 // enclosure's ends, rounded, enclose the rounded value, and a point rounds to a point; an enclosure whose ends round
 // to a finite value and to an infinity is undecided.
 template <class T>
 Extended<T> rounded(const Extended<T>& x, const BinaryFormat& format) {
   if (!x.finite()) return x;
-  const auto extended = [](const RoundedToFormat& r) {
-    return r.infinite ? Extended<T>::infinity(r.infinite) : Extended<T>{from_exact<T>(r.value), 0};
-  };
   if constexpr (std::is_same_v<T, Exact>) {
-    return extended(round_to_format(x.value, format));
+    return rounded_exactly<T>(x.value, format);
   } else if constexpr (std::is_same_v<T, ExpLogNumber>) {
     const std::optional<Exact> q = x.value.rational();
     if (!q) throw NotExpLog("a Cast rounds an irrational value");  // left to the intervals
-    return extended(round_to_format(*q, format));
+    return rounded_exactly<T>(*q, format);
   } else {
     const RoundedToFormat lo = round_to_format(x.value.lower(), format), hi = round_to_format(x.value.upper(), format);
     if (lo.infinite || hi.infinite) {
@@ -278,8 +282,7 @@ Tensor<T> cast(const Tensor<T>& a, std::int64_t to) {
   }
   if (to_real) {
     Tensor<T> out = Tensor<T>::real(a.shape, {});
-    for (std::int64_t x : a.ints)
-      out.reals.push_back(rounded(Extended<T>{from_exact<T>(Exact(static_cast<long>(x))), 0}, format_of(to)));
+    for (std::int64_t x : a.ints) out.reals.push_back(rounded_exactly<T>(Exact(static_cast<long>(x)), format_of(to)));
     return out;
   }
   Tensor<T> out = a;

@@ -209,7 +209,9 @@ Tensor<T> scatter_nd(const Tensor<T>& data, const Tensor<T>& indices, const Tens
   const std::int64_t slice = element_count(Shape(data.shape.begin() + static_cast<long>(k), data.shape.end()));
   const std::int64_t tuples = element_count(Shape(indices.shape.begin(), indices.shape.end() - 1));
   Tensor<T> out = data;
-  std::vector<bool> written(static_cast<std::size_t>(element_count(data.shape) / std::max<std::int64_t>(slice, 1)));
+  // One flag per slice data's first k axes name (element_count of the rest would be 0 for an empty slice).
+  std::vector<bool> written(
+      static_cast<std::size_t>(element_count(Shape(data.shape.begin(), data.shape.begin() + static_cast<long>(k)))));
   for (std::int64_t t = 0; t < tuples; ++t) {
     std::int64_t offset = 0;
     for (std::size_t j = 0; j < k; ++j) {

@@ -6,6 +6,7 @@
 // box, must be caught.
 #include "model/evaluator.hpp"
 #include "model/onnx_reader.hpp"
+#include "model/onnx_writer.hpp"
 #include "onnx_graph_generator.hpp"
 
 #include <catch2/catch.hpp>
@@ -187,4 +188,21 @@ TEST_CASE("box evaluation: a too-tight enclosure, one member's value for the who
     }
   }
   CHECK(caught >= 5);
+}
+
+TEST_CASE("box evaluation: a graph whose output is its token input, or a box with an empty position, is refused",
+          "[model][box]") {
+  model::OnnxWriter w("output_is_input");
+  const std::string tokens = w.token_input("tokens");
+  w.node("Identity", {tokens});
+  w.output(tokens, 2);
+  auto read = model::read_onnx(w.serialized());
+  REQUIRE(std::holds_alternative<Graph>(read));  // the reader takes it; a check would refuse its integer output
+  const Graph& g = std::get<Graph>(read);
+  const TokenBox box{{{0, 1}}};
+  CHECK_THROWS_AS(model::evaluate_box(g, model::convert_weights<DoubleInterval>(g), box), model::BoxUnsupported);
+  const Graph copy = *graph_of_file("examples/models/copy.onnx");
+  const TokenBox empty{{{3}, {}}};
+  CHECK_THROWS_AS(model::evaluate_box(copy, model::convert_weights<DoubleInterval>(copy), empty),
+                  std::invalid_argument);
 }

@@ -688,3 +688,33 @@ TEST_CASE("model validation: Cast to a real type rounds to nearest, ties to even
   CHECK(integer_cast(16777219, float32).value == 16777221);
   CHECK(integer_cast(16777217, float64).value == 16777218);  // exact in float64
 }
+
+TEST_CASE("model validation: ScatterND into a tensor of empty slices, and a large integer cast in double intervals",
+          "[model][validation]") {
+  // data [2, 0] has two slices of no element: scattering into slice 1 changes nothing (and must not index a flag per
+  // element). logits = x + ReduceSum(ScatterND(...)) = x + 0.
+  model::OnnxWriter w("scatter_empty");
+  const std::string x = embedded(w, 2);
+  const std::string scattered =
+      w.node("ScatterND", {w.rationals("D", {2, 0}, {}), w.integers("i", {1, 1}, {1}), w.rationals("u", {1, 0}, {})});
+  const std::string zero = w.node("ReduceSum", {scattered}, {{"keepdims", std::int64_t{0}}});
+  w.node("Identity", {w.node("Add", {x, zero})}, {}, "logits");
+  w.output("logits", 2);
+  CHECK(output_values(std::get<model::Graph>(read_model(w.serialized()))) == std::vector<Exact>{1, 2, 2, 3, 3, 4});
+  // 2^53 + 1 cast to float64 is 2^53 (a tie to even), a point in double intervals as exactly.
+  model::OnnxWriter c("cast_large");
+  const std::string y = embedded(c, 2);
+  const std::string big =
+      c.node("Cast", {c.integers("n", {}, {(std::int64_t{1} << 53) + 1})}, {{"to", std::int64_t{11}}});
+  c.node("Identity", {c.node("Add", {y, big})}, {}, "logits");
+  c.output("logits", 2);
+  const model::Graph g = std::get<model::Graph>(read_model(c.serialized()));
+  const auto slots = model::evaluate_slots(g, model::convert_weights<DoubleInterval>(g), {0});
+  const Exact two_53(BigInt(1) << 53);
+  for (const auto& node : g.nodes)
+    if (node.op == "Cast") {
+      const auto& cast = slots[static_cast<std::size_t>(node.outputs.front())]->reals.front().value;
+      CHECK(cast.lower() == two_53);
+      CHECK(cast.upper() == two_53);
+    }
+}
