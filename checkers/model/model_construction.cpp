@@ -1,6 +1,7 @@
 #include "checkers/model/model_construction.hpp"
 
 #include "checkers/confidence.hpp"
+#include "checkers/model/bounds_coverage.hpp"
 #include "checkers/model/memory_estimate.hpp"
 #include "checkers/model/model_cases.hpp"
 #include "checkers/model/engine_calls.hpp"
@@ -31,8 +32,10 @@ const ClaimSpec& task_claim() {
       "every line of --expected), evaluated exactly when every op is rational and otherwise in certified double "
       "intervals, then MPFI intervals up the precision ladder; each argmax certified, an exact tie a failure, an "
       "undecided input unknown; the exact error "
-      "rate per length in the details",
-      {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal"},
+      "rate per length in the details. With --method bounds (auto: where the task has an abstraction), boxes of "
+      "inputs whose certified logit bounds put the expected class above every other are passed whole, and the "
+      "inputs of every other box are checked one by one as above (details.bounds)",
+      {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal", "method", "max-boxes"},
       DecidedBy::Check,
       [](const ParamValues& params, const std::string&) {
         return sampled(params) ? std::string("checked without --samples") : std::string();
@@ -61,6 +64,7 @@ const ClaimSpec& sample_claim() {
 struct ModelRun {
   std::shared_ptr<const LoadedModel> model;
   std::shared_ptr<const ModelCases> cases;
+  std::optional<BoundsMethod> bounds;
   Decode decode = Decode::Every;
   CaseLimits limits;
   std::size_t max_counterexamples = 10;
@@ -178,6 +182,41 @@ void require_memory(const LoadedModel& model, const std::vector<std::size_t>& le
   require_within_budget(model_memory_estimate(model, longest, threads, budget.bytes), budget, to_lower);
 }
 
+// The bounds method of this run, or nullopt for enumeration. --method bounds (and --max-boxes) where the bounds do
+// not apply is refused; auto enumerates there.
+std::optional<BoundsMethod> bounds_method_of(const ParamValues& params, const Task* task, Decode decode,
+                                             const RunOptions& options) {
+  const std::string method = params.choice("method");
+  std::optional<std::uint64_t> max_boxes;
+  if (params.has("max-boxes")) {
+    if (method == "enumerate")
+      throw UsageError("--max-boxes is the box budget of --method bounds; it does not apply to --method enumerate");
+    max_boxes = static_cast<std::uint64_t>(params.integer("max-boxes"));
+  }
+  if (method == "enumerate") return std::nullopt;
+  const bool required = method == "bounds" || max_boxes;
+  const std::string option = method == "bounds" ? "--method bounds" : "--max-boxes";
+  auto refuse = [&](const std::string& why) -> std::optional<BoundsMethod> {
+    if (required) throw UsageError(option + " " + why);
+    return std::nullopt;
+  };
+  if (!task) return refuse("needs --task: an --expected file has no abstraction (use --method enumerate)");
+  if (sampled(params)) return refuse("covers every input of the domain; it does not apply to --samples");
+  const auto abstraction = abstraction_of(*task);
+  if (!abstraction || decode == Decode::Generate)
+    return refuse("needs a task with an abstraction, one of " + tasks_with_abstraction() + " (task " + task->name +
+                  " has none; use --method enumerate)");
+  const auto [lo, hi] = params.range("lengths");
+  return BoundsMethod{
+      *abstraction, params.integer("V"), static_cast<int>(lo), static_cast<int>(hi), method == "bounds", max_boxes,
+      options};
+}
+
+RunOptions unbounded_domain(RunOptions options) {
+  options.force = true;  // the bounds search checks the budget against the inputs it leaves to enumerate
+  return options;
+}
+
 ModelRun prepare_model_run(const ParamValues& params, const std::string&, const ClaimSelection&,
                            const RunOptions& options, CheckReport& report) {
   const bool from_file = params.has("expected");
@@ -201,6 +240,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
           fmt::format("--V must be in [{}, {}] for task {} (got {})", task->min_V, task->max_V, task->name, V));
     const auto [lo, hi] = params.range("lengths");
     max_length = static_cast<int>(hi);
+    run.bounds = bounds_method_of(params, task, run.decode, options);
     if (sampled(params) && task->is_instance)
       throw UsageError("--samples draws from every sequence; task " + task->name + " checks " + task->instances +
                        " (check them exhaustively)");
@@ -209,8 +249,11 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
                                                static_cast<std::uint64_t>(params.integer("samples")),
                                                static_cast<std::uint64_t>(params.integer("seed")), options);
     else
-      run.cases = std::make_shared<ModelCases>(*task, V, static_cast<int>(lo), static_cast<int>(hi), options);
+      run.cases = std::make_shared<ModelCases>(*task, V, static_cast<int>(lo), static_cast<int>(hi),
+                                               run.bounds ? unbounded_domain(options) : options);
   } else {
+    if (params.has("max-boxes") || params.choice("method") == "bounds")
+      bounds_method_of(params, nullptr, run.decode, options);
     run.cases = std::make_shared<ModelCases>(params.text("expected"), run.decode, options);
   }
   run.model = std::make_shared<LoadedModel>(read_model_file(onnx_path(params), decimal_digits(params)));
@@ -236,16 +279,6 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
   return run;
 }
 
-// What one chunk of inputs accumulates: a tally per input length, and how many inputs each precision decided.
-struct ModelTally {
-  std::map<int, Tally> by_length;
-  std::map<unsigned, std::uint64_t> by_bits;
-  std::vector<Json> unknown_inputs;
-};
-
-void to_json(Json& j, const ModelTally& t) { put_fields(j, t.by_length, t.by_bits, t.unknown_inputs); }
-void from_json(const Json& j, ModelTally& t) { get_fields(j, t.by_length, t.by_bits, t.unknown_inputs); }
-
 std::string rate_text(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "0" : exact_to_string(Exact(static_cast<long>(part)) / Exact(static_cast<long>(whole)));
 }
@@ -264,34 +297,15 @@ Json length_row(int length, const Tally& t, bool sample) {
 }
 
 std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) {
-  RunOptions options;
-  options.threads = run.threads;
-  options.progress = run.progress;
+  ExactCheck check{run.model.get(), run.cases.get(), run.decode, run.limits, {}};
+  check.options.threads = run.threads;
+  check.options.progress = run.progress;
+  check.options.max_counterexamples = run.max_counterexamples;
   const std::size_t limit = run.max_counterexamples;
-  ModelTally all = enumerate_indices<ModelTally>(
-      run.cases->size(), options, "model inputs",
-      [&](std::uint64_t index, ModelTally& acc) {
-        const ModelCase c = run.cases->at(index);
-        if (!c.instance) return;
-        const CaseOutcome out = outcome_of_case(*run.model, c.task_case, run.decode, run.limits);
-        Tally& t = acc.by_length.try_emplace(c.length, Tally{.limit = limit}).first->second;
-        if (out.kind != CaseOutcome::Kind::Unknown) ++acc.by_bits[out.bits];
-        if (out.kind == CaseOutcome::Kind::Right)
-          t.pass();
-        else if (out.kind == CaseOutcome::Kind::Wrong)
-          t.fail({c.input, out.expected, out.got, out.detail});
-        else {
-          ++t.checked, ++t.unknown;
-          if (acc.unknown_inputs.size() < limit)
-            acc.unknown_inputs.push_back({{"input", c.input}, {"detail", out.detail}});
-        }
-      },
-      [limit](ModelTally& into, ModelTally&& from) {
-        for (auto& [length, t] : from.by_length)
-          into.by_length.try_emplace(length, Tally{.limit = limit}).first->second.merge(std::move(t));
-        for (const auto& [bits, n] : from.by_bits) into.by_bits[bits] += n;
-        append_limited(into.unknown_inputs, std::move(from.unknown_inputs), limit);
-      });
+  std::optional<BoundsCoverage> coverage;
+  if (run.bounds) coverage = cover_with_bounds(check, *run.bounds);
+  ModelTally all =
+      coverage ? std::move(coverage->tally) : tally_inputs(check, run.cases->size(), [](std::uint64_t k) { return k; });
   ClaimResult r = result_for(spec);
   const bool sample = run.cases->sampled();
   Tally total{.limit = limit};
@@ -312,8 +326,12 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
   for (const auto& [b, n] : all.by_bits) bits[rung_name(b)] = n;
   r.details["decided_at_bits"] = bits;
   if (!all.unknown_inputs.empty()) r.details["unknown_inputs"] = all.unknown_inputs;
+  r.details["method"] = coverage ? coverage->details["method"] : Json("enumerate");
+  if (coverage) r.details["bounds"] = coverage->details;
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
-  if (r.verdict == Verdict::Unknown)
+  if (r.verdict == Verdict::Unknown && coverage && !coverage->budget_reason.empty())
+    r.reason = coverage->budget_reason;
+  else if (r.verdict == Verdict::Unknown)
     r.reason =
         fmt::format("{} inputs undecided at the precision ladder's ceiling of {} bits", r.unknown, model_rungs.ceiling);
   return {r};
@@ -341,6 +359,14 @@ std::vector<ParamSpec> model_params() {
                     "of every one",
                     1, 1'000'000'000, ""),
       seed_param("seed of --samples"),
+      choice_param("method",
+                   "how the domain is covered: every input one by one, or boxes of inputs decided by certified "
+                   "bounds with the rest one by one (auto: bounds where the task has an abstraction)",
+                   {"auto", "enumerate", "bounds"}, "auto"),
+      integer_param("max-boxes",
+                    "with --method bounds: end the run after this many box evaluations and inputs checked one by "
+                    "one, the rest unknown",
+                    1, 1'000'000'000'000, ""),
       integer_param("weights-as-decimal",
                     "snap every real weight to the nearest multiple of 10^-K (for a float export of intended "
                     "decimal weights); absent: the stored values exactly",
@@ -396,7 +422,7 @@ Json sweep_model(const ParamValues& params, const std::string& variant, const Sw
 
 // eval reads the model and --input alone: an option that only a check or a sweep reads is refused, not ignored.
 void refuse_check_options(const ParamValues& params) {
-  for (const char* option : {"task", "V", "N", "p", "q", "expected", "samples"})
+  for (const char* option : {"task", "V", "N", "p", "q", "expected", "samples", "max-boxes"})
     if (params.has(option))
       throw UsageError(
           fmt::format("--{} applies to check and sweep model; eval model evaluates --input with the "
@@ -444,7 +470,7 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
 // task's options (--N, --p, --q) is read; eval evaluates --input alone (refuse_check_options names the check's
 // options).
 std::vector<std::string> model_unread_params(const std::string& verb, const SweepRequest*, const ParamValues& params) {
-  if (verb == "eval") return {"lengths", "decode", "seed"};
+  if (verb == "eval") return {"lengths", "decode", "seed", "method"};
   std::vector<std::string> out;
   if (!params.has("samples")) out.push_back("seed");
   if (params.has("expected")) out.insert(out.end(), {"V", "lengths", "N", "p", "q"});

@@ -1,5 +1,5 @@
-"""Builds the three example models (training the sort model for a few seconds) and exports them with
-torch.onnx.export: histogram.onnx, copy.onnx, sort.onnx beside this script.
+"""Builds the four example models (training the sort model for a few seconds) and exports them with
+torch.onnx.export: histogram.onnx, copy.onnx, previous.onnx, sort.onnx beside this script.
 
     scripts/setup --examples            # Debian's python3-torch and python3-onnx
     /usr/bin/python3 examples/models/export.py
@@ -10,7 +10,7 @@ import time
 import onnx
 import torch
 
-from models import CopyModel, HistogramModel, trained_sort_model
+from models import CopyModel, HistogramModel, PreviousTokenModel, trained_sort_model
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -30,6 +30,7 @@ if __name__ == "__main__":
     torch.manual_seed(0)
     export(HistogramModel(V=4, max_len=8), torch.tensor([[4, 0, 1, 1]]), "histogram.onnx")
     export(CopyModel(V=3), torch.tensor([[3, 0, 1, 4, 0]]), "copy.onnx")
+    export(PreviousTokenModel(V=16), torch.tensor([[16, 0, 1, 2]]), "previous.onnx")
     start = time.time()
     sort_model = trained_sort_model(V=4, max_len=8)
     print(f"sort model trained in {time.time() - start:.1f} s")

@@ -1,4 +1,4 @@
-"""Three small transformers written as a researcher writes them, for `tverify check model`.
+"""Four small transformers written as a researcher writes them, for `tverify check model`.
 
 Token layouts (docs/model.md): data tokens 0..V-1, BOS = V, and for copy COPY = V + 1. Every model takes int64 tokens
 of shape [1, seq] and returns logits of shape [1, seq, classes].
@@ -74,6 +74,36 @@ class CopyModel(nn.Module):
         s2 = self.gamma * (2.0 * t.unsqueeze(-1) * pos - pos * pos)
         w2 = torch.softmax(s2.masked_fill(future, float("-inf")), dim=-1)
         return w2 @ e[..., : self.V]                               # logits over the data tokens
+
+
+class PreviousTokenModel(nn.Module):
+    """Hand-set, one attention layer: a previous-token head, y_1 = x_1 and y_i = x_{i-1} (task `previous`).
+
+    Reads [BOS, x_1..x_n]. The query at position p wants the key at t = p - 1; the score of key j is
+    gamma (2 t j - j^2) - 2 gamma [key j is BOS], which is -gamma (j - t)^2 up to a term that does not depend on j,
+    so every other key scores at least gamma lower, under a causal mask. At p = 1 the wanted key is BOS, which the
+    penalty puts below the query's own position: y_1 = x_1. The value is the key's one-hot data token (BOS has
+    none), so the logits are the attention weights gathered per token. The scores do not depend on the data tokens,
+    which is what lets tverify's bounds decide whole sets of inputs at once.
+    """
+
+    def __init__(self, V=16, gamma=10.0):
+        super().__init__()
+        self.V, self.gamma = V, gamma
+        self.embed = nn.Embedding(V + 1, V + 1)
+        with torch.no_grad():
+            self.embed.weight.copy_(torch.eye(V + 1))
+
+    def forward(self, tokens):
+        e = self.embed(tokens)                                    # [1, seq, V+1]
+        seq = tokens.shape[1]
+        pos = torch.arange(seq, dtype=torch.float32)
+        future = torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1)
+        wanted = (pos - 1.0).unsqueeze(-1)                        # t = p - 1
+        is_bos = e[..., self.V].unsqueeze(1)                      # [1, 1, seq]: key j is BOS
+        scores = self.gamma * (2.0 * wanted * pos - pos * pos) - 2.0 * self.gamma * is_bos
+        weights = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
+        return weights @ e[..., : self.V]                         # logits over the data tokens
 
 
 class SortModel(nn.Module):

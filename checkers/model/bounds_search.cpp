@@ -1,0 +1,207 @@
+#include "checkers/model/bounds_search.hpp"
+
+#include "checkers/wire.hpp"
+#include "model/box_decision.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <deque>
+
+namespace tverify::model {
+
+void to_json(Json& j, const DecidedBox& d) { put_fields(j, d.length, d.target, d.box, d.margin); }
+void from_json(const Json& j, DecidedBox& d) { get_fields(j, d.length, d.target, d.box, d.margin); }
+
+namespace {
+
+// One tree: the boxes of one length explored for one target.
+struct Tree {
+  int length = 0;
+  std::size_t target = 0;
+};
+
+struct TreeResult {
+  std::uint64_t boxes = 0;
+  std::vector<DecidedBox> decided;
+  std::vector<DataBox> open, unexplored;
+  std::string no_box_evaluation;
+};
+
+void to_json(Json& j, const TreeResult& t) {
+  put_fields(j, t.boxes, t.decided, t.open, t.unexplored, t.no_box_evaluation);
+}
+void from_json(const Json& j, TreeResult& t) {
+  get_fields(j, t.boxes, t.decided, t.open, t.unexplored, t.no_box_evaluation);
+}
+
+std::vector<Tree> trees_of(const BoundsRequest& r) {
+  std::vector<Tree> trees;
+  for (int n = r.min_length; n <= r.max_length; ++n)
+    for (std::size_t i = r.decode == Decode::Last ? static_cast<std::size_t>(n) - 1 : 0;
+         i < static_cast<std::size_t>(n); ++i)
+      trees.push_back({n, i});
+  return trees;
+}
+
+DataBox full_box(int length, long long V) {
+  std::vector<std::int64_t> every(static_cast<std::size_t>(V));
+  for (long long t = 0; t < V; ++t) every[static_cast<std::size_t>(t)] = t;
+  return DataBox(static_cast<std::size_t>(length), every);
+}
+
+// The token sequences of the task's layout [BOS, x_1, ..., x_n], BOS = V.
+TokenBox token_box(const DataBox& box, long long V) {
+  TokenBox out;
+  out.positions.push_back({V});
+  out.positions.insert(out.positions.end(), box.begin(), box.end());
+  return out;
+}
+
+std::uint64_t power(long long V, int n) {
+  std::uint64_t p = 1;
+  for (int k = 0; k < n; ++k) p *= static_cast<std::uint64_t>(V);
+  return p;
+}
+
+// The box evaluations a tree may make before its remaining boxes are left open: its length's inputs, shared among
+// its targets, over four; so that where the bounds decide nothing they cost about a quarter of enumeration.
+std::uint64_t tree_cap(const BoundsRequest& r, const Tree& tree, std::size_t trees_of_length) {
+  return std::max<std::uint64_t>(static_cast<std::uint64_t>(r.V) + 1, power(r.V, tree.length) / (4 * trees_of_length));
+}
+
+// The box's children: one per token of the first position that the target reads and the box leaves open, or, when
+// it reads only fixed positions, of the first open position.
+std::vector<DataBox> split(const DataBox& box, const std::vector<std::size_t>& reads) {
+  auto open_position = [&]() -> std::size_t {
+    for (std::size_t p : reads)
+      if (box[p].size() > 1) return p;
+    for (std::size_t p = 0; p < box.size(); ++p)
+      if (box[p].size() > 1) return p;
+    return box.size();
+  };
+  const std::size_t p = open_position();
+  std::vector<DataBox> children;
+  for (std::int64_t t : box[p]) {
+    children.push_back(box);
+    children.back()[p] = {t};
+  }
+  return children;
+}
+
+// The tree explored breadth-first, children in token order. After `cap` evaluations the boxes left are open; after
+// `budget` they are unexplored.
+TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, std::optional<std::uint64_t> budget) {
+  TreeResult out;
+  std::deque<DataBox> queue{full_box(tree.length, r.V)};
+  const std::vector<std::size_t> reads = r.abstraction->reads(tree.target, static_cast<std::size_t>(tree.length));
+  while (!queue.empty()) {
+    DataBox box = std::move(queue.front());
+    queue.pop_front();
+    if (budget && out.boxes == *budget) {
+      out.unexplored.push_back(std::move(box));
+      continue;
+    }
+    if (out.boxes == cap) {
+      out.open.push_back(std::move(box));
+      continue;
+    }
+    ++out.boxes;
+    const BoxRead read{1 + tree.target, expected_classes(*r.task, *r.abstraction, box, tree.target, r.V, r.classes)};
+    const auto decided = decide_box(*r.model, token_box(box, r.V), {read}, r.classes);
+    if (const auto* none = std::get_if<NoBoxEvaluation>(&decided)) {
+      out.no_box_evaluation = none->reason;
+      return out;
+    }
+    const BoxReading& reading = std::get<std::vector<BoxReading>>(decided).front();
+    if (reading.verdict == BoxVerdict::Right)
+      out.decided.push_back({tree.length, tree.target, std::move(box), std::min(reading.margin, 1e300)});
+    else if (reading.verdict == BoxVerdict::Wrong || box_size(box) <= static_cast<std::uint64_t>(r.V))
+      out.open.push_back(std::move(box));
+    else
+      for (DataBox& child : split(box, reads)) queue.push_back(std::move(child));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t box_size(const DataBox& box) {
+  std::uint64_t size = 1;
+  for (const auto& set : box) size *= set.size();
+  return size;
+}
+
+BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
+  const std::vector<Tree> trees = trees_of(r);
+  auto trees_of_length = [&](int n) {
+    return static_cast<std::size_t>(
+        std::count_if(trees.begin(), trees.end(), [n](const Tree& t) { return t.length == n; }));
+  };
+  auto run = [&](std::size_t k, std::optional<std::uint64_t> budget) {
+    return explore(r, trees[k], tree_cap(r, trees[k], trees_of_length(trees[k].length)), budget);
+  };
+  std::vector<TreeResult> results = enumerate_indices<std::vector<TreeResult>>(
+      trees.size(), options, "bound trees",
+      [&](std::uint64_t k, std::vector<TreeResult>& acc) { acc.push_back(run(k, r.max_boxes)); },
+      [](std::vector<TreeResult>& into, std::vector<TreeResult>&& from) {
+        for (auto& t : from) into.push_back(std::move(t));
+      });
+  BoundsCover cover;
+  for (const TreeResult& t : results)
+    if (!t.no_box_evaluation.empty()) {
+      cover.no_box_evaluation = t.no_box_evaluation;
+      return cover;
+    }
+  // The budget counted tree by tree in order: the first tree that passes it is explored again with what is left,
+  // and the trees after it are unexplored.
+  for (std::size_t k = 0; k < trees.size(); ++k) {
+    const std::uint64_t left = r.max_boxes ? *r.max_boxes - cover.boxes : UINT64_MAX;
+    if (results[k].boxes > left || (left == 0 && r.max_boxes)) {
+      results[k] = left == 0 ? TreeResult{.unexplored = {full_box(trees[k].length, r.V)}} : run(k, left);
+    }
+    TreeResult& t = results[k];
+    cover.boxes += t.boxes;
+    for (auto& d : t.decided) cover.decided.push_back(std::move(d));
+    auto& open = cover.open[trees[k].length];
+    open.insert(open.end(), t.open.begin(), t.open.end());
+    if (!t.unexplored.empty()) {
+      auto& unexplored = cover.unexplored[trees[k].length];
+      unexplored.insert(unexplored.end(), t.unexplored.begin(), t.unexplored.end());
+    }
+  }
+  return cover;
+}
+
+std::vector<std::uint64_t> members_in_domain_order(const std::vector<DataBox>& boxes, int length, int min_length,
+                                                   long long V) {
+  std::uint64_t offset = 0;
+  for (int m = min_length; m < length; ++m) offset += power(V, m);
+  std::vector<std::uint64_t> members;
+  for (const DataBox& box : boxes) {
+    std::vector<std::size_t> digit(box.size(), 0);
+    while (true) {
+      std::uint64_t rank = 0;
+      for (std::size_t p = 0; p < box.size(); ++p)
+        rank = rank * static_cast<std::uint64_t>(V) + static_cast<std::uint64_t>(box[p][digit[p]]);
+      members.push_back(offset + rank);
+      std::size_t k = box.size();
+      while (k > 0 && ++digit[k - 1] == box[k - 1].size()) digit[--k] = 0;
+      if (k == 0) break;
+    }
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  return members;
+}
+
+std::string box_text(const DataBox& box, long long V) {
+  std::vector<std::string> positions;
+  for (const auto& set : box)
+    positions.push_back(static_cast<long long>(set.size()) == V ? std::string("*")
+                                                                : fmt::format("{}", fmt::join(set, ",")));
+  return fmt::format("{}", fmt::join(positions, " | "));
+}
+
+}  // namespace tverify::model

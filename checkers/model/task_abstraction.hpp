@@ -1,0 +1,44 @@
+// A task's outputs over a box of data sequences (docs/model.md, "Tasks over boxes"): for each target, the data
+// positions it reads, and the classes it may be over a box. The bounds search (checkers/model/bounds_search.hpp)
+// decides a target for a whole box when this is one class and the model's bounds put that class's logit above every
+// other's.
+#pragma once
+
+#include "checkers/model/tasks.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace tverify::model {
+
+// A box of data sequences x_1..x_n: at each position the tokens it may hold (sorted, distinct, non-empty).
+using DataBox = std::vector<std::vector<std::int64_t>>;
+
+struct TaskAbstraction {
+  // The data positions (0-based) target i of a sequence of length n reads: its expected output is a function of the
+  // tokens there alone. The search splits them first, in this order.
+  std::function<std::vector<std::size_t>(std::size_t i, std::size_t n)> reads;
+  // The classes target i may be over a box whose members are too many to enumerate over reads(i): a superset of
+  // them, sorted and distinct. Absent: every class.
+  std::function<std::vector<std::int64_t>(const DataBox& box, std::size_t i)> closed_form{};
+};
+
+// The task's abstraction; nullopt for a task with none (a generated output, a variable number of targets, a
+// validity predicate over instances): such a task is checked by enumeration.
+std::optional<TaskAbstraction> abstraction_of(const Task& task);
+
+// The names of the tasks that have an abstraction, comma-separated (for a refusal).
+std::string tasks_with_abstraction();
+
+// The member combinations over reads(i) that expected_classes enumerates at most before it uses the closed form.
+inline constexpr std::uint64_t max_enumerated_combinations = 4096;
+
+// The classes target i may be over `box` (sorted, distinct): the targets of every combination of tokens at reads(i)
+// (the other positions at their first token, which target i does not read) when there are at most
+// max_enumerated_combinations of them; otherwise the closed form, or every class 0..classes-1.
+std::vector<std::int64_t> expected_classes(const Task& task, const TaskAbstraction& abstraction, const DataBox& box,
+                                           std::size_t i, long long V, std::int64_t classes);
+
+}  // namespace tverify::model

@@ -1,0 +1,49 @@
+// What bounds over a box say about a model's outputs: at each read position, whether the argmax is the expected class
+// for every member of the box, certainly not it for any member, or open (the bounds cannot tell, so the box is split
+// or its members are evaluated one by one).
+//
+// The logits are enclosed over the box by evaluate_box (model/evaluator.hpp), in double intervals and, when those
+// cannot decide a comparison inside the graph or leave the double range, at 256 bits. A position is Right when its
+// expected class is one class c and the lower end of logit c is above the upper end of every other class's logit:
+// then every member's exact argmax is c, strictly. It is Wrong when some class k's lower end is above the upper end
+// of every class the position may expect: no member's argmax is then an expected class.
+#pragma once
+
+#include "model/loaded_model.hpp"
+#include "model/token_box.hpp"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tverify::model {
+
+// One read position of a box: the position in the token sequence and the classes its expected output may be over
+// the box (sorted, distinct, non-empty).
+struct BoxRead {
+  std::size_t position = 0;
+  std::vector<std::int64_t> expected;
+};
+
+enum class BoxVerdict { Right, Wrong, Open };
+
+struct BoxReading {
+  BoxVerdict verdict = BoxVerdict::Open;
+  // Right: a lower bound on logit c minus the largest other logit, over the box (for the record; rounded down).
+  double margin = 0;
+};
+
+// Why a graph has no box evaluation (the token input feeds an op other than an embedding lookup or Shape).
+struct NoBoxEvaluation {
+  std::string reason;
+};
+
+// The verdict at each of `reads` over `box`; every position Open when the graph cannot be evaluated over the box
+// (a comparison that differs across it, a model error that its members' own evaluation reports) or its output is not
+// logits of at least `classes` classes. NoBoxEvaluation when the graph has none.
+std::variant<std::vector<BoxReading>, NoBoxEvaluation> decide_box(const LoadedModel& model, const TokenBox& box,
+                                                                  const std::vector<BoxRead>& reads,
+                                                                  std::int64_t classes);
+
+}  // namespace tverify::model
