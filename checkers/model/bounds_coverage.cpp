@@ -43,40 +43,46 @@ Json decided_boxes_json(const BoundsCover& cover, long long V) {
   return list;
 }
 
-// The inputs the bounds left undecided at each length, listed (ascending, lengths in order) when the exact pass
-// will check them, else only counted.
-struct UndecidedInputs {
-  std::vector<std::uint64_t> listed;
-  std::map<int, std::uint64_t> count;
-  bool counted_exactly = true;  // false: a count is the boxes' sizes added, an upper bound
+std::vector<DataBox> boxes_at(const std::map<int, std::vector<DataBox>>& by_length, int n) {
+  const auto it = by_length.find(n);
+  return it == by_length.end() ? std::vector<DataBox>{} : it->second;
+}
+
+std::vector<std::uint64_t> members_of(const std::vector<DataBox>& boxes, int n, const BoundsMethod& m) {
+  if (listed_size(boxes) > max_listed_members)
+    throw UsageError(fmt::format(
+        "the bounds leave more than {} inputs of length {} to account for one by one; lower --lengths or use "
+        "--method enumerate",
+        max_listed_members, n));
+  return members_in_domain_order(boxes, n, m.min_length, m.V);
+}
+
+// The inputs of one length that no decided box holds, in domain order.
+struct LengthInputs {
+  int length = 0;
+  std::vector<std::uint64_t> wrong;      // in a box that fails whole
+  std::vector<std::uint64_t> undecided;  // in no such box: listed when the exact pass may reach them
+  std::uint64_t undecided_count = 0;
+  std::vector<std::uint64_t> to_check;  // what the exact pass checks: the undecided ones, and the first wrong ones
+                                        // (the counterexamples enumeration would list)
 };
 
-UndecidedInputs undecided_inputs(const BoundsCover& cover, const BoundsMethod& m, bool list) {
-  UndecidedInputs out;
-  for (int n = m.min_length; n <= m.max_length; ++n) {
-    std::vector<DataBox> boxes;
-    for (const auto* part : {&cover.open, &cover.unexplored})
-      if (const auto it = part->find(n); it != part->end())
-        boxes.insert(boxes.end(), it->second.begin(), it->second.end());
-    const std::uint64_t all = inputs_of_length(m.V, n), sizes = listed_size(boxes);
-    if (!list && whole_length(boxes, m.V)) {
-      out.count[n] = all;
-      continue;
-    }
-    if (sizes > max_listed_members) {
-      if (list)
-        throw UsageError(
-            fmt::format("the bounds leave more than {} inputs of length {} to check one by one; lower --lengths or use "
-                        "--method enumerate",
-                        max_listed_members, n));
-      out.count[n] = std::min(sizes, all);
-      out.counted_exactly = false;
-      continue;
-    }
-    const auto members = members_in_domain_order(boxes, n, m.min_length, m.V);
-    out.count[n] = members.size();
-    if (list) out.listed.insert(out.listed.end(), members.begin(), members.end());
+LengthInputs inputs_of_length(const BoundsCover& cover, const BoundsMethod& m, int n, bool list, std::size_t limit) {
+  LengthInputs out{n};
+  out.wrong = members_of(boxes_at(cover.wrong, n), n, m);
+  std::vector<DataBox> undecided = boxes_at(cover.open, n);
+  for (const DataBox& box : boxes_at(cover.unexplored, n)) undecided.push_back(box);
+  if (!list && whole_length(undecided, m.V)) {
+    out.undecided_count = inputs_of_length(m.V, n) - out.wrong.size();
+    return out;
   }
+  const auto members = members_of(undecided, n, m);
+  std::set_difference(members.begin(), members.end(), out.wrong.begin(), out.wrong.end(),
+                      std::back_inserter(out.undecided));
+  out.undecided_count = out.undecided.size();
+  const auto first_wrong = out.wrong.begin() + static_cast<long>(std::min(limit, out.wrong.size()));
+  std::merge(out.undecided.begin(), out.undecided.end(), out.wrong.begin(), first_wrong,
+             std::back_inserter(out.to_check));
   return out;
 }
 
@@ -96,35 +102,47 @@ BoundsCoverage cover_with_bounds(const ExactCheck& check, const BoundsMethod& m)
                         m.max_length, check.limits.classes, check.decode,   m.max_boxes};
   const BoundsCover cover = search_bounds(request, check.options);
   if (!cover.no_box_evaluation.empty()) return enumerated(check, m, cover.no_box_evaluation);
-  const std::uint64_t left = m.max_boxes ? *m.max_boxes - cover.boxes : UINT64_MAX;
-  const UndecidedInputs undecided = undecided_inputs(cover, m, left > 0);
-  if (left > 0) check_budget(undecided.listed.size(), m.budget, "the inputs the bounds leave to check one by one");
-  const std::uint64_t reached = std::min<std::uint64_t>(undecided.listed.size(), left);
-  BoundsCoverage out;
-  out.tally = tally_inputs(check, reached, [&](std::uint64_t k) { return undecided.listed[k]; });
   const std::size_t limit = check.options.max_counterexamples;
-  std::uint64_t by_bounds = 0, beyond_budget = 0, position = 0;
-  for (const auto& [n, count] : undecided.count) {
-    Tally& t = tally_of_length(out.tally, n, limit);
-    const std::uint64_t decided = inputs_of_length(m.V, n) - count;
+  const std::uint64_t left = m.max_boxes ? *m.max_boxes - cover.boxes : UINT64_MAX;
+  std::vector<LengthInputs> lengths;
+  std::vector<std::uint64_t> to_check;
+  for (int n = m.min_length; n <= m.max_length; ++n) {
+    lengths.push_back(inputs_of_length(cover, m, n, left > 0, limit));
+    to_check.insert(to_check.end(), lengths.back().to_check.begin(), lengths.back().to_check.end());
+  }
+  if (left > 0) check_budget(to_check.size(), m.budget, "the inputs the bounds leave to check one by one");
+  const std::uint64_t reached = std::min<std::uint64_t>(to_check.size(), left);
+  BoundsCoverage out;
+  out.tally = tally_inputs(check, reached, [&](std::uint64_t k) { return to_check[k]; });
+  std::uint64_t by_bounds = 0, failed_whole = 0, unknown = 0, position = 0;
+  for (const LengthInputs& length : lengths) {
+    Tally& t = tally_of_length(out.tally, length.length, limit);
+    const std::uint64_t decided = inputs_of_length(m.V, length.length) - length.wrong.size() - length.undecided_count;
     t.checked += decided, t.passed += decided, by_bounds += decided;
-    const std::uint64_t unreached = count - (std::min(position + count, reached) - std::min(position, reached));
-    t.checked += unreached, t.unknown += unreached, beyond_budget += unreached;
-    position += count;
+    // The wrong inputs the exact pass does not check fail without it; the undecided ones it does not reach are
+    // unknown.
+    std::uint64_t wrong_unchecked = length.wrong.size(), undecided_unreached = length.undecided_count;
+    for (std::size_t k = 0; k < length.to_check.size(); ++k, ++position) {
+      const bool wrong = std::binary_search(length.wrong.begin(), length.wrong.end(), length.to_check[k]);
+      if (position < reached) (wrong ? wrong_unchecked : undecided_unreached) -= 1;
+    }
+    t.checked += wrong_unchecked + undecided_unreached;
+    t.failed += wrong_unchecked, failed_whole += wrong_unchecked;
+    t.unknown += undecided_unreached, unknown += undecided_unreached;
   }
   out.details = {{"method", "bounds"},
                  {"box_evaluations", cover.boxes},
                  {"inputs_decided_by_bounds", by_bounds},
+                 {"inputs_failed_by_bounds", failed_whole},
                  {"inputs_checked_one_by_one", reached},
-                 {"inputs_unknown_at_budget", beyond_budget},
+                 {"inputs_unknown_at_budget", unknown},
                  {"decided_boxes", decided_boxes_json(cover, m.V)}};
   if (m.max_boxes) out.details["max_boxes"] = *m.max_boxes;
-  if (beyond_budget > 0) {
+  if (unknown > 0) {
     const std::uint64_t total = check.cases->size();
-    out.budget_reason = fmt::format("--max-boxes {} reached: {} of the {} inputs decided ({:.4g}%){}", *m.max_boxes,
-                                    total - beyond_budget, total,
-                                    100.0 * static_cast<double>(total - beyond_budget) / static_cast<double>(total),
-                                    undecided.counted_exactly ? "" : ", at least");
+    out.budget_reason =
+        fmt::format("--max-boxes {} reached: {} of the {} inputs decided ({:.4g}%)", *m.max_boxes, total - unknown,
+                    total, 100.0 * static_cast<double>(total - unknown) / static_cast<double>(total));
   }
   return out;
 }

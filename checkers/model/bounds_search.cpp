@@ -25,15 +25,15 @@ struct Tree {
 struct TreeResult {
   std::uint64_t boxes = 0;
   std::vector<DecidedBox> decided;
-  std::vector<DataBox> open, unexplored;
+  std::vector<DataBox> open, wrong, unexplored;
   std::string no_box_evaluation;
 };
 
 void to_json(Json& j, const TreeResult& t) {
-  put_fields(j, t.boxes, t.decided, t.open, t.unexplored, t.no_box_evaluation);
+  put_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.no_box_evaluation);
 }
 void from_json(const Json& j, TreeResult& t) {
-  get_fields(j, t.boxes, t.decided, t.open, t.unexplored, t.no_box_evaluation);
+  get_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.no_box_evaluation);
 }
 
 std::vector<Tree> trees_of(const BoundsRequest& r) {
@@ -117,7 +117,9 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
     const BoxReading& reading = std::get<std::vector<BoxReading>>(decided).front();
     if (reading.verdict == BoxVerdict::Right)
       out.decided.push_back({tree.length, tree.target, std::move(box), std::min(reading.margin, 1e300)});
-    else if (reading.verdict == BoxVerdict::Wrong || box_size(box) <= static_cast<std::uint64_t>(r.V))
+    else if (reading.verdict == BoxVerdict::Wrong)
+      out.wrong.push_back(std::move(box));
+    else if (box_size(box) <= static_cast<std::uint64_t>(r.V))
       out.open.push_back(std::move(box));
     else
       for (DataBox& child : split(box, reads)) queue.push_back(std::move(child));
@@ -164,8 +166,10 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
     TreeResult& t = results[k];
     cover.boxes += t.boxes;
     for (auto& d : t.decided) cover.decided.push_back(std::move(d));
-    auto& open = cover.open[trees[k].length];
-    open.insert(open.end(), t.open.begin(), t.open.end());
+    for (auto [part, into] : {std::pair{&t.open, &cover.open}, std::pair{&t.wrong, &cover.wrong}}) {
+      auto& boxes = (*into)[trees[k].length];
+      boxes.insert(boxes.end(), part->begin(), part->end());
+    }
     if (!t.unexplored.empty()) {
       auto& unexplored = cover.unexplored[trees[k].length];
       unexplored.insert(unexplored.end(), t.unexplored.begin(), t.unexplored.end());

@@ -1,8 +1,9 @@
 // Branch and bound over boxes of data sequences (docs/model.md, "--method bounds"): for each length and each target,
 // a tree of boxes, each decided for all its members by the model's bounds (model/box_decision.hpp) against the
 // task's expected classes over it (checkers/model/task_abstraction.hpp), or split on a position the target reads.
-// What no tree decides is left open: its members are then checked one by one by the exact engine, as enumeration
-// checks them, so that verdicts, counterexamples and error rates are the same as enumeration's.
+// A box on which the bounds put some other class above every expected one fails whole. What no tree decides is left
+// open: its members are then checked one by one by the exact engine, as enumeration checks them, so that verdicts,
+// counterexamples and error rates are the same as enumeration's.
 //
 // The trees are a function of the model, the task and the domain: each is explored breadth-first in a fixed order,
 // the trees are numbered by (length, target), and a box budget is counted in that order, whatever the number of
@@ -50,6 +51,8 @@ struct BoundsCover {
   std::vector<DecidedBox> decided;
   // Per length: the boxes some target left open, whose members the exact engine checks.
   std::map<int, std::vector<DataBox>> open;
+  // Per length: the boxes on which some target is certainly wrong for every member: each member fails.
+  std::map<int, std::vector<DataBox>> wrong;
   // Per length: the boxes the box budget left unexplored (their members are unknown unless another target's open
   // box holds them and the budget reaches them).
   std::map<int, std::vector<DataBox>> unexplored;
