@@ -61,33 +61,33 @@ std::optional<std::vector<BoxReading>> readings_of(const Tensor<T>& out, const T
 }
 
 // The readings from the enclosure in T; nullopt when it cannot be made: a comparison the box leaves undecided (its
-// members disagree on it far more often than the rounding blurs it), an enclosure past the double range (a wide box
-// sends exp of its upper scores there), a model error. A higher precision rarely helps a wide box, and the exact
-// engine decides its members anyway.
+// members disagree on it far more often than the rounding blurs it), a plan's check that fails, an enclosure past
+// the double range, a model error. `higher` says whether more precision may help: only past the double range (a
+// softmax of large scores), since the exact engine decides a box's members anyway.
 template <class T>
 std::optional<std::vector<BoxReading>> decided_with(const LoadedModel& model, const Weights<T>& weights,
-                                                    const TokenBox& box, const std::vector<BoxRead>& reads,
-                                                    std::int64_t classes) {
+                                                    const BoxQuestion& q, bool& higher) {
+  higher = false;
   try {
-    return readings_of(evaluate_box(model.graph, weights, box), box, reads, classes);
+    return readings_of(evaluate_box(model.graph, weights, q.box, q.plan), q.box, q.reads, q.classes);
   } catch (const Undecided&) {
-  } catch (const DoubleRangeExceeded&) {
-  } catch (const ModelError&) {}
+  } catch (const PrefixBroken&) {
+  } catch (const DoubleRangeExceeded&) { higher = true; } catch (const ModelError&) {
+  }
   return std::nullopt;
 }
 
 }  // namespace
 
-std::variant<std::vector<BoxReading>, NoBoxEvaluation> decide_box(const LoadedModel& model, const TokenBox& box,
-                                                                  const std::vector<BoxRead>& reads,
-                                                                  std::int64_t classes) {
+std::variant<std::vector<BoxReading>, NoBoxEvaluation> decide_box(const LoadedModel& model, const BoxQuestion& q) {
   try {
-    const auto readings = model.double_rung()
-                              ? decided_with(model, *model.doubles, box, reads, classes)
-                              : decided_with(model, model.rung_weights<model_rungs.first>(), box, reads, classes);
-    if (readings) return *readings;
+    bool higher = true;
+    if (model.double_rung())
+      if (auto r = decided_with(model, *model.doubles, q, higher)) return *r;
+    if (higher)
+      if (auto r = decided_with(model, model.rung_weights<model_rungs.first>(), q, higher)) return *r;
   } catch (const BoxUnsupported& e) { return NoBoxEvaluation{e.what()}; }
-  return std::vector<BoxReading>(reads.size());
+  return std::vector<BoxReading>(q.reads.size());
 }
 
 }  // namespace tverify::model

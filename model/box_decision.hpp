@@ -39,11 +39,19 @@ struct NoBoxEvaluation {
   std::string reason;
 };
 
-// The verdict at each of `reads` over `box`; every position Open when the graph cannot be evaluated over the box
-// (a comparison that differs across it, a model error that its members' own evaluation reports) or its output is not
-// logits of at least `classes` classes. NoBoxEvaluation when the graph has none.
-std::variant<std::vector<BoxReading>, NoBoxEvaluation> decide_box(const LoadedModel& model, const TokenBox& box,
-                                                                  const std::vector<BoxRead>& reads,
-                                                                  std::int64_t classes);
+// What is asked of one box: the verdict at each of `reads`, given the output needs at least `classes` classes. With a
+// plan (a generation read from the teacher-forced sequence, model/prefix_plan.hpp), its checks must hold for every
+// member, or every read is Open.
+struct BoxQuestion {
+  TokenBox box;
+  std::vector<BoxRead> reads;
+  std::int64_t classes = 0;
+  const PrefixPlan* plan = nullptr;
+};
+
+// The verdict at each read; every one Open when the graph cannot be evaluated over the box (a comparison that
+// differs across it, a model error that its members' own evaluation reports) or its output is not logits of at least
+// `classes` classes. NoBoxEvaluation when the graph has none.
+std::variant<std::vector<BoxReading>, NoBoxEvaluation> decide_box(const LoadedModel& model, const BoxQuestion& q);
 
 }  // namespace tverify::model

@@ -138,12 +138,12 @@ Tensor<T> evaluate(const Graph& graph, const Weights<T>& weights, const std::vec
 }
 
 template <class T>
-Tensor<T> evaluate_box(const Graph& graph, const Weights<T>& weights, const TokenBox& box) {
+Tensor<T> evaluate_box(const Graph& graph, const Weights<T>& weights, const TokenBox& box, const PrefixPlan* plan) {
   if (graph.output_slot == graph.input_slot) throw BoxUnsupported("the graph's output is its token input");
   for (const auto& set : box.positions)
     if (set.empty()) throw std::invalid_argument("a box position holds no token");
   Evaluation<T> e;
-  run_graph(graph, weights, box.first_member(), nullptr, e, {}, &box);
+  run_graph(graph, weights, box.first_member(), plan, e, {}, &box);
   const Tensor<T>* out = e.value[static_cast<std::size_t>(graph.output_slot)];
   if (!out) throw ModelError("the graph output '" + graph.output_name + "' is never computed");
   return *out;
@@ -208,8 +208,10 @@ template Tensor<Interval<16384>> evaluate(const Graph&, const Weights<Interval<1
                                           const PrefixPlan*);
 
 // Bounds over boxes: in double intervals, then MPFI.
-template Tensor<DoubleInterval> evaluate_box(const Graph&, const Weights<DoubleInterval>&, const TokenBox&);
-template Tensor<Interval<256>> evaluate_box(const Graph&, const Weights<Interval<256>>&, const TokenBox&);
+template Tensor<DoubleInterval> evaluate_box(const Graph&, const Weights<DoubleInterval>&, const TokenBox&,
+                                             const PrefixPlan*);
+template Tensor<Interval<256>> evaluate_box(const Graph&, const Weights<Interval<256>>&, const TokenBox&,
+                                            const PrefixPlan*);
 
 // The probes of model/prefix_analysis.hpp, taken exactly, in double intervals or at the first MPFI rung.
 template EvaluationSize measure_evaluation(const Graph&, const Weights<DoubleInterval>&, const TokenIds&,

@@ -49,9 +49,11 @@ struct BoxUnsupported : std::runtime_error {
 // an embedding lookup (a Gather along axis 0 of a table): at each position, the hull of the rows its tokens select.
 // Every other op is its interval evaluation, which encloses its output over every member of its inputs'
 // enclosures. BoxUnsupported when the token input feeds anything but such a Gather or Shape; Undecided where a
-// comparison inside the graph differs across the box; ModelError as `evaluate`.
+// comparison inside the graph differs across the box; ModelError as `evaluate`. With a plan, each check is made on
+// the enclosure (an entry exactly -inf or exactly 0 for every member), PrefixBroken when one fails.
 template <class T>
-Tensor<T> evaluate_box(const Graph& graph, const Weights<T>& weights, const TokenBox& box);
+Tensor<T> evaluate_box(const Graph& graph, const Weights<T>& weights, const TokenBox& box,
+                       const PrefixPlan* plan = nullptr);
 
 // The values one evaluation makes: how many tensors, their elements (real and integer) and the largest real one.
 // `stopped` says why the evaluation ended early (a model error, or a comparison the scalar type cannot decide); the

@@ -136,6 +136,7 @@ BoundsCoverage cover_with_bounds(const ExactCheck& check, const BoundsMethod& m)
                  {"inputs_failed_by_bounds", failed_whole},
                  {"inputs_checked_one_by_one", reached},
                  {"inputs_unknown_at_budget", unknown},
+                 {"lengths_without_prefix_plan", cover.lengths_without_plan},
                  {"decided_boxes", decided_boxes_json(cover, m.V)}};
   if (m.max_boxes) out.details["max_boxes"] = *m.max_boxes;
   if (unknown > 0) {

@@ -26,14 +26,15 @@ struct TreeResult {
   std::uint64_t boxes = 0;
   std::vector<DecidedBox> decided;
   std::vector<DataBox> open, wrong, unexplored;
+  bool without_plan = false;  // a generation the graph is not shown prefix-consistent for: every input open
   std::string no_box_evaluation;
 };
 
 void to_json(Json& j, const TreeResult& t) {
-  put_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.no_box_evaluation);
+  put_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.without_plan, t.no_box_evaluation);
 }
 void from_json(const Json& j, TreeResult& t) {
-  get_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.no_box_evaluation);
+  get_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.without_plan, t.no_box_evaluation);
 }
 
 std::vector<Tree> trees_of(const BoundsRequest& r) {
@@ -51,12 +52,24 @@ DataBox full_box(int length, long long V) {
   return DataBox(static_cast<std::size_t>(length), every);
 }
 
-// The token sequences of the task's layout [BOS, x_1, ..., x_n], BOS = V.
-TokenBox token_box(const DataBox& box, long long V) {
+// The token sequences of the task's layout over the box: [BOS, x_1, ..., x_n] (BOS = V), and for generated outputs
+// the teacher-forced [BOS, x_1, ..., x_n, COPY, x_1, ..., x_{n-1}] (COPY = V + 1), whose box holds each x_j twice
+// independently: a superset of the sequences the task makes.
+TokenBox token_box(const Task& task, const DataBox& box, long long V) {
   TokenBox out;
   out.positions.push_back({V});
   out.positions.insert(out.positions.end(), box.begin(), box.end());
+  if (task.generative) {
+    out.positions.push_back({V + 1});
+    out.positions.insert(out.positions.end(), box.begin(), box.end() - 1);
+  }
   return out;
+}
+
+// The first read position of the task's sequences of length n, and their length.
+std::pair<std::size_t, std::size_t> read_span(const Task& task, int n, long long V) {
+  const TaskCase c = case_of(task, Tokens(static_cast<std::size_t>(n), 0), V);
+  return {c.read_from, c.sequence.size()};
 }
 
 std::uint64_t power(long long V, int n) {
@@ -94,6 +107,16 @@ std::vector<DataBox> split(const DataBox& box, const std::vector<std::size_t>& r
 // `budget` they are unexplored.
 TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, std::optional<std::uint64_t> budget) {
   TreeResult out;
+  const auto [read_from, sequence_length] = read_span(*r.task, tree.length, r.V);
+  // A generation is read from the teacher-forced sequence where the graph is shown prefix-consistent, each box's
+  // members meeting the plan's checks; elsewhere its inputs are checked one by one.
+  const PrefixPlan* plan =
+      r.decode == Decode::Generate ? r.model->prefix_plans->plan(*r.model, read_from + 1, sequence_length) : nullptr;
+  if (r.decode == Decode::Generate && !plan) {
+    out.open.push_back(full_box(tree.length, r.V));
+    out.without_plan = true;
+    return out;
+  }
   std::deque<DataBox> queue{full_box(tree.length, r.V)};
   const std::vector<std::size_t> reads = r.abstraction->reads(tree.target, static_cast<std::size_t>(tree.length));
   while (!queue.empty()) {
@@ -108,8 +131,9 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
       continue;
     }
     ++out.boxes;
-    const BoxRead read{1 + tree.target, expected_classes(*r.task, *r.abstraction, box, tree.target, r.V, r.classes)};
-    const auto decided = decide_box(*r.model, token_box(box, r.V), {read}, r.classes);
+    const BoxRead read{read_from + tree.target,
+                       expected_classes(*r.task, *r.abstraction, box, tree.target, r.V, r.classes)};
+    const auto decided = decide_box(*r.model, {token_box(*r.task, box, r.V), {read}, r.classes, plan});
     if (const auto* none = std::get_if<NoBoxEvaluation>(&decided)) {
       out.no_box_evaluation = none->reason;
       return out;
@@ -161,10 +185,13 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
   for (std::size_t k = 0; k < trees.size(); ++k) {
     const std::uint64_t left = r.max_boxes ? *r.max_boxes - cover.boxes : UINT64_MAX;
     if (results[k].boxes > left || (left == 0 && r.max_boxes)) {
-      results[k] = left == 0 ? TreeResult{.unexplored = {full_box(trees[k].length, r.V)}} : run(k, left);
+      results[k] =
+          left == 0 ? TreeResult{.unexplored = {full_box(trees[k].length, r.V)}, .without_plan = false} : run(k, left);
     }
     TreeResult& t = results[k];
     cover.boxes += t.boxes;
+    if (t.without_plan && (cover.lengths_without_plan.empty() || cover.lengths_without_plan.back() != trees[k].length))
+      cover.lengths_without_plan.push_back(trees[k].length);
     for (auto& d : t.decided) cover.decided.push_back(std::move(d));
     for (auto [part, into] : {std::pair{&t.open, &cover.open}, std::pair{&t.wrong, &cover.wrong}}) {
       auto& boxes = (*into)[trees[k].length];

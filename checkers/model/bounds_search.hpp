@@ -31,7 +31,7 @@ struct BoundsRequest {
   long long V = 0;
   int min_length = 1, max_length = 1;
   std::int64_t classes = 0;
-  Decode decode = Decode::Every;           // Every or Last
+  Decode decode = Decode::Every;           // Generate: read from the teacher-forced sequence under the prefix plan
   std::optional<std::uint64_t> max_boxes;  // box evaluations and exact leaves together
 };
 
@@ -57,6 +57,8 @@ struct BoundsCover {
   // box holds them and the budget reaches them).
   std::map<int, std::vector<DataBox>> unexplored;
   std::string no_box_evaluation;  // non-empty: the graph has none, and nothing was decided
+  // The lengths whose generation the graph is not shown prefix-consistent for: checked one by one.
+  std::vector<int> lengths_without_plan;
 };
 
 BoundsCover search_bounds(const BoundsRequest& request, const RunOptions& options);

@@ -203,7 +203,7 @@ std::optional<BoundsMethod> bounds_method_of(const ParamValues& params, const Ta
   if (!task) return refuse("needs --task: an --expected file has no abstraction (use --method enumerate)");
   if (sampled(params)) return refuse("covers every input of the domain; it does not apply to --samples");
   const auto abstraction = abstraction_of(*task);
-  if (!abstraction || decode == Decode::Generate)
+  if (!abstraction)
     return refuse("needs a task with an abstraction, one of " + tasks_with_abstraction() + " (task " + task->name +
                   " has none; use --method enumerate)");
   const auto [lo, hi] = params.range("lengths");

@@ -71,6 +71,7 @@ std::uint64_t combinations(const DataBox& box, const std::vector<std::size_t>& p
 std::optional<TaskAbstraction> abstraction_of(const Task& task) {
   const std::string& name = task.name;
   if (name == "previous") return TaskAbstraction{[](std::size_t i, std::size_t) { return one(i == 0 ? 0 : i - 1); }};
+  if (name == "copy") return TaskAbstraction{[](std::size_t i, std::size_t) { return one(i); }};
   if (name == "reverse") return TaskAbstraction{[](std::size_t i, std::size_t n) { return one(n - 1 - i); }};
   if (name == "markov-next") return TaskAbstraction{[](std::size_t i, std::size_t) { return one(i); }};
   if (name == "sort") return TaskAbstraction{own_first, order_statistic_range};

@@ -1,5 +1,6 @@
 """Builds the four example models (training the sort model for a few seconds) and exports them with
-torch.onnx.export: histogram.onnx, copy.onnx, previous.onnx, sort.onnx beside this script.
+torch.onnx.export: histogram.onnx, copy.onnx, copy8.onnx (the same model at V = 8), previous.onnx,
+sort.onnx beside this script.
 
     scripts/setup --examples            # Debian's python3-torch and python3-onnx
     /usr/bin/python3 examples/models/export.py
@@ -30,6 +31,7 @@ if __name__ == "__main__":
     torch.manual_seed(0)
     export(HistogramModel(V=4, max_len=8), torch.tensor([[4, 0, 1, 1]]), "histogram.onnx")
     export(CopyModel(V=3), torch.tensor([[3, 0, 1, 4, 0]]), "copy.onnx")
+    export(CopyModel(V=8), torch.tensor([[8, 0, 1, 9, 0]]), "copy8.onnx")
     export(PreviousTokenModel(V=16), torch.tensor([[16, 0, 1, 2]]), "previous.onnx")
     start = time.time()
     sort_model = trained_sort_model(V=4, max_len=8)
