@@ -26,6 +26,12 @@ namespace {
 
 std::string source_file(const std::string& relative) { return std::string(TVERIFY_SOURCE_DIR) + "/" + relative; }
 
+std::string written(const std::string& name, const std::string& bytes) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path.string();
+}
+
 CheckReport check_model(std::map<std::string, std::string> raw, unsigned threads = 1) {
   const Construction& c = find_construction("model");
   RunOptions options;
@@ -193,7 +199,7 @@ model::TokenBox token_box(const DataBox& box, long long V) {
 
 model::BoxReading bounded(const model::LoadedModel& m, const DataBox& box, std::size_t i,
                           const std::vector<std::int64_t>& expected, std::int64_t classes, long long V) {
-  const auto d = model::decide_box(m, token_box(box, V), {{1 + i, expected}}, classes);
+  const auto d = model::decide_box(m, {token_box(box, V), {{1 + i, expected}}, classes});
   return std::get<std::vector<model::BoxReading>>(d).front();
 }
 
@@ -275,6 +281,40 @@ TEST_CASE("bounds: --method bounds gives enumeration's verdicts, counts and coun
   }
 }
 
+TEST_CASE("bounds: generation read from the teacher-forced sequence gives enumeration's answer", "[branch-and-bound]") {
+  for (const Run& run :
+       {Run{"examples/models/copy.onnx", "copy", 3, "1:6"}, Run{"examples/models/copy8.onnx", "copy", 8, "1:3"},
+        Run{"examples/models/copy.onnx", "copy", 2, "1:6"}}) {  // BOS 2 is COPY's token: refuted
+    INFO(run.onnx << ", V = " << run.V << ", lengths " << run.lengths);
+    std::map<std::string, std::string> raw{
+        {"onnx", source_file(run.onnx)}, {"task", run.task}, {"V", std::to_string(run.V)}, {"lengths", run.lengths}};
+    raw["method"] = "enumerate";
+    const CheckReport enumerated = check_model(raw, 2);
+    raw["method"] = "bounds";
+    const CheckReport report = check_model(raw, 2);
+    const ClaimResult& bounded = only_claim(report);
+    require_same_outcome(only_claim(enumerated), bounded);
+    CHECK(bounded.details["bounds"]["lengths_without_prefix_plan"] == Json::array());
+    if (run.V > 2) CHECK(bounded.details["bounds"]["inputs_decided_by_bounds"].get<std::uint64_t>() > 0);
+  }
+}
+
+TEST_CASE("bounds: the exported copy transformer, both variants, gives enumeration's answer", "[branch-and-bound]") {
+  const Construction& copy = find_construction("copy");
+  for (const std::string variant : {"paper", "corrected"}) {
+    INFO("variant " << variant);
+    const std::string bytes =
+        copy.export_onnx(ParamValues::parse(copy.params(), {{"D", "2"}, {"n", "2"}, {"embedding", "c2"}}), variant);
+    const std::string file = written("tverify-bounds-copy-" + variant + ".onnx", bytes);
+    std::map<std::string, std::string> raw{{"onnx", file}, {"task", "copy"}, {"V", "2"}, {"lengths", "1:6"}};
+    raw["method"] = "enumerate";
+    const CheckReport enumerated = check_model(raw, 2);
+    raw["method"] = "bounds";
+    require_same_outcome(only_claim(enumerated), only_claim(check_model(raw, 2)));
+    std::filesystem::remove(file);
+  }
+}
+
 TEST_CASE("bounds: a graph with no box evaluation is enumerated by auto, and refused by --method bounds",
           "[branch-and-bound]") {
   // reverse.onnx computes with its token ids (index arithmetic), not through an embedding lookup.
@@ -348,12 +388,6 @@ std::string trapped_previous_model(long long V, const Tokens& trap, std::int64_t
   return w.serialized();
 }
 
-std::string written(const std::string& name, const std::string& bytes) {
-  const auto path = std::filesystem::temp_directory_path() / name;
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path.string();
-}
-
 }  // namespace
 
 TEST_CASE("bounds: the one wrong input among 4.3e9 is found, and the rest verified by bounds", "[branch-and-bound]") {
@@ -401,12 +435,18 @@ TEST_CASE("bounds: a box budget ends the run unknown with the fraction decided, 
 }
 
 TEST_CASE("bounds: --method bounds where it does not apply, and a bad budget, are refused", "[branch-and-bound]") {
-  const std::string copy = source_file("examples/models/copy.onnx");
+  // most-frequent has a number of targets that depends on the input, and no abstraction.
+  const std::string histogram = source_file("examples/models/histogram.onnx");
   CHECK_THROWS_WITH(
-      check_model({{"onnx", copy}, {"task", "copy"}, {"V", "3"}, {"lengths", "1:2"}, {"method", "bounds"}}),
-      Catch::Contains("--method bounds needs a task with an abstraction, one of reverse, previous, sort"));
-  CHECK_THROWS_WITH(check_model({{"onnx", copy}, {"task", "copy"}, {"V", "3"}, {"max-boxes", "5"}}),
+      check_model(
+          {{"onnx", histogram}, {"task", "most-frequent"}, {"V", "4"}, {"lengths", "1:2"}, {"method", "bounds"}}),
+      Catch::Contains("--method bounds needs a task with an abstraction, one of copy, reverse, previous, sort"));
+  CHECK_THROWS_WITH(check_model({{"onnx", histogram}, {"task", "most-frequent"}, {"V", "4"}, {"max-boxes", "5"}}),
                     Catch::Contains("--max-boxes needs a task with an abstraction"));
+  CHECK_THROWS_WITH(
+      check_model(
+          {{"onnx", histogram}, {"expected", source_file("tests/models/attention_alibi.jsonl")}, {"method", "bounds"}}),
+      Catch::Contains("--method bounds needs --task: an --expected file has no abstraction"));
   const std::string previous = source_file("examples/models/previous.onnx");
   CHECK_THROWS_WITH(check_model({{"onnx", previous}, {"task", "previous"}, {"V", "16"}, {"max-boxes", "0"}}),
                     Catch::Contains("--max-boxes must be an integer in [1, 1000000000000]"));
