@@ -75,6 +75,15 @@ def check_model():
                         "--threads", "1"], 1)
 
 
+def model_bounds():
+    # The bounds method's trees, a box budget and the inputs it leaves one by one: the same on 1, 2 and 3 ranks.
+    model = os.path.join(SOURCE, "examples", "models", "previous.onnx")
+    certificates_agree(["check", "model", "--onnx", model, "--task", "reverse", "--V", "16", "--lengths", "1:3",
+                        "--method", "bounds", "--threads", "2"], 1)
+    certificates_agree(["check", "model", "--onnx", model, "--task", "previous", "--V", "16", "--lengths", "1:4",
+                        "--max-boxes", "40"], 3)
+
+
 def parent(pid):
     with open(f"/proc/{pid}/stat") as f:
         return int(f.read().rsplit(")", 1)[1].split()[1])
@@ -243,8 +252,8 @@ def without_timings(certificate):
     return {key: certificate[key] for key in ("construction", "variant", "params", "sweep", "summary", "probes")}
 
 
-CASES = {f.__name__: f for f in (check_copy, check_cat, check_count3, check_model, killed_rank, sweep_resume,
-                                  sweep_points, progress, rank_error, max_inputs)}
+CASES = {f.__name__: f for f in (check_copy, check_cat, check_count3, check_model, model_bounds, killed_rank,
+                                  sweep_resume, sweep_points, progress, rank_error, max_inputs)}
 
 if __name__ == "__main__":
     CASES[CASE]()
