@@ -117,7 +117,9 @@ BoundsCoverage cover_with_bounds(const ExactCheck& check, const BoundsMethod& m)
   std::uint64_t by_bounds = 0, failed_whole = 0, unknown = 0, position = 0;
   for (const LengthInputs& length : lengths) {
     Tally& t = tally_of_length(out.tally, length.length, limit);
-    const std::uint64_t decided = inputs_of_length(m.V, length.length) - length.wrong.size() - length.undecided_count;
+    const auto none = cover.no_instances.find(length.length);
+    const std::uint64_t decided = inputs_of_length(m.V, length.length) - length.wrong.size() - length.undecided_count -
+                                  (none == cover.no_instances.end() ? 0 : none->second);
     t.checked += decided, t.passed += decided, by_bounds += decided;
     // The wrong inputs the exact pass does not check fail without it; the undecided ones it does not reach are
     // unknown.
@@ -130,6 +132,7 @@ BoundsCoverage cover_with_bounds(const ExactCheck& check, const BoundsMethod& m)
     t.failed += wrong_unchecked, failed_whole += wrong_unchecked;
     t.unknown += undecided_unreached, unknown += undecided_unreached;
   }
+  std::erase_if(out.tally.by_length, [](const auto& entry) { return entry.second.checked == 0; });  // no instance
   out.details = {{"method", "bounds"},
                  {"box_evaluations", cover.boxes},
                  {"inputs_decided_by_bounds", by_bounds},

@@ -26,23 +26,24 @@ struct TreeResult {
   std::uint64_t boxes = 0;
   std::vector<DecidedBox> decided;
   std::vector<DataBox> open, wrong, unexplored;
-  bool without_plan = false;  // a generation the graph is not shown prefix-consistent for: every input open
+  std::uint64_t no_instances = 0;  // the members of boxes whose members are no instance of the task
+  bool without_plan = false;       // a generation the graph is not shown prefix-consistent for: every input open
   std::string no_box_evaluation;
 };
 
 void to_json(Json& j, const TreeResult& t) {
-  put_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.without_plan, t.no_box_evaluation);
+  put_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.no_instances, t.without_plan, t.no_box_evaluation);
 }
 void from_json(const Json& j, TreeResult& t) {
-  get_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.without_plan, t.no_box_evaluation);
+  get_fields(j, t.boxes, t.decided, t.open, t.wrong, t.unexplored, t.no_instances, t.without_plan, t.no_box_evaluation);
 }
 
 std::vector<Tree> trees_of(const BoundsRequest& r) {
   std::vector<Tree> trees;
-  for (int n = r.min_length; n <= r.max_length; ++n)
-    for (std::size_t i = r.decode == Decode::Last ? static_cast<std::size_t>(n) - 1 : 0;
-         i < static_cast<std::size_t>(n); ++i)
-      trees.push_back({n, i});
+  for (int n = r.min_length; n <= r.max_length; ++n) {
+    const std::size_t targets = r.task->reads_last ? 1 : static_cast<std::size_t>(n);
+    for (std::size_t i = r.decode == Decode::Last ? targets - 1 : 0; i < targets; ++i) trees.push_back({n, i});
+  }
   return trees;
 }
 
@@ -68,7 +69,9 @@ TokenBox token_box(const Task& task, const DataBox& box, long long V) {
 
 // The first read position of the task's sequences of length n, and their length.
 std::pair<std::size_t, std::size_t> read_span(const Task& task, int n, long long V) {
-  const TaskCase c = case_of(task, Tokens(static_cast<std::size_t>(n), 0), V);
+  const auto length = static_cast<std::size_t>(n);
+  if (!task.generative) return {task.reads_last ? length : 1, length + 1};
+  const TaskCase c = case_of(task, Tokens(length, 0), V);  // a generation's targets are x itself
   return {c.read_from, c.sequence.size()};
 }
 
@@ -119,9 +122,25 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
   }
   std::deque<DataBox> queue{full_box(tree.length, r.V)};
   const std::vector<std::size_t> reads = r.abstraction->reads(tree.target, static_cast<std::size_t>(tree.length));
+  auto children = [&](const DataBox& box) {
+    return r.abstraction->split ? r.abstraction->split(box, tree.target) : split(box, reads);
+  };
+  const auto small = static_cast<std::uint64_t>(r.V);  // a box this small is checked one by one
   while (!queue.empty()) {
     DataBox box = std::move(queue.front());
     queue.pop_front();
+    const Validity validity = r.abstraction->validity ? r.abstraction->validity(box) : Validity::All;
+    if (validity == Validity::None) {
+      out.no_instances += box_size(box);
+      continue;
+    }
+    if (validity == Validity::Some) {
+      if (box_size(box) <= small)
+        out.open.push_back(std::move(box));
+      else
+        for (DataBox& child : children(box)) queue.push_back(std::move(child));
+      continue;
+    }
     if (budget && out.boxes == *budget) {
       out.unexplored.push_back(std::move(box));
       continue;
@@ -143,10 +162,10 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
       out.decided.push_back({tree.length, tree.target, std::move(box), std::min(reading.margin, 1e300)});
     else if (reading.verdict == BoxVerdict::Wrong)
       out.wrong.push_back(std::move(box));
-    else if (box_size(box) <= static_cast<std::uint64_t>(r.V))
+    else if (box_size(box) <= small)
       out.open.push_back(std::move(box));
     else
-      for (DataBox& child : split(box, reads)) queue.push_back(std::move(child));
+      for (DataBox& child : children(box)) queue.push_back(std::move(child));
   }
   return out;
 }
@@ -190,6 +209,7 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
     }
     TreeResult& t = results[k];
     cover.boxes += t.boxes;
+    cover.no_instances[trees[k].length] += t.no_instances;
     if (t.without_plan && (cover.lengths_without_plan.empty() || cover.lengths_without_plan.back() != trees[k].length))
       cover.lengths_without_plan.push_back(trees[k].length);
     for (auto& d : t.decided) cover.decided.push_back(std::move(d));

@@ -51,6 +51,8 @@ struct BoundsCover {
   std::vector<DecidedBox> decided;
   // Per length: the boxes some target left open, whose members the exact engine checks.
   std::map<int, std::vector<DataBox>> open;
+  // Per length: the sequences in boxes of no instance of the task (not checked, not counted).
+  std::map<int, std::uint64_t> no_instances;
   // Per length: the boxes on which some target is certainly wrong for every member: each member fails.
   std::map<int, std::vector<DataBox>> wrong;
   // Per length: the boxes the box budget left unexplored (their members are unknown unless another target's open

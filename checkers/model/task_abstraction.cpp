@@ -57,6 +57,82 @@ std::vector<std::int64_t> count_range(const DataBox& box, std::size_t i) {
   return classes_between(lo, hi);
 }
 
+// Associative recall of the last `gram` tokens (tasks ar and nar; cat::nar_match): the windows ending at
+// e = gram - 1 .. n - 2 that certainly hold the last window's tokens, and those that may.
+struct RecallWindows {
+  std::vector<std::size_t> sure, possible;
+  std::optional<std::size_t> open_last;  // a position of the last window that is not one token
+};
+
+RecallWindows recall_windows(const DataBox& box, int gram) {
+  RecallWindows w;
+  const std::size_t n = box.size(), g = static_cast<std::size_t>(gram);
+  for (std::size_t k = 0; k < g && k < n; ++k)
+    if (box[n - 1 - k].size() > 1) w.open_last = n - 1 - k;
+  if (w.open_last || n < g + 1) return w;
+  for (std::size_t e = g - 1; e + 1 < n; ++e) {
+    bool sure = true, possible = true;
+    for (std::size_t k = 0; k < g; ++k) {
+      const std::int64_t t = box[n - 1 - k][0];
+      const auto& set = box[e - k];
+      possible = possible && std::binary_search(set.begin(), set.end(), t);
+      sure = sure && set.size() == 1 && set[0] == t;
+    }
+    if (sure) w.sure.push_back(e);
+    if (possible) w.possible.push_back(e);
+  }
+  return w;
+}
+
+Validity recall_validity(const DataBox& box, int gram) {
+  if (box.size() < static_cast<std::size_t>(gram) + 1) return Validity::None;
+  const RecallWindows w = recall_windows(box, gram);
+  if (w.open_last) return Validity::Some;
+  if (w.sure.size() >= 2 || w.possible.empty()) return Validity::None;
+  return w.sure.size() == 1 && w.possible.size() == 1 ? Validity::All : Validity::Some;
+}
+
+std::vector<DataBox> singletons(const DataBox& box, std::size_t p) {
+  std::vector<DataBox> children;
+  for (std::int64_t t : box[p]) {
+    children.push_back(box);
+    children.back()[p] = {t};
+  }
+  return children;
+}
+
+// Splits the last window's positions into tokens first; then a position of a window that may but need not hold the
+// last window's tokens into that token and the rest; then, on a box of instances, the answer's position; then the
+// first open position.
+std::vector<DataBox> recall_split(const DataBox& box, int gram) {
+  const RecallWindows w = recall_windows(box, gram);
+  if (w.open_last) return singletons(box, *w.open_last);
+  const std::size_t n = box.size(), g = static_cast<std::size_t>(gram);
+  for (std::size_t e : w.possible)
+    for (std::size_t k = 0; k < g; ++k) {
+      const std::int64_t t = box[n - 1 - k][0];
+      const auto& set = box[e - k];
+      if (set.size() == 1) continue;
+      DataBox with = box, without = box;
+      with[e - k] = {t};
+      without[e - k].erase(std::find(without[e - k].begin(), without[e - k].end(), t));
+      return {with, without};
+    }
+  if (w.sure.size() == 1 && box[w.sure[0] + 1].size() > 1) return singletons(box, w.sure[0] + 1);
+  for (std::size_t p = 0; p < n; ++p)
+    if (box[p].size() > 1) return singletons(box, p);
+  return {};
+}
+
+// On a box of instances the answer is the token after the one window that holds the last window's tokens.
+std::vector<std::int64_t> recalled_tokens(const DataBox& box, int gram) {
+  const RecallWindows w = recall_windows(box, gram);
+  if (w.sure.size() == 1 && w.possible.size() == 1) return box[w.sure[0] + 1];
+  std::set<std::int64_t> any;
+  for (const auto& set : box) any.insert(set.begin(), set.end());
+  return {any.begin(), any.end()};
+}
+
 std::uint64_t combinations(const DataBox& box, const std::vector<std::size_t>& positions) {
   std::uint64_t count = 1;
   for (std::size_t p : positions) {
@@ -71,6 +147,13 @@ std::uint64_t combinations(const DataBox& box, const std::vector<std::size_t>& p
 std::optional<TaskAbstraction> abstraction_of(const Task& task) {
   const std::string& name = task.name;
   if (name == "previous") return TaskAbstraction{[](std::size_t i, std::size_t) { return one(i == 0 ? 0 : i - 1); }};
+  if (task.recalled_gram > 0) {
+    const int gram = task.recalled_gram;
+    return TaskAbstraction{[](std::size_t, std::size_t n) { return own_first(n - 1, n); },
+                           [gram](const DataBox& box, std::size_t) { return recalled_tokens(box, gram); },
+                           [gram](const DataBox& box) { return recall_validity(box, gram); },
+                           [gram](const DataBox& box, std::size_t) { return recall_split(box, gram); }};
+  }
   if (name == "copy") return TaskAbstraction{[](std::size_t i, std::size_t) { return one(i); }};
   if (name == "reverse") return TaskAbstraction{[](std::size_t i, std::size_t n) { return one(n - 1 - i); }};
   if (name == "markov-next") return TaskAbstraction{[](std::size_t i, std::size_t) { return one(i); }};

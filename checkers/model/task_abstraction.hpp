@@ -16,6 +16,9 @@ namespace tverify::model {
 // A box of data sequences x_1..x_n: at each position the tokens it may hold (sorted, distinct, non-empty).
 using DataBox = std::vector<std::vector<std::int64_t>>;
 
+// Whether a box's members are instances of the task (checkers/model/tasks.hpp, is_instance): all, none or some.
+enum class Validity { All, None, Some };
+
 struct TaskAbstraction {
   // The data positions (0-based) target i of a sequence of length n reads: its expected output is a function of the
   // tokens there alone. The search splits them first, in this order.
@@ -23,6 +26,12 @@ struct TaskAbstraction {
   // The classes target i may be over a box whose members are too many to enumerate over reads(i): a superset of
   // them, sorted and distinct. Absent: every class.
   std::function<std::vector<std::int64_t>(const DataBox& box, std::size_t i)> closed_form{};
+  // For a task whose instances are some of the sequences: whether the box's members are. The search skips a box of
+  // none and splits a box of some without evaluating the model. Such a task reads one target.
+  std::function<Validity(const DataBox& box)> validity{};
+  // The box's children when target i is undecided on it (or its validity is); absent: one child per token of the
+  // first position that target i reads and the box leaves open, else of the first open position.
+  std::function<std::vector<DataBox>(const DataBox& box, std::size_t i)> split{};
 };
 
 // The task's abstraction; nullopt for a task with none (a generated output, a variable number of targets, a

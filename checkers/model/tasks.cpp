@@ -134,6 +134,7 @@ Task recall_task(const std::string& name, int n, const std::string& definition) 
   t.is_instance = [n](const Tokens& x) { return recall_match(x, n).has_value(); };
   t.instances = "the valid instances: " + gram + " occurs exactly once earlier";
   t.reads_last = true;
+  t.recalled_gram = n;
   return t;
 }
 

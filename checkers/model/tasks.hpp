@@ -27,6 +27,7 @@ struct Task {
   std::function<bool(const Tokens& x)> is_instance{};
   std::string instances{};  // which sequences are instances, for the domain's description
   bool reads_last = false;  // one output, at the last position (otherwise at positions 1, 2, ...)
+  int recalled_gram = 0;    // ar and nar: the length of the n-gram recalled
 };
 
 // The n-gram length of task nar when none is given (Definition 3 of the CAT paper leaves N free).

@@ -1,6 +1,6 @@
-"""Builds the four example models (training the sort model for a few seconds) and exports them with
+"""Builds the example models (training the sort model for a few seconds) and exports them with
 torch.onnx.export: histogram.onnx, copy.onnx, copy8.onnx (the same model at V = 8), previous.onnx,
-sort.onnx beside this script.
+induction.onnx, sort.onnx beside this script.
 
     scripts/setup --examples            # Debian's python3-torch and python3-onnx
     /usr/bin/python3 examples/models/export.py
@@ -11,7 +11,7 @@ import time
 import onnx
 import torch
 
-from models import CopyModel, HistogramModel, PreviousTokenModel, trained_sort_model
+from models import CopyModel, HistogramModel, InductionHeadModel, PreviousTokenModel, trained_sort_model
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -33,6 +33,7 @@ if __name__ == "__main__":
     export(CopyModel(V=3), torch.tensor([[3, 0, 1, 4, 0]]), "copy.onnx")
     export(CopyModel(V=8), torch.tensor([[8, 0, 1, 9, 0]]), "copy8.onnx")
     export(PreviousTokenModel(V=16), torch.tensor([[16, 0, 1, 2]]), "previous.onnx")
+    export(InductionHeadModel(V=16), torch.tensor([[16, 0, 1, 2, 0]]), "induction.onnx")
     start = time.time()
     sort_model = trained_sort_model(V=4, max_len=8)
     print(f"sort model trained in {time.time() - start:.1f} s")

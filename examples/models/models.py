@@ -1,4 +1,4 @@
-"""Four small transformers written as a researcher writes them, for `tverify check model`.
+"""Five small transformers written as a researcher writes them, for `tverify check model`.
 
 Token layouts (docs/model.md): data tokens 0..V-1, BOS = V, and for copy COPY = V + 1. Every model takes int64 tokens
 of shape [1, seq] and returns logits of shape [1, seq, classes].
@@ -104,6 +104,38 @@ class PreviousTokenModel(nn.Module):
         scores = self.gamma * (2.0 * wanted * pos - pos * pos) - 2.0 * self.gamma * is_bos
         weights = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
         return weights @ e[..., : self.V]                         # logits over the data tokens
+
+
+class InductionHeadModel(nn.Module):
+    """Hand-set, two attention layers: an induction head for associative recall (task `ar`).
+
+    Reads [BOS, x_1..x_n]; the answer is read at the last position n: the token after the earlier occurrence of x_n.
+    Layer 1 is the previous-token head of PreviousTokenModel without the BOS penalty: position j reads the one-hot
+    token of position j - 1 (BOS at j = 1). Layer 2 is the induction head: the query at position p is its own one-hot
+    token, the key at j is the token layer 1 read there, so with scores beta [x_p = x_{j-1}] (causal mask) the last
+    position attends to the key right after the earlier occurrence of x_n, and its value, the key's own one-hot
+    token, is the answer.
+    """
+
+    def __init__(self, V=16, gamma=10.0, beta=20.0):
+        super().__init__()
+        self.V, self.gamma, self.beta = V, gamma, beta
+        self.embed = nn.Embedding(V + 1, V + 1)
+        with torch.no_grad():
+            self.embed.weight.copy_(torch.eye(V + 1))
+
+    def forward(self, tokens):
+        e = self.embed(tokens)                                    # [1, seq, V+1]
+        seq = tokens.shape[1]
+        pos = torch.arange(seq, dtype=torch.float32)
+        future = torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1)
+        wanted = (pos - 1.0).unsqueeze(-1)
+        s1 = self.gamma * (2.0 * wanted * pos - pos * pos)
+        previous = torch.softmax(s1.masked_fill(future, float("-inf")), dim=-1) @ e   # [1, seq, V+1]
+        data = e[..., : self.V]
+        s2 = self.beta * data @ previous[..., : self.V].transpose(-1, -2)           # [1, seq, seq]
+        w2 = torch.softmax(s2.masked_fill(future, float("-inf")), dim=-1)
+        return w2 @ data                                                         # logits over the data tokens
 
 
 class SortModel(nn.Module):
