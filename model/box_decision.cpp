@@ -62,32 +62,39 @@ std::optional<std::vector<BoxReading>> readings_of(const Tensor<T>& out, const T
 
 // The readings from the enclosure in T; nullopt when it cannot be made: a comparison the box leaves undecided (its
 // members disagree on it far more often than the rounding blurs it), a plan's check that fails, an enclosure past
-// the double range, a model error. `higher` says whether more precision may help: only past the double range (a
-// softmax of large scores), since the exact engine decides a box's members anyway.
+// the double range, a model error. `past_range` says which: only there may more precision help (a softmax of large
+// scores), since the exact engine decides a box's members anyway.
 template <class T>
 std::optional<std::vector<BoxReading>> decided_with(const LoadedModel& model, const Weights<T>& weights,
-                                                    const BoxQuestion& q, bool& higher) {
-  higher = false;
+                                                    const BoxQuestion& q, bool& past_range) {
+  past_range = false;
   try {
     return readings_of(evaluate_box(model.graph, weights, q.box, q.plan), q.box, q.reads, q.classes);
   } catch (const Undecided&) {
   } catch (const PrefixBroken&) {
-  } catch (const DoubleRangeExceeded&) { higher = true; } catch (const ModelError&) {
+  } catch (const DoubleRangeExceeded&) { past_range = true; } catch (const ModelError&) {
   }
   return std::nullopt;
 }
 
 }  // namespace
 
-std::variant<std::vector<BoxReading>, NoBoxEvaluation> decide_box(const LoadedModel& model, const BoxQuestion& q) {
+std::variant<BoxAnswer, NoBoxEvaluation> decide_box(const LoadedModel& model, const BoxQuestion& q) {
+  BoxAnswer answer;
   try {
-    bool higher = true;
+    bool past_range = true;
     if (model.double_rung())
-      if (auto r = decided_with(model, *model.doubles, q, higher)) return *r;
-    if (higher)
-      if (auto r = decided_with(model, model.rung_weights<model_rungs.first>(), q, higher)) return *r;
+      if (auto r = decided_with(model, *model.doubles, q, past_range)) return BoxAnswer{*r, false};
+    if (past_range && (q.may_climb || !model.double_rung())) {
+      answer.climbed = model.double_rung();
+      if (auto r = decided_with(model, model.rung_weights<model_rungs.first>(), q, past_range)) {
+        answer.readings = *r;
+        return answer;
+      }
+    }
   } catch (const BoxUnsupported& e) { return NoBoxEvaluation{e.what()}; }
-  return std::vector<BoxReading>(q.reads.size());
+  answer.readings.resize(q.reads.size());
+  return answer;
 }
 
 }  // namespace tverify::model

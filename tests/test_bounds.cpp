@@ -240,7 +240,7 @@ model::TokenBox token_box(const DataBox& box, long long V) {
 model::BoxReading bounded(const model::LoadedModel& m, const DataBox& box, std::size_t i,
                           const std::vector<std::int64_t>& expected, std::int64_t classes, long long V) {
   const auto d = model::decide_box(m, {token_box(box, V), {{1 + i, expected}}, classes});
-  return std::get<std::vector<model::BoxReading>>(d).front();
+  return std::get<model::BoxAnswer>(d).readings.front();
 }
 
 }  // namespace

@@ -81,10 +81,18 @@ std::uint64_t power(long long V, int n) {
   return p;
 }
 
+// What one tree may hold, so that its memory stays bounded whatever the model: boxes waiting to be evaluated (a box
+// past this is left open), and boxes kept for the result (past this the tree gives up: its whole length is left open,
+// and the exact pass checks it, or refuses it when it is too large to check one by one).
+constexpr std::size_t max_queued_boxes = std::size_t{1} << 16;
+constexpr std::size_t max_kept_boxes = std::size_t{1} << 14;
+
 // The box evaluations a tree may make before its remaining boxes are left open: its length's inputs, shared among
-// its targets, over four; so that where the bounds decide nothing they cost about a quarter of enumeration.
+// its targets, over 16, and at most 2^18. A box costs about four evaluations of one input (on the sort and histogram
+// examples, where the bounds decide nothing), so there the bounds add about a quarter to enumeration's time.
 std::uint64_t tree_cap(const BoundsRequest& r, const Tree& tree, std::size_t trees_of_length) {
-  return std::max<std::uint64_t>(static_cast<std::uint64_t>(r.V) + 1, power(r.V, tree.length) / (4 * trees_of_length));
+  const std::uint64_t share = power(r.V, tree.length) / (16 * trees_of_length);
+  return std::clamp<std::uint64_t>(share, static_cast<std::uint64_t>(r.V) + 1, std::uint64_t{1} << 18);
 }
 
 // The box's children: one per token of the first position that the target reads and the box leaves open, or, when
@@ -106,6 +114,17 @@ std::vector<DataBox> split(const DataBox& box, const std::vector<std::size_t>& r
   return children;
 }
 
+// Boxes past the double range are evaluated again at 256 bits while that has decided some box of the tree, or for
+// the tree's first `tried_climbs` such boxes: a softmax of large but narrow scores (the copy example's positions)
+// needs the range, a softmax of wide scores (a box of the sort example) is no better decided at 256 bits.
+constexpr std::size_t tried_climbs = 8;
+
+struct ClimbRecord {
+  std::size_t tried = 0, decided = 0;
+  bool worth_trying() const { return tried < tried_climbs || decided > 0; }
+  void record(bool decided_box) { ++tried, decided += decided_box; }
+};
+
 // The tree explored breadth-first, children in token order. After `cap` evaluations the boxes left are open; after
 // `budget` they are unexplored.
 TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, std::optional<std::uint64_t> budget) {
@@ -126,7 +145,17 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
     return r.abstraction->split ? r.abstraction->split(box, tree.target) : split(box, reads);
   };
   const auto small = static_cast<std::uint64_t>(r.V);  // a box this small is checked one by one
+  ClimbRecord climbs;
+  auto split_or_leave = [&](DataBox box) {
+    auto next = children(box);
+    if (box_size(box) <= small || queue.size() + next.size() > max_queued_boxes)
+      out.open.push_back(std::move(box));
+    else
+      for (DataBox& child : next) queue.push_back(std::move(child));
+  };
   while (!queue.empty()) {
+    if (out.open.size() + out.wrong.size() + out.decided.size() > max_kept_boxes)
+      return {.boxes = out.boxes, .open = {full_box(tree.length, r.V)}};
     DataBox box = std::move(queue.front());
     queue.pop_front();
     const Validity validity = r.abstraction->validity ? r.abstraction->validity(box) : Validity::All;
@@ -135,10 +164,7 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
       continue;
     }
     if (validity == Validity::Some) {
-      if (box_size(box) <= small)
-        out.open.push_back(std::move(box));
-      else
-        for (DataBox& child : children(box)) queue.push_back(std::move(child));
+      split_or_leave(std::move(box));
       continue;
     }
     if (budget && out.boxes == *budget) {
@@ -152,20 +178,21 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
     ++out.boxes;
     const BoxRead read{read_from + tree.target,
                        expected_classes(*r.task, *r.abstraction, box, tree.target, r.V, r.classes)};
-    const auto decided = decide_box(*r.model, {token_box(*r.task, box, r.V), {read}, r.classes, plan});
+    const auto decided =
+        decide_box(*r.model, {token_box(*r.task, box, r.V), {read}, r.classes, plan, climbs.worth_trying()});
     if (const auto* none = std::get_if<NoBoxEvaluation>(&decided)) {
       out.no_box_evaluation = none->reason;
       return out;
     }
-    const BoxReading& reading = std::get<std::vector<BoxReading>>(decided).front();
+    const BoxAnswer& answer = std::get<BoxAnswer>(decided);
+    const BoxReading& reading = answer.readings.front();
+    if (answer.climbed) climbs.record(reading.verdict != BoxVerdict::Open);
     if (reading.verdict == BoxVerdict::Right)
       out.decided.push_back({tree.length, tree.target, std::move(box), std::min(reading.margin, 1e300)});
     else if (reading.verdict == BoxVerdict::Wrong)
       out.wrong.push_back(std::move(box));
-    else if (box_size(box) <= small)
-      out.open.push_back(std::move(box));
     else
-      for (DataBox& child : children(box)) queue.push_back(std::move(child));
+      split_or_leave(std::move(box));
   }
   return out;
 }

@@ -119,6 +119,19 @@ def test_check_model_from_a_path_and_from_bytes(tmp_path):
         tverify.check_model(b"not a model", task="sort", V=3, lengths="1:3")
 
 
+def test_check_model_by_bounds_past_enumeration():
+    previous = os.path.join(SOURCE_DIR, "examples", "models", "previous.onnx")
+    # 16 + 16^2 + ... + 16^8 inputs, verified by bounds over boxes; a budget of 10 boxes leaves most unknown.
+    cert = tverify.check_model(previous, task="previous", V=16, lengths="1:8", threads=2, progress=False)
+    claim = cert.claims[0]
+    assert claim["verdict"] == "verified" and claim["checked"] == 4_581_298_448
+    assert claim["details"]["method"] == "bounds"
+    budget = tverify.check_model(previous, task="previous", V=16, lengths="1:8", max_boxes=10, progress=False)
+    assert budget.claims[0]["verdict"] == "unknown"
+    with pytest.raises(ValueError, match="--method bounds needs a task with an abstraction"):
+        tverify.check_model(SORT_MODEL, task="most-frequent", V=3, lengths="1:3", method="bounds")
+
+
 def test_progress_reaches_a_callable():
     seen = []
     tverify.check("copy", claims=["copy.err"], D=2, n=2, L=8, threads=2, progress=lambda d, t: seen.append((d, t)))
