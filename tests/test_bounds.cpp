@@ -311,7 +311,8 @@ TEST_CASE("bounds: --method bounds gives enumeration's verdicts, counts and coun
         Run{"tests/models/attend_same.onnx", "previous", 3, "1:5"},
         Run{"examples/models/induction.onnx", "ar", 16, "1:3"},
         Run{"examples/models/induction.onnx", "nar", 4, "3:6"},  // an ar head, wrong on nar
-        Run{"examples/models/previous.onnx", "ar", 16, "2:3"}}) {
+        Run{"examples/models/previous.onnx", "ar", 16, "2:3"},
+        Run{"examples/models/previous.onnx", "previous", 1, "1:3"}}) {  // V = 1: every box is one input
     INFO(run.onnx << " with task " << run.task << ", V = " << run.V << ", lengths " << run.lengths);
     std::map<std::string, std::string> raw{
         {"onnx", source_file(run.onnx)}, {"task", run.task}, {"V", std::to_string(run.V)}, {"lengths", run.lengths}};

@@ -106,6 +106,7 @@ std::vector<DataBox> split(const DataBox& box, const std::vector<std::size_t>& r
     return box.size();
   };
   const std::size_t p = open_position();
+  if (p == box.size()) return {};  // every position one token: a single input
   std::vector<DataBox> children;
   for (std::int64_t t : box[p]) {
     children.push_back(box);
@@ -147,8 +148,8 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
   const auto small = static_cast<std::uint64_t>(r.V);  // a box this small is checked one by one
   ClimbRecord climbs;
   auto split_or_leave = [&](DataBox box) {
-    auto next = children(box);
-    if (box_size(box) <= small || queue.size() + next.size() > max_queued_boxes)
+    auto next = box_size(box) <= small ? std::vector<DataBox>{} : children(box);
+    if (next.empty() || queue.size() + next.size() > max_queued_boxes)
       out.open.push_back(std::move(box));
     else
       for (DataBox& child : next) queue.push_back(std::move(child));
