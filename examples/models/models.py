@@ -9,6 +9,31 @@ import torch
 from torch import nn
 
 
+def one_hot_embedding(rows):
+    """An embedding whose row t is the one-hot vector of token t, as the hand-set models read their tokens."""
+    embed = nn.Embedding(rows, rows)
+    with torch.no_grad():
+        embed.weight.copy_(torch.eye(rows))
+    return embed
+
+
+def positions_and_future(seq):
+    """The positions 0..seq-1 as reals, and the causal mask: True where a key comes after its query."""
+    return torch.arange(seq, dtype=torch.float32), torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1)
+
+
+def causal_attention(scores, future, values):
+    """softmax(scores) @ values, every key after its query masked with -inf (masked_fill, as exporters write it)."""
+    return torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1) @ values
+
+
+def previous_position_scores(pos, gamma):
+    """The query at position p wants the key at t = p - 1: gamma (2 t j - j^2), which is -gamma (j - t)^2 up to a
+    term that does not depend on j, so every other key scores at least gamma lower."""
+    wanted = (pos - 1.0).unsqueeze(-1)
+    return gamma * (2.0 * wanted * pos - pos * pos)
+
+
 class HistogramModel(nn.Module):
     """Hand-set, one attention layer: y_i = the number of j with x_j = x_i (task `histogram`).
 
@@ -79,63 +104,48 @@ class CopyModel(nn.Module):
 class PreviousTokenModel(nn.Module):
     """Hand-set, one attention layer: a previous-token head, y_1 = x_1 and y_i = x_{i-1} (task `previous`).
 
-    Reads [BOS, x_1..x_n]. The query at position p wants the key at t = p - 1; the score of key j is
-    gamma (2 t j - j^2) - 2 gamma [key j is BOS], which is -gamma (j - t)^2 up to a term that does not depend on j,
-    so every other key scores at least gamma lower, under a causal mask. At p = 1 the wanted key is BOS, which the
-    penalty puts below the query's own position: y_1 = x_1. The value is the key's one-hot data token (BOS has
-    none), so the logits are the attention weights gathered per token. The scores do not depend on the data tokens,
-    which is what lets tverify's bounds decide whole sets of inputs at once.
+    Reads [BOS, x_1..x_n]. The query at position p wants the key at p - 1 (previous_position_scores), less
+    2 gamma for a BOS key, under a causal mask. At p = 1 the wanted key is BOS, which the penalty puts below the
+    query's own position: y_1 = x_1. The value is the key's one-hot data token (BOS has none), so the logits are the
+    attention weights gathered per token. The scores do not depend on the data tokens, which is what lets tverify's
+    bounds decide whole sets of inputs at once.
     """
 
     def __init__(self, V=16, gamma=10.0):
         super().__init__()
         self.V, self.gamma = V, gamma
-        self.embed = nn.Embedding(V + 1, V + 1)
-        with torch.no_grad():
-            self.embed.weight.copy_(torch.eye(V + 1))
+        self.embed = one_hot_embedding(V + 1)
 
     def forward(self, tokens):
         e = self.embed(tokens)                                    # [1, seq, V+1]
-        seq = tokens.shape[1]
-        pos = torch.arange(seq, dtype=torch.float32)
-        future = torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1)
-        wanted = (pos - 1.0).unsqueeze(-1)                        # t = p - 1
+        pos, future = positions_and_future(tokens.shape[1])
         is_bos = e[..., self.V].unsqueeze(1)                      # [1, 1, seq]: key j is BOS
-        scores = self.gamma * (2.0 * wanted * pos - pos * pos) - 2.0 * self.gamma * is_bos
-        weights = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
-        return weights @ e[..., : self.V]                         # logits over the data tokens
+        scores = previous_position_scores(pos, self.gamma) - 2.0 * self.gamma * is_bos
+        return causal_attention(scores, future, e[..., : self.V])  # logits over the data tokens
 
 
 class InductionHeadModel(nn.Module):
     """Hand-set, two attention layers: an induction head for associative recall (task `ar`).
 
     Reads [BOS, x_1..x_n]; the answer is read at the last position n: the token after the earlier occurrence of x_n.
-    Layer 1 is the previous-token head of PreviousTokenModel without the BOS penalty: position j reads the one-hot
-    token of position j - 1 (BOS at j = 1). Layer 2 is the induction head: the query at position p is its own one-hot
-    token, the key at j is the token layer 1 read there, so with scores beta [x_p = x_{j-1}] (causal mask) the last
-    position attends to the key right after the earlier occurrence of x_n, and its value, the key's own one-hot
-    token, is the answer.
+    Layer 1 is a previous-token head without the BOS penalty: position j reads the one-hot token of position j - 1
+    (BOS at j = 1). Layer 2 is the induction head: the query at position p is its own one-hot token, the key at j is
+    the token layer 1 read there, so with scores beta [x_p = x_{j-1}] (causal mask) the last position attends to the
+    key right after the earlier occurrence of x_n, and its value, the key's own one-hot token, is the answer.
     """
 
     def __init__(self, V=16, gamma=10.0, beta=20.0):
         super().__init__()
         self.V, self.gamma, self.beta = V, gamma, beta
-        self.embed = nn.Embedding(V + 1, V + 1)
-        with torch.no_grad():
-            self.embed.weight.copy_(torch.eye(V + 1))
+        self.embed = one_hot_embedding(V + 1)
 
     def forward(self, tokens):
         e = self.embed(tokens)                                    # [1, seq, V+1]
-        seq = tokens.shape[1]
-        pos = torch.arange(seq, dtype=torch.float32)
-        future = torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1)
-        wanted = (pos - 1.0).unsqueeze(-1)
-        s1 = self.gamma * (2.0 * wanted * pos - pos * pos)
-        previous = torch.softmax(s1.masked_fill(future, float("-inf")), dim=-1) @ e   # [1, seq, V+1]
+        pos, future = positions_and_future(tokens.shape[1])
+        previous = causal_attention(previous_position_scores(pos, self.gamma), future, e)  # [1, seq, V+1]
         data = e[..., : self.V]
-        s2 = self.beta * data @ previous[..., : self.V].transpose(-1, -2)           # [1, seq, seq]
-        w2 = torch.softmax(s2.masked_fill(future, float("-inf")), dim=-1)
-        return w2 @ data                                                         # logits over the data tokens
+        scores = self.beta * data @ previous[..., : self.V].transpose(-1, -2)           # [1, seq, seq]
+        return causal_attention(scores, future, data)                                  # logits over the data tokens
 
 
 class SortModel(nn.Module):
