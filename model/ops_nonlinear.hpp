@@ -8,6 +8,8 @@
 
 #include "model/ops_linear.hpp"
 
+#include <optional>
+
 namespace tverify::model::ops {
 
 template <class T>
@@ -133,13 +135,20 @@ void for_each_slice(const Shape& shape, std::size_t axis, F f) {
     }
 }
 
+// The width of a softmax reference above which it is replaced by a point (below it, the rounding of a single input's
+// scores, the reference itself keeps e_r exactly 1).
+inline constexpr double wide_reference = 1e-6;
+
 // Softmax or LogSoftmax along `axis`, with e_j = exp(x_j - x_r) for a reference entry r: over intervals the finite
 // entry with the highest upper end, so that no x_j - x_r exceeds the reference's own width and no e_j overflows
 // (exactly, in exp-log arithmetic, the first finite entry). softmax_i = 1 / (1 + sum_{j != i} e_j / e_i) where e_i is
 // certainly positive: no e_j appears twice in a difference, so the enclosure stays tight, and a single entry left by
 // a -inf mask gets weight exactly 1. Where e_i's enclosure reaches 0 (a key under a finite mask such as -1e9, whose
 // exponential underflows), softmax_i = e_i / sum_j e_j, whose denominator is at least e_r = 1. A -inf entry weighs
-// exactly 0. log_softmax_i = x_i - x_r - log(sum_j e_j).
+// exactly 0. log_softmax_i = x_i - x_r - log(sum_j e_j). A wide reference (the scores over a box of inputs) would
+// widen every e_j by its width twice; it is replaced by a point, its upper end rounded up, which cancels exactly in
+// the weights: e_i = exp(x_i - c), and softmax_i = 1 / (1 + sum_{j != i} e_j / e_i) is then the tight enclosure
+// [e^{l_i} / (e^{l_i} + sum_{j != i} e^{u_j}), e^{u_i} / (e^{u_i} + sum_{j != i} e^{l_j})].
 template <class T>
 Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
   if (!a.is_real()) throw ModelError("Softmax of an integer tensor");
@@ -161,9 +170,17 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
         }
       }
       if (!reference) throw NotANumber("softmax of a slice that is -inf everywhere");
+      // The shift of every exponent: the reference (e_r is then exp(0) = 1 exactly: an interval x_r - x_r would not
+      // be the point 0), or for a wide reference a point, its upper end rounded up.
+      std::optional<E> point_shift;
+      if constexpr (is_interval_v<T>) {
+        const T& r = reference->value;
+        if (r.upper_double() + T(-r).upper_double() > wide_reference) point_shift = E{T(Exact(r.upper_double())), 0};
+      }
+      const E& shift = point_shift ? *point_shift : *reference;
       std::vector<E> e;
-      // e_r is exp(0) = 1 exactly (an interval x_r - x_r would not be the point 0)
-      for (std::size_t i : at) e.push_back(&a.reals[i] == reference ? E{T(1), 0} : exp_of(a.reals[i] - *reference));
+      for (std::size_t i : at)
+        e.push_back(!point_shift && &a.reals[i] == reference ? E{T(1), 0} : exp_of(a.reals[i] - shift));
       if constexpr (is_exp_log_v<T>) {
         // e_k / sum_j e_j: every weight of the slice over the same denominator, so that sums of weighted values add
         // numerators only
@@ -178,7 +195,7 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
           E total{T(0), 0};
           for (const E& x : e) total = total + x;
           const E log_total = log_of(total);
-          for (std::size_t k = 0; k < at.size(); ++k) out.reals[at[k]] = a.reals[at[k]] - *reference - log_total;
+          for (std::size_t k = 0; k < at.size(); ++k) out.reals[at[k]] = a.reals[at[k]] - shift - log_total;
           return;
         }
       }

@@ -7,6 +7,7 @@
 #include "model/evaluator.hpp"
 #include "model/onnx_reader.hpp"
 #include "model/onnx_writer.hpp"
+#include "model/ops_nonlinear.hpp"
 #include "onnx_graph_generator.hpp"
 
 #include <catch2/catch.hpp>
@@ -205,4 +206,20 @@ TEST_CASE("box evaluation: a graph whose output is its token input, or a box wit
   const TokenBox empty{{{3}, {}}};
   CHECK_THROWS_AS(model::evaluate_box(copy, model::convert_weights<DoubleInterval>(copy), empty),
                   std::invalid_argument);
+}
+
+TEST_CASE("box evaluation: a softmax over interval scores is the tight enclosure", "[box]") {
+  // Scores [0, 1], [0, 1], [0, 1]: each weight lies in [1 / (1 + 2e), e / (e + 2)] = [0.15536, 0.57612], the bounds
+  // e^{l_i} / (e^{l_i} + sum_{j != i} e^{u_j}) and e^{u_i} / (e^{u_i} + sum_{j != i} e^{l_j}), and reaches both ends.
+  // Shifting by the interval reference instead widens the other entries to [0.090, 0.665].
+  using E = model::Extended<DoubleInterval>;
+  const E wide{DoubleInterval::hull(Exact(0), Exact(1)), 0};
+  const auto out = model::ops::softmax(Tensor<DoubleInterval>::real({3}, {wide, wide, wide}), 0, false);
+  const Exact e = Exact(2.718281828459045);  // within 1e-15 of e
+  for (const E& w : out.reals) {
+    CHECK(w.value.lower() <= 1 / (1 + 2 * e) + Exact(1, 1'000'000'000));
+    CHECK(w.value.lower() >= 1 / (1 + 2 * e) - Exact(1, 1'000'000'000));
+    CHECK(w.value.upper() >= e / (e + 2) - Exact(1, 1'000'000'000));
+    CHECK(w.value.upper() <= e / (e + 2) + Exact(1, 1'000'000'000));
+  }
 }
