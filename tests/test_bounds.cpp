@@ -3,6 +3,7 @@
 // enumeration's verdicts, counts and counterexamples, for any number of threads, on every example and test model
 // whose task has an abstraction. Deliberately broken abstractions and decisions are caught by the same checks.
 #include "checkers/certificate.hpp"
+#include "checkers/errors.hpp"
 #include "checkers/model/bounds_search.hpp"
 #include "checkers/model/engine_calls.hpp"
 #include "checkers/model/task_abstraction.hpp"
@@ -322,6 +323,44 @@ TEST_CASE("bounds: --method bounds gives enumeration's verdicts, counts and coun
     const CheckReport bounded = check_model(raw, 2);
     require_same_outcome(only_claim(enumerated), only_claim(bounded));
     CHECK(only_claim(bounded).details["method"] == "bounds");
+  }
+}
+
+namespace {
+
+// The outcome of a check as text: its claim's counts, verdict, counterexamples and rows, or the usage error.
+std::string outcome_text(const std::map<std::string, std::string>& raw) {
+  try {
+    const CheckReport report = check_model(raw, 2);
+    const ClaimResult& c = only_claim(report);
+    return fmt::format("{} {}/{}/{}/{} {} {}", to_string(c.verdict), c.checked, c.passed, c.failed, c.unknown,
+                       Json(c.counterexamples).dump(), c.details["lengths"].dump());
+  } catch (const UsageError& e) { return std::string("refused: ") + e.what(); }
+}
+
+}  // namespace
+
+TEST_CASE("bounds: every model file of the repository gives by auto what it gives by enumeration",
+          "[branch-and-bound]") {
+  // Each model of tests/models/ (bad ones included: the refusal must be the same) and examples/models/, with a task
+  // its layout fits, over every input of lengths 1..3.
+  std::vector<std::filesystem::path> files;
+  for (const char* folder : {"tests/models", "examples/models"})
+    for (const auto& entry : std::filesystem::directory_iterator(source_file(folder)))
+      if (entry.path().extension() == ".onnx") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 20);
+  for (const auto& file : files) {
+    const std::string name = file.stem().string();
+    const bool copies = name.rfind("copy", 0) == 0;
+    const std::string task = copies ? "copy" : name == "induction" ? "ar" : name == "sort" ? "sort" : "previous";
+    const std::string V = name == "copy8" ? "8" : copies ? "3" : name == "previous" || name == "induction" ? "16" : "2";
+    std::map<std::string, std::string> raw{{"onnx", file.string()}, {"task", task}, {"V", V}, {"lengths", "1:3"}};
+    INFO(file.filename().string() << " with task " << task << ", V = " << V);
+    raw["method"] = "enumerate";
+    const std::string enumerated = outcome_text(raw);
+    raw["method"] = "auto";
+    CHECK(outcome_text(raw) == enumerated);
   }
 }
 
