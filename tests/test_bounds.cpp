@@ -398,6 +398,27 @@ TEST_CASE("bounds: the exported copy transformer, both variants, gives enumerati
   }
 }
 
+TEST_CASE("bounds: --bos no checks a model that reads no BOS, such as the exported CAT AR layer",
+          "[branch-and-bound]") {
+  const Construction& cat = find_construction("cat");
+  const std::string file =
+      written("tverify-bounds-cat-ar.onnx",
+              cat.export_onnx(ParamValues::parse(cat.params(), {{"V", "3"}, {"N", "1"}, {"L", "6"}}), "ar"));
+  std::map<std::string, std::string> raw{{"onnx", file},     {"task", "ar"}, {"V", "3"},
+                                         {"lengths", "2:6"}, {"bos", "no"},  {"method", "enumerate"}};
+  const CheckReport enumerated = check_model(raw, 2);
+  // Corollary 1: the AR layer recalls every valid instance (docs/cat.md): 3 + 12 + 36 + 96 + 240 instances of
+  // lengths 2..6 (x_n's token exactly once among the first n - 1: 3 (n - 1) 2^(n - 2)).
+  CHECK(only_claim(enumerated).verdict == Verdict::Verified);
+  CHECK(only_claim(enumerated).checked == 3 * 1 * 1 + 3 * 2 * 2 + 3 * 3 * 4 + 3 * 4 * 8 + 3 * 5 * 16);
+  raw["method"] = "bounds";
+  require_same_outcome(only_claim(enumerated), only_claim(check_model(raw, 2)));
+  std::filesystem::remove(file);
+  CHECK_THROWS_WITH(
+      check_model({{"onnx", source_file("examples/models/copy.onnx")}, {"task", "copy"}, {"V", "3"}, {"bos", "no"}}),
+      Catch::Contains("--bos no: task copy's layout needs BOS"));
+}
+
 TEST_CASE("bounds: a graph with no box evaluation is enumerated by auto, and refused by --method bounds",
           "[branch-and-bound]") {
   // reverse.onnx computes with its token ids (index arithmetic), not through an embedding lookup.

@@ -53,12 +53,12 @@ DataBox full_box(int length, long long V) {
   return DataBox(static_cast<std::size_t>(length), every);
 }
 
-// The token sequences of the task's layout over the box: [BOS, x_1, ..., x_n] (BOS = V), and for generated outputs
-// the teacher-forced [BOS, x_1, ..., x_n, COPY, x_1, ..., x_{n-1}] (COPY = V + 1), whose box holds each x_j twice
-// independently: a superset of the sequences the task makes.
+// The token sequences of the task's layout over the box: [BOS, x_1, ..., x_n] (BOS = V; x alone with --bos no), and for
+// generated outputs the teacher-forced [BOS, x_1, ..., x_n, COPY, x_1, ..., x_{n-1}] (COPY = V + 1), whose box holds
+// each x_j twice independently: a superset of the sequences the task makes.
 TokenBox token_box(const Task& task, const DataBox& box, long long V) {
   TokenBox out;
-  out.positions.push_back({V});
+  if (task.bos) out.positions.push_back({V});
   out.positions.insert(out.positions.end(), box.begin(), box.end());
   if (task.generative) {
     out.positions.push_back({V + 1});
@@ -70,7 +70,8 @@ TokenBox token_box(const Task& task, const DataBox& box, long long V) {
 // The first read position of the task's sequences of length n, and their length.
 std::pair<std::size_t, std::size_t> read_span(const Task& task, int n, long long V) {
   const auto length = static_cast<std::size_t>(n);
-  if (!task.generative) return {task.reads_last ? length : 1, length + 1};
+  const std::size_t bos = task.bos ? 1 : 0;
+  if (!task.generative) return {task.reads_last ? length - 1 + bos : bos, length + bos};
   const TaskCase c = case_of(task, Tokens(length, 0), V);  // a generation's targets are x itself
   return {c.read_from, c.sequence.size()};
 }

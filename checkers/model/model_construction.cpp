@@ -35,7 +35,7 @@ const ClaimSpec& task_claim() {
       "rate per length in the details. With --method bounds (auto: where the task has an abstraction), boxes of "
       "inputs whose certified logit bounds put the expected class above every other are passed whole, and the "
       "inputs of every other box are checked one by one as above (details.bounds)",
-      {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal", "method", "max-boxes"},
+      {"onnx", "task", "V", "lengths", "decode", "expected", "weights-as-decimal", "method", "max-boxes", "bos"},
       DecidedBy::Check,
       [](const ParamValues& params, const std::string&) {
         return sampled(params) ? std::string("checked without --samples") : std::string();
@@ -53,7 +53,7 @@ const ClaimSpec& sample_claim() {
       "length in --lengths, each decided as model.task decides an input; verified means no sampled input failed, "
       "not that the domain is right; per length the sample's exact error fraction and a Wilson 95% interval "
       "(floating point, a measurement)",
-      {"onnx", "task", "V", "lengths", "decode", "weights-as-decimal", "samples", "seed"},
+      {"onnx", "task", "V", "lengths", "decode", "weights-as-decimal", "samples", "seed", "bos"},
       DecidedBy::Check,
       [](const ParamValues& params, const std::string&) {
         return sampled(params) ? std::string() : std::string("checked with --samples");
@@ -166,6 +166,7 @@ TaskOptions task_options_of(const ParamValues& params) {
   require_task(params, "p", "a chain probability", "markov-next");
   require_task(params, "q", "a chain probability", "markov-next");
   TaskOptions options;
+  options.bos = params.choice("bos") == "yes";
   if (params.has("N")) options.nar_n = static_cast<int>(params.integer("N"));
   if (params.has("task") && params.choice("task") == "markov-next") {
     options.p = chain_probability(params, "p");
@@ -353,6 +354,10 @@ std::vector<ParamSpec> model_params() {
                    "how outputs are read: the argmax at every target position, at the last one, or autoregressive "
                    "generation (auto: generate for copy, every otherwise)",
                    {"auto", "every", "last", "generate"}, "auto"),
+      choice_param("bos",
+                   "whether the task's sequences start with BOS = V; no: x_1..x_n as they are (a model that reads no "
+                   "BOS, such as the CAT export), each output one position earlier",
+                   {"yes", "no"}, "yes"),
       text_param("expected", "a JSON Lines file of {\"input\": [...], \"output\": [...]} pairs, instead of --task", ""),
       integer_param("samples",
                     "check this many sequences drawn uniformly from the domain (claim model.task_sample) instead "
@@ -470,10 +475,10 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
 // task's options (--N, --p, --q) is read; eval evaluates --input alone (refuse_check_options names the check's
 // options).
 std::vector<std::string> model_unread_params(const std::string& verb, const SweepRequest*, const ParamValues& params) {
-  if (verb == "eval") return {"lengths", "decode", "seed", "method"};
+  if (verb == "eval") return {"lengths", "decode", "seed", "method", "bos"};
   std::vector<std::string> out;
   if (!params.has("samples")) out.push_back("seed");
-  if (params.has("expected")) out.insert(out.end(), {"V", "lengths", "N", "p", "q"});
+  if (params.has("expected")) out.insert(out.end(), {"V", "lengths", "N", "p", "q", "bos"});
   return out;
 }
 

@@ -207,7 +207,19 @@ std::vector<std::string> task_names() {
   return names;
 }
 
-Task find_task(const std::string& name, const TaskOptions& options) {
+namespace {
+
+// The task's sequences without BOS: x_1..x_n, each output one position earlier.
+Task without_bos(Task t) {
+  if (t.generative) throw UsageError("--bos no: task " + t.name + "'s layout needs BOS (" + t.layout + ")");
+  t.bos = false;
+  t.special_tokens -= 1;
+  t.layout = "[x_1, ..., x_n], no BOS; " +
+             std::string(t.reads_last ? "one output, at position n - 1" : "outputs y_1..y_n at positions 0..n-1");
+  return t;
+}
+
+Task named_task(const std::string& name, const TaskOptions& options) {
   if (name == "nar")
     return recall_task("nar", options.nar_n,
                        "NAR, Definition 3 of the CAT paper, N = " + std::to_string(options.nar_n));
@@ -219,27 +231,34 @@ Task find_task(const std::string& name, const TaskOptions& options) {
   throw UsageError("--task must be one of " + known + " (got '" + name + "')");
 }
 
+}  // namespace
+
+Task find_task(const std::string& name, const TaskOptions& options) {
+  Task t = named_task(name, options);
+  return options.bos ? t : without_bos(std::move(t));
+}
+
 TaskCase case_of(const Task& task, const Tokens& x, long long V) {
   TaskCase c;
   c.targets = task.targets(x, V);
   c.generative = task.generative;
-  c.sequence.push_back(V);  // BOS
+  if (task.bos) c.sequence.push_back(V);
   c.sequence.insert(c.sequence.end(), x.begin(), x.end());
   if (task.generative) {
     c.sequence.push_back(V + 1);  // COPY
     c.read_from = c.sequence.size() - 1;
     c.sequence.insert(c.sequence.end(), c.targets.begin(), c.targets.end() - 1);
   } else {
-    c.read_from = task.reads_last ? c.sequence.size() - 1 : 1;
+    c.read_from = task.reads_last ? c.sequence.size() - 1 : task.bos ? 1 : 0;
   }
   return c;
 }
 
 std::size_t sequence_length(const Task& task, int n, long long V) {
   // Generation appends the reference's outputs, which every sequence has (no generative task restricts instances);
-  // otherwise the sequence is BOS and x.
+  // otherwise the sequence is BOS and x, or x alone.
   if (task.generative) return case_of(task, Tokens(static_cast<std::size_t>(n), 0), V).sequence.size();
-  return static_cast<std::size_t>(n) + 1;
+  return static_cast<std::size_t>(n) + (task.bos ? 1 : 0);
 }
 
 }  // namespace tverify::model

@@ -28,6 +28,7 @@ struct Task {
   std::string instances{};  // which sequences are instances, for the domain's description
   bool reads_last = false;  // one output, at the last position (otherwise at positions 1, 2, ...)
   int recalled_gram = 0;    // ar and nar: the length of the n-gram recalled
+  bool bos = true;          // the sequence starts with BOS = V (--bos no: x_1..x_n as they are)
 };
 
 // The n-gram length of task nar when none is given (Definition 3 of the CAT paper leaves N free).
@@ -38,6 +39,7 @@ struct TaskOptions {
   int nar_n = default_nar_n;  // nar: the length of the recalled n-gram
   // markov-next: the binary chain's switching probabilities p = P(1 | 0) and q = P(0 | 1), in (0, 1), neither 1/2
   Exact p{1, 3}, q{1, 3};
+  bool bos = true;  // false: the sequences are x_1..x_n without BOS (a model such as the CAT export reads no BOS)
 };
 
 const std::vector<Task>& all_tasks();

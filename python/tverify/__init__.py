@@ -497,7 +497,7 @@ def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, **
     expected outputs (a list of ints read at the last positions, as an --expected file's "output"; an int with
     decode="last"). A callable runs in the interpreter once per input before the check (the slow path), over every
     sequence x of V tokens of each length in `lengths`; the model reads [BOS = V, x_1, ..., x_n] as for the built-in
-    tasks (x as it is with bos=False). Its pairs go to `expected_file` (a JSON Lines file the CLI can recheck the
+    tasks (x as it is with bos=False, for a built-in task too: --bos no). Its pairs go to `expected_file` (a JSON Lines file the CLI can recheck the
     certificate with) or to a temporary file. Other keyword arguments are check's and the model's options (V=4,
     lengths="1:6", decode=...)."""
     if isinstance(onnx, (bytes, bytearray)):
@@ -524,6 +524,8 @@ def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, **
         raise ValueError("expected_file is where a callable task's pairs are written; give task a callable")
     if task is not None:
         kwargs["task"] = task
+    if not bos:
+        kwargs["bos"] = "no"
     return check("model", onnx=os.fspath(onnx), progress=progress, **kwargs)
 
 
