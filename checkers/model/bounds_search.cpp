@@ -1,5 +1,6 @@
 #include "checkers/model/bounds_search.hpp"
 
+#include "checkers/progress.hpp"
 #include "checkers/wire.hpp"
 #include "model/box_decision.hpp"
 
@@ -116,6 +117,14 @@ std::vector<DataBox> split(const DataBox& box, const std::vector<std::size_t>& r
   return children;
 }
 
+// A tree that leaves its whole length to the exact pass (open), or to the budget (unexplored).
+TreeResult whole_length_left(int length, long long V, std::uint64_t boxes, bool unexplored) {
+  TreeResult out;
+  out.boxes = boxes;
+  (unexplored ? out.unexplored : out.open).push_back(full_box(length, V));
+  return out;
+}
+
 // Boxes past the double range are evaluated again at 256 bits while that has decided some box of the tree, or for
 // the tree's first `tried_climbs` such boxes: a softmax of large but narrow scores (the copy example's positions)
 // needs the range, a softmax of wide scores (a box of the sort example) is no better decided at 256 bits.
@@ -129,7 +138,8 @@ struct ClimbRecord {
 
 // The tree explored breadth-first, children in token order. After `cap` evaluations the boxes left are open; after
 // `budget` they are unexplored.
-TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, std::optional<std::uint64_t> budget) {
+TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, std::optional<std::uint64_t> budget,
+                   ProgressBar& progress) {
   TreeResult out;
   const auto [read_from, sequence_length] = read_span(*r.task, tree.length, r.V);
   // A generation is read from the teacher-forced sequence where the graph is shown prefix-consistent, each box's
@@ -157,12 +167,13 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
   };
   while (!queue.empty()) {
     if (out.open.size() + out.wrong.size() + out.decided.size() > max_kept_boxes)
-      return {.boxes = out.boxes, .open = {full_box(tree.length, r.V)}};
+      return whole_length_left(tree.length, r.V, out.boxes, false);
     DataBox box = std::move(queue.front());
     queue.pop_front();
     const Validity validity = r.abstraction->validity ? r.abstraction->validity(box) : Validity::All;
     if (validity == Validity::None) {
       out.no_instances += box_size(box);
+      progress.advance(box_size(box));
       continue;
     }
     if (validity == Validity::Some) {
@@ -189,6 +200,7 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
     const BoxAnswer& answer = std::get<BoxAnswer>(decided);
     const BoxReading& reading = answer.readings.front();
     if (answer.climbed) climbs.record(reading.verdict != BoxVerdict::Open);
+    if (reading.verdict != BoxVerdict::Open) progress.advance(box_size(box));
     if (reading.verdict == BoxVerdict::Right)
       out.decided.push_back({tree.length, tree.target, std::move(box), std::min(reading.margin, 1e300)});
     else if (reading.verdict == BoxVerdict::Wrong)
@@ -213,12 +225,18 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
     return static_cast<std::size_t>(
         std::count_if(trees.begin(), trees.end(), [n](const Tree& t) { return t.length == n; }));
   };
-  auto run = [&](std::size_t k, std::optional<std::uint64_t> budget) {
-    return explore(r, trees[k], tree_cap(r, trees[k], trees_of_length(trees[k].length)), budget);
+  // Progress as the share of the domain the bounds decide, each tree covering its length's inputs once.
+  std::uint64_t covered = 0;
+  for (const Tree& t : trees) covered += power(r.V, t.length);
+  ProgressBar decided("inputs decided by bounds (once per target)", covered, options.progress);
+  RunOptions quiet = options;
+  quiet.progress = false;
+  auto run = [&](std::size_t k, std::optional<std::uint64_t> budget, ProgressBar& bar) {
+    return explore(r, trees[k], tree_cap(r, trees[k], trees_of_length(trees[k].length)), budget, bar);
   };
   std::vector<TreeResult> results = enumerate_indices<std::vector<TreeResult>>(
-      trees.size(), options, "bound trees",
-      [&](std::uint64_t k, std::vector<TreeResult>& acc) { acc.push_back(run(k, r.max_boxes)); },
+      trees.size(), quiet, "bound trees",
+      [&](std::uint64_t k, std::vector<TreeResult>& acc) { acc.push_back(run(k, r.max_boxes, decided)); },
       [](std::vector<TreeResult>& into, std::vector<TreeResult>&& from) {
         for (auto& t : from) into.push_back(std::move(t));
       });
@@ -230,11 +248,11 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
     }
   // The budget counted tree by tree in order: the first tree that passes it is explored again with what is left,
   // and the trees after it are unexplored.
+  ProgressBar silent("", 0, false);  // the tree explored again was counted in the first pass
   for (std::size_t k = 0; k < trees.size(); ++k) {
     const std::uint64_t left = r.max_boxes ? *r.max_boxes - cover.boxes : UINT64_MAX;
     if (results[k].boxes > left || (left == 0 && r.max_boxes)) {
-      results[k] =
-          left == 0 ? TreeResult{.unexplored = {full_box(trees[k].length, r.V)}, .without_plan = false} : run(k, left);
+      results[k] = left == 0 ? whole_length_left(trees[k].length, r.V, 0, true) : run(k, left, silent);
     }
     TreeResult& t = results[k];
     cover.boxes += t.boxes;
