@@ -3,6 +3,7 @@
 #include "model/integer_types.hpp"
 #include "model/op_table.hpp"
 #include "model/ops_elementwise.hpp"
+#include "model/ops_shape.hpp"
 #include "core/precision_ladder.hpp"
 #include "core/thread_caches.hpp"
 
@@ -54,11 +55,7 @@ Tensor<T> hull_of_rows(const Node& node, const Tensor<T>& table, const Tensor<T>
       for (std::int64_t j = 0; j < width; ++j) {
         std::optional<Exact> lo, hi;
         for (std::int64_t t : set) {
-          if (t < -rows || t >= rows)
-            throw ModelError("index " + std::to_string(t) + " is outside the " + std::to_string(rows) +
-                             " rows of its data");
-          const std::int64_t row = t < 0 ? t + rows : t;  // as Gather counts a negative index from the end
-          const Extended<T>& x = table.reals[static_cast<std::size_t>(row * width + j)];
+          const Extended<T>& x = table.reals[static_cast<std::size_t>(ops::gathered_row(t, rows) * width + j)];
           if (!x.finite()) throw BoxUnsupported(node.label() + " has an infinite entry in a row the box selects");
           lo = lo ? std::min(*lo, x.value.lower()) : x.value.lower();
           hi = hi ? std::max(*hi, x.value.upper()) : x.value.upper();

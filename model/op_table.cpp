@@ -213,8 +213,7 @@ std::vector<OpSpec> rows() {
          return ops::concat(in, node.int_attribute("axis", 0));
        })},
       {"Constant", Rational, Out::Declared, Rule::Constant, {}, eval([](const Node& node, const auto& in) {
-         using T = typename std::remove_pointer_t<typename std::decay_t<decltype(in)>::value_type>::Scalar;
-         return ops::converted<T>(constant_value(node));
+         return ops::converted<ops::ScalarOf<decltype(in)>>(constant_value(node));
        })},
       {"ConstantOfShape",
        Rational,

@@ -15,6 +15,11 @@ namespace tverify::model::ops {
 template <class T>
 using Inputs = std::vector<const Tensor<T>*>;
 
+// The scalar type of a node's inputs, for an evaluation written once for every scalar type (a generic lambda's
+// `const auto& in`).
+template <class In>
+using ScalarOf = typename std::remove_pointer_t<typename std::decay_t<In>::value_type>::Scalar;
+
 template <class T>
 const Tensor<T>& input(const Inputs<T>& in, std::size_t i, const Node& node) {
   if (i >= in.size() || !in[i]) throw ModelError("input " + std::to_string(i + 1) + " is missing");

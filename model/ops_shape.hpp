@@ -214,6 +214,14 @@ Tensor<T> expand(const Tensor<T>& a, const std::vector<std::int64_t>& requested)
   return picked(a, shape, broadcast_index_map(a.shape, shape));
 }
 
+// The row Gather reads for index i of an axis of `rows` rows: i counted from the end when negative; a ModelError
+// outside [-rows, rows - 1].
+inline std::int64_t gathered_row(std::int64_t i, std::int64_t rows) {
+  if (i < -rows || i >= rows)
+    throw ModelError("index " + std::to_string(i) + " is outside the " + std::to_string(rows) + " rows of its data");
+  return i < 0 ? i + rows : i;
+}
+
 template <class T>
 Tensor<T> gather(const Tensor<T>& data, const Tensor<T>& indices, std::int64_t axis_attr) {
   const std::size_t axis = normalized_axis(axis_attr, data.shape.size());
@@ -229,9 +237,7 @@ Tensor<T> gather(const Tensor<T>& data, const Tensor<T>& indices, std::int64_t a
   source.reserve(static_cast<std::size_t>(outer) * idx.size() * static_cast<std::size_t>(inner));
   for (std::int64_t o = 0; o < outer; ++o)
     for (std::int64_t i : idx) {
-      if (i < -dim || i >= dim)
-        throw ModelError("index " + std::to_string(i) + " is outside the " + std::to_string(dim) + " rows of its data");
-      const std::int64_t row = i < 0 ? i + dim : i;
+      const std::int64_t row = gathered_row(i, dim);
       for (std::int64_t k = 0; k < inner; ++k) source.push_back((o * dim + row) * inner + k);
     }
   return picked(data, shape, source);
