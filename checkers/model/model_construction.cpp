@@ -65,6 +65,7 @@ struct ModelRun {
   std::shared_ptr<const LoadedModel> model;
   std::shared_ptr<const ModelCases> cases;
   std::optional<BoundsMethod> bounds;
+  std::string bounds_unavailable;  // why --method auto enumerates, when the task is the reason
   Decode decode = Decode::Every;
   CaseLimits limits;
   std::size_t max_counterexamples = 10;
@@ -242,6 +243,8 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
     const auto [lo, hi] = params.range("lengths");
     max_length = static_cast<int>(hi);
     run.bounds = bounds_method_of(params, task, run.decode, options);
+    if (!run.bounds && params.choice("method") == "auto" && !sampled(params) && !abstraction_of(*task))
+      run.bounds_unavailable = "task " + task->name + " has no abstraction (docs/model.md, \"Tasks over boxes\")";
     if (sampled(params) && task->is_instance)
       throw UsageError("--samples draws from every sequence; task " + task->name + " checks " + task->instances +
                        " (check them exhaustively)");
@@ -329,6 +332,8 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
   if (!all.unknown_inputs.empty()) r.details["unknown_inputs"] = all.unknown_inputs;
   r.details["method"] = coverage ? coverage->details["method"] : Json("enumerate");
   if (coverage) r.details["bounds"] = coverage->details;
+  if (!run.bounds_unavailable.empty())
+    r.details["bounds"] = {{"method", "enumerate"}, {"bounds_unavailable", run.bounds_unavailable}};
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
   if (r.verdict == Verdict::Unknown && coverage && !coverage->budget_reason.empty())
     r.reason = coverage->budget_reason;
