@@ -431,6 +431,14 @@ TEST_CASE("bounds: a graph with no box evaluation is enumerated by auto, and ref
   raw["method"] = "bounds";
   CHECK_THROWS_WITH(check_model(raw),
                     Catch::Contains("--method bounds needs a graph it can bound over sets of inputs"));
+  // A task without an abstraction is enumerated by auto, and the certificate says why.
+  const CheckReport frequent = check_model({{"onnx", source_file("examples/models/histogram.onnx")},
+                                            {"task", "most-frequent"},
+                                            {"V", "3"},
+                                            {"lengths", "1:3"}});
+  CHECK(only_claim(frequent).details["method"] == "enumerate");
+  CHECK_THAT(only_claim(frequent).details["bounds"]["bounds_unavailable"].get<std::string>(),
+             Catch::Contains("task most-frequent has no abstraction"));
 }
 
 TEST_CASE("bounds: the tree and the certificate are the same for 1, 2 and 3 threads", "[branch-and-bound]") {
