@@ -56,7 +56,7 @@ Tensor<T> hull_of_rows(const Node& node, const Tensor<T>& table, const Tensor<T>
         std::optional<Exact> lo, hi;
         for (std::int64_t t : set) {
           const Extended<T>& x = table.reals[static_cast<std::size_t>(ops::gathered_row(t, rows) * width + j)];
-          if (!x.finite()) throw BoxUnsupported(node.label() + " has an infinite entry in a row the box selects");
+          if (!x.finite()) throw Undecided{};  // an infinite entry: this box is left to its members' evaluation
           lo = lo ? std::min(*lo, x.value.lower()) : x.value.lower();
           hi = hi ? std::max(*hi, x.value.upper()) : x.value.upper();
         }

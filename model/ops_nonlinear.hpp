@@ -8,6 +8,7 @@
 
 #include "model/ops_linear.hpp"
 
+#include <cmath>
 #include <optional>
 
 namespace tverify::model::ops {
@@ -146,7 +147,7 @@ inline constexpr double wide_reference = 1e-6;
 // a -inf mask gets weight exactly 1. Where e_i's enclosure reaches 0 (a key under a finite mask such as -1e9, whose
 // exponential underflows), softmax_i = e_i / sum_j e_j, whose denominator is at least e_r = 1. A -inf entry weighs
 // exactly 0. log_softmax_i = x_i - x_r - log(sum_j e_j). A wide reference (the scores over a box of inputs) would
-// widen every e_j by its width twice; it is replaced by a point, its upper end rounded up, which cancels exactly in
+// widen every e_j by its width twice; it is replaced by a point, its exact upper end, which cancels exactly in
 // the weights: e_i = exp(x_i - c), and softmax_i = 1 / (1 + sum_{j != i} e_j / e_i) is then the tight enclosure
 // [e^{l_i} / (e^{l_i} + sum_{j != i} e^{u_j}), e^{u_i} / (e^{u_i} + sum_{j != i} e^{l_j})].
 template <class T>
@@ -171,11 +172,12 @@ Tensor<T> softmax(const Tensor<T>& a, std::int64_t axis_in, bool logarithm) {
       }
       if (!reference) throw NotANumber("softmax of a slice that is -inf everywhere");
       // The shift of every exponent: the reference (e_r is then exp(0) = 1 exactly: an interval x_r - x_r would not
-      // be the point 0), or for a wide reference a point, its upper end rounded up.
+      // be the point 0), or for a wide reference a point, its exact upper end.
       std::optional<E> point_shift;
       if constexpr (is_interval_v<T>) {
         const T& r = reference->value;
-        if (r.upper_double() + T(-r).upper_double() > wide_reference) point_shift = E{T(Exact(r.upper_double())), 0};
+        const double width = r.upper_double() + T(-r).upper_double();  // rounded up; +inf past the double range
+        if (std::isfinite(width) && width > wide_reference) point_shift = E{T(r.upper()), 0};
       }
       const E& shift = point_shift ? *point_shift : *reference;
       std::vector<E> e;

@@ -544,6 +544,21 @@ TEST_CASE("bounds: a box budget ends the run unknown with the fraction decided, 
   CHECK_THAT(r.reason, Catch::Contains("--max-boxes 20 reached"));
   // Counted in the fixed order of the trees: the same for any thread count.
   CHECK(only_claim(check_model(raw, 3)).details == r.details);
+  // Recall under a budget: only instances are counted, boxes of no instance are skipped at no cost, and a spent
+  // budget on a domain too large to list is unknown, not refused.
+  const std::string induction = source_file("examples/models/induction.onnx");
+  const ClaimResult one = only_claim(
+      check_model({{"onnx", induction}, {"task", "ar"}, {"V", "1"}, {"lengths", "2:3"}, {"max-boxes", "1"}}));
+  CHECK(one.verdict == Verdict::Verified);  // [0, 0] is the one instance; [0, 0, 0] has two earlier 0s
+  CHECK(one.checked == 1);
+  const ClaimResult four = only_claim(
+      check_model({{"onnx", induction}, {"task", "ar"}, {"V", "4"}, {"lengths", "1:5"}, {"max-boxes", "3"}}));
+  CHECK(four.verdict == Verdict::Unknown);
+  CHECK(four.checked == 4 * 1 * 1 + 4 * 2 * 3 + 4 * 3 * 9 + 4 * 4 * 27);  // 4 (n - 1) 3^(n - 2) instances, n = 2..5
+  const ClaimResult huge = only_claim(
+      check_model({{"onnx", induction}, {"task", "ar"}, {"V", "16"}, {"lengths", "9:9"}, {"max-boxes", "3"}}));
+  CHECK(huge.verdict == Verdict::Unknown);
+  CHECK_THAT(huge.reason, Catch::Contains("--max-boxes 3 reached"));
 }
 
 TEST_CASE("bounds: --method bounds where it does not apply, and a bad budget, are refused", "[branch-and-bound]") {

@@ -223,3 +223,16 @@ TEST_CASE("box evaluation: a softmax over interval scores is the tight enclosure
     CHECK(w.value.upper() <= e / (e + 2) + Exact(1, 1'000'000'000));
   }
 }
+
+TEST_CASE("box evaluation: a softmax of scores past the double range keeps its reference, in MPFI", "[box]") {
+  // Scores 10^400 and 2 10^400 (no double holds them): the second weight is 1 / (1 + e^{-10^400}), the first
+  // e^{-10^400} / (1 + e^{-10^400}); the width test of a wide reference must not convert an infinite double.
+  using I = Interval<256>;
+  using E = model::Extended<I>;
+  Exact big = 1;
+  for (int k = 0; k < 400; ++k) big *= 10;
+  const auto out = model::ops::softmax(Tensor<I>::real({2}, {E{I(big), 0}, E{I(2 * big), 0}}), 0, false);
+  // compared in MPFI: the first weight's ends are far below any exact rational GMP could hold
+  CHECK(is_greater(I(Exact(1, 2)), out.reals[0].value) == Tri::True);
+  CHECK(is_greater(out.reals[1].value, I(Exact(1, 2))) == Tri::True);
+}

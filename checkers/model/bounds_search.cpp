@@ -117,11 +117,11 @@ std::vector<DataBox> split(const DataBox& box, const std::vector<std::size_t>& r
   return children;
 }
 
-// A tree that leaves its whole length to the exact pass (open), or to the budget (unexplored).
-TreeResult whole_length_left(int length, long long V, std::uint64_t boxes, bool unexplored) {
+// A tree that gives up: its whole length is left to the exact pass.
+TreeResult whole_length_open(int length, long long V, std::uint64_t boxes) {
   TreeResult out;
   out.boxes = boxes;
-  (unexplored ? out.unexplored : out.open).push_back(full_box(length, V));
+  out.open.push_back(full_box(length, V));
   return out;
 }
 
@@ -167,7 +167,7 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
   };
   while (!queue.empty()) {
     if (out.open.size() + out.wrong.size() + out.decided.size() > max_kept_boxes)
-      return whole_length_left(tree.length, r.V, out.boxes, false);
+      return whole_length_open(tree.length, r.V, out.boxes);
     DataBox box = std::move(queue.front());
     queue.pop_front();
     const Validity validity = r.abstraction->validity ? r.abstraction->validity(box) : Validity::All;
@@ -227,7 +227,7 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
   };
   // Progress as the share of the domain the bounds decide, each tree covering its length's inputs once.
   std::uint64_t covered = 0;
-  for (const Tree& t : trees) covered += power(r.V, t.length);
+  for (const Tree& t : trees) covered += std::min(power(r.V, t.length), UINT64_MAX - covered);  // saturating
   ProgressBar decided("inputs decided by bounds (once per target)", covered, options.progress);
   RunOptions quiet = options;
   quiet.progress = false;
@@ -252,7 +252,7 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
   for (std::size_t k = 0; k < trees.size(); ++k) {
     const std::uint64_t left = r.max_boxes ? *r.max_boxes - cover.boxes : UINT64_MAX;
     if (results[k].boxes > left || (left == 0 && r.max_boxes)) {
-      results[k] = left == 0 ? whole_length_left(trees[k].length, r.V, 0, true) : run(k, left, silent);
+      results[k] = run(k, left, silent);  // with nothing left, a box of no instance is still skipped
     }
     TreeResult& t = results[k];
     cover.boxes += t.boxes;
