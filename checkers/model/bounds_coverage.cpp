@@ -14,12 +14,6 @@ namespace {
 // The most members the boxes of one length may list for the exact pass (8 bytes each).
 constexpr std::uint64_t max_listed_members = std::uint64_t{1} << 27;
 
-std::uint64_t inputs_of_length(long long V, int n) {
-  std::uint64_t p = 1;
-  for (int k = 0; k < n; ++k) p *= static_cast<std::uint64_t>(V);
-  return p;
-}
-
 bool whole_length(const std::vector<DataBox>& boxes, long long V) {
   return std::any_of(boxes.begin(), boxes.end(), [V](const DataBox& box) {
     return std::all_of(box.begin(), box.end(),
@@ -66,7 +60,7 @@ struct LengthInputs {
                                         // (the counterexamples enumeration would list)
 };
 
-LengthInputs inputs_of_length(const BoundsCover& cover, const BoundsMethod& m, int n, std::size_t limit) {
+LengthInputs length_inputs(const BoundsCover& cover, const BoundsMethod& m, int n, std::size_t limit) {
   LengthInputs out{n};
   out.wrong = members_of(boxes_at(cover.wrong, n), n, m);
   std::vector<DataBox> boxes = boxes_at(cover.open, n);
@@ -93,7 +87,7 @@ UnreachedInputs unreached_inputs(const BoundsCover& cover, const BoundsMethod& m
   std::vector<DataBox> boxes;
   for (const auto* part : {&cover.open, &cover.unexplored, &cover.wrong})
     for (const DataBox& box : boxes_at(*part, n)) boxes.push_back(box);
-  const std::uint64_t all = inputs_of_length(m.V, n), sizes = listed_size(boxes);
+  const std::uint64_t all = sequences_of_length(m.V, n), sizes = listed_size(boxes);
   if (whole_length(boxes, m.V) || sizes > max_listed_members) {
     const std::uint64_t bound = std::min(sizes, all);
     return {bound, bound, bound == all && !cases.task()->is_instance};
@@ -129,7 +123,7 @@ void tally_with_exact_pass(const ExactCheck& check, const BoundsCover& cover, co
   std::vector<LengthInputs> lengths;
   std::vector<std::uint64_t> to_check;
   for (int n = m.min_length; n <= m.max_length; ++n) {
-    lengths.push_back(inputs_of_length(cover, m, n, limit));
+    lengths.push_back(length_inputs(cover, m, n, limit));
     to_check.insert(to_check.end(), lengths.back().to_check.begin(), lengths.back().to_check.end());
   }
   check_budget(to_check.size(), m.budget, "the inputs the bounds leave to check one by one");
@@ -139,7 +133,7 @@ void tally_with_exact_pass(const ExactCheck& check, const BoundsCover& cover, co
   const bool instances_only = static_cast<bool>(check.cases->task()->is_instance);
   for (const LengthInputs& length : lengths) {
     Tally& t = tally_of_length(out.tally, length.length, limit);
-    const std::uint64_t decided = inputs_of_length(m.V, length.length) - length.wrong.size() - length.undecided -
+    const std::uint64_t decided = sequences_of_length(m.V, length.length) - length.wrong.size() - length.undecided -
                                   no_instances_of(cover, length.length);
     t.checked += decided, t.passed += decided, by_bounds += decided;
     std::uint64_t wrong_unchecked = length.wrong.size(), unreached = 0;
@@ -170,7 +164,7 @@ void tally_budget_spent(const ExactCheck& check, const BoundsCover& cover, const
     const UnreachedInputs left = unreached_inputs(cover, m, n, *check.cases);
     exact = exact && left.exact;
     Tally& t = tally_of_length(out.tally, n, check.options.max_counterexamples);
-    const std::uint64_t decided = inputs_of_length(m.V, n) - left.inputs - no_instances_of(cover, n);
+    const std::uint64_t decided = sequences_of_length(m.V, n) - left.inputs - no_instances_of(cover, n);
     t.checked += decided + left.instances, t.passed += decided, t.unknown += left.instances;
     by_bounds += decided, unknown += left.instances;
   }

@@ -72,15 +72,9 @@ TokenBox token_box(const Task& task, const DataBox& box, long long V) {
 std::pair<std::size_t, std::size_t> read_span(const Task& task, int n, long long V) {
   const auto length = static_cast<std::size_t>(n);
   const std::size_t bos = task.bos ? 1 : 0;
-  if (!task.generative) return {task.reads_last ? length - 1 + bos : bos, length + bos};
+  if (!task.generative) return {task.reads_last ? length - 1 + bos : bos, sequence_length(task, n, V)};
   const TaskCase c = case_of(task, Tokens(length, 0), V);  // a generation's targets are x itself
   return {c.read_from, c.sequence.size()};
-}
-
-std::uint64_t power(long long V, int n) {
-  std::uint64_t p = 1;
-  for (int k = 0; k < n; ++k) p *= static_cast<std::uint64_t>(V);
-  return p;
 }
 
 // What one tree may hold, so that its memory stays bounded whatever the model: boxes waiting to be evaluated (a box
@@ -93,7 +87,7 @@ constexpr std::size_t max_kept_boxes = std::size_t{1} << 14;
 // its targets, over 16, and at most 2^18. A box costs about four evaluations of one input (on the sort and histogram
 // examples, where the bounds decide nothing), so there the bounds add about a quarter to enumeration's time.
 std::uint64_t tree_cap(const BoundsRequest& r, const Tree& tree, std::size_t trees_of_length) {
-  const std::uint64_t share = power(r.V, tree.length) / (16 * trees_of_length);
+  const std::uint64_t share = sequences_of_length(r.V, tree.length) / (16 * trees_of_length);
   return std::clamp<std::uint64_t>(share, static_cast<std::uint64_t>(r.V) + 1, std::uint64_t{1} << 18);
 }
 
@@ -109,12 +103,7 @@ std::vector<DataBox> split(const DataBox& box, const std::vector<std::size_t>& r
   };
   const std::size_t p = open_position();
   if (p == box.size()) return {};  // every position one token: a single input
-  std::vector<DataBox> children;
-  for (std::int64_t t : box[p]) {
-    children.push_back(box);
-    children.back()[p] = {t};
-  }
-  return children;
+  return split_into_tokens(box, p);
 }
 
 // A tree that gives up: its whole length is left to the exact pass.
@@ -213,6 +202,12 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
 
 }  // namespace
 
+std::uint64_t sequences_of_length(long long V, int n) {
+  std::uint64_t p = 1;
+  for (int k = 0; k < n; ++k) p *= static_cast<std::uint64_t>(V);
+  return p;
+}
+
 std::uint64_t box_size(const DataBox& box) {
   std::uint64_t size = 1;
   for (const auto& set : box) size *= set.size();
@@ -227,7 +222,8 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
   };
   // Progress as the share of the domain the bounds decide, each tree covering its length's inputs once.
   std::uint64_t covered = 0;
-  for (const Tree& t : trees) covered += std::min(power(r.V, t.length), UINT64_MAX - covered);  // saturating
+  for (const Tree& t : trees)
+    covered += std::min(sequences_of_length(r.V, t.length), UINT64_MAX - covered);  // saturating
   ProgressBar decided("inputs decided by bounds (once per target)", covered, options.progress);
   RunOptions quiet = options;
   quiet.progress = false;
@@ -275,7 +271,7 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
 std::vector<std::uint64_t> members_in_domain_order(const std::vector<DataBox>& boxes, int length, int min_length,
                                                    long long V) {
   std::uint64_t offset = 0;
-  for (int m = min_length; m < length; ++m) offset += power(V, m);
+  for (int m = min_length; m < length; ++m) offset += sequences_of_length(V, m);
   std::vector<std::uint64_t> members;
   for (const DataBox& box : boxes) {
     std::vector<std::size_t> digit(box.size(), 0);

@@ -65,6 +65,9 @@ struct BoundsCover {
 
 BoundsCover search_bounds(const BoundsRequest& request, const RunOptions& options);
 
+// The sequences of length n over V tokens: V^n (below 2^63 in any domain tverify numbers).
+std::uint64_t sequences_of_length(long long V, int n);
+
 // The number of members of a box.
 std::uint64_t box_size(const DataBox& box);
 

@@ -186,8 +186,7 @@ void require_memory(const LoadedModel& model, const std::vector<std::size_t>& le
 
 // The bounds method of this run, or nullopt for enumeration. --method bounds (and --max-boxes) where the bounds do
 // not apply is refused; auto enumerates there.
-std::optional<BoundsMethod> bounds_method_of(const ParamValues& params, const Task* task, Decode decode,
-                                             const RunOptions& options) {
+std::optional<BoundsMethod> bounds_method_of(const ParamValues& params, const Task* task, const RunOptions& options) {
   const std::string method = params.choice("method");
   std::optional<std::uint64_t> max_boxes;
   if (params.has("max-boxes")) {
@@ -242,7 +241,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
           fmt::format("--V must be in [{}, {}] for task {} (got {})", task->min_V, task->max_V, task->name, V));
     const auto [lo, hi] = params.range("lengths");
     max_length = static_cast<int>(hi);
-    run.bounds = bounds_method_of(params, task, run.decode, options);
+    run.bounds = bounds_method_of(params, task, options);
     if (!run.bounds && params.choice("method") == "auto" && !sampled(params) && !abstraction_of(*task))
       run.bounds_unavailable = "task " + task->name + " has no abstraction (docs/model.md, \"Tasks over boxes\")";
     if (sampled(params) && task->is_instance)
@@ -256,8 +255,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
       run.cases = std::make_shared<ModelCases>(*task, V, static_cast<int>(lo), static_cast<int>(hi),
                                                run.bounds ? unbounded_domain(options) : options);
   } else {
-    if (params.has("max-boxes") || params.choice("method") == "bounds")
-      bounds_method_of(params, nullptr, run.decode, options);
+    if (params.has("max-boxes") || params.choice("method") == "bounds") bounds_method_of(params, nullptr, options);
     run.cases = std::make_shared<ModelCases>(params.text("expected"), run.decode, options);
   }
   run.model = std::make_shared<LoadedModel>(read_model_file(onnx_path(params), decimal_digits(params)));

@@ -92,21 +92,12 @@ Validity recall_validity(const DataBox& box, int gram) {
   return w.sure.size() == 1 && w.possible.size() == 1 ? Validity::All : Validity::Some;
 }
 
-std::vector<DataBox> singletons(const DataBox& box, std::size_t p) {
-  std::vector<DataBox> children;
-  for (std::int64_t t : box[p]) {
-    children.push_back(box);
-    children.back()[p] = {t};
-  }
-  return children;
-}
-
 // Splits the last window's positions into tokens first; then a position of a window that may but need not hold the
 // last window's tokens into that token and the rest; then, on a box of instances, the answer's position; then the
 // first open position.
 std::vector<DataBox> recall_split(const DataBox& box, int gram) {
   const RecallWindows w = recall_windows(box, gram);
-  if (w.open_last) return singletons(box, *w.open_last);
+  if (w.open_last) return split_into_tokens(box, *w.open_last);
   const std::size_t n = box.size(), g = static_cast<std::size_t>(gram);
   for (std::size_t e : w.possible)
     for (std::size_t k = 0; k < g; ++k) {
@@ -118,9 +109,9 @@ std::vector<DataBox> recall_split(const DataBox& box, int gram) {
       without[e - k].erase(std::find(without[e - k].begin(), without[e - k].end(), t));
       return {with, without};
     }
-  if (w.sure.size() == 1 && box[w.sure[0] + 1].size() > 1) return singletons(box, w.sure[0] + 1);
+  if (w.sure.size() == 1 && box[w.sure[0] + 1].size() > 1) return split_into_tokens(box, w.sure[0] + 1);
   for (std::size_t p = 0; p < n; ++p)
-    if (box[p].size() > 1) return singletons(box, p);
+    if (box[p].size() > 1) return split_into_tokens(box, p);
   return {};
 }
 
@@ -143,6 +134,15 @@ std::uint64_t combinations(const DataBox& box, const std::vector<std::size_t>& p
 }
 
 }  // namespace
+
+std::vector<DataBox> split_into_tokens(const DataBox& box, std::size_t p) {
+  std::vector<DataBox> children;
+  for (std::int64_t t : box[p]) {
+    children.push_back(box);
+    children.back()[p] = {t};
+  }
+  return children;
+}
 
 std::optional<TaskAbstraction> abstraction_of(const Task& task) {
   const std::string& name = task.name;

@@ -34,6 +34,9 @@ struct TaskAbstraction {
   std::function<std::vector<DataBox>(const DataBox& box, std::size_t i)> split{};
 };
 
+// The box's children that fix position p to each of its tokens, in token order.
+std::vector<DataBox> split_into_tokens(const DataBox& box, std::size_t p);
+
 // The task's abstraction; nullopt for a task with none (a generated output, a variable number of targets, a
 // validity predicate over instances): such a task is checked by enumeration.
 std::optional<TaskAbstraction> abstraction_of(const Task& task);
