@@ -1,6 +1,7 @@
 // The model checker (checkers/model, constructions/model): ONNX models from tests/models (written by
-// tests/models/make_fixtures.py with python3-onnx, and one PyTorch layer by make_attention_fixture.py) checked against
-// tasks whose answers are derived by hand below, or against PyTorch's own outputs.
+// tests/models/make_fixtures.py with python3-onnx, and PyTorch models by make_attention_fixture.py and
+// make_mask_fixture.py) checked against tasks whose answers are derived by hand below, or against PyTorch's own
+// outputs.
 #include "checkers/files.hpp"
 #include "checkers/model/tasks.hpp"
 #include "model/onnx_writer.hpp"
@@ -547,6 +548,26 @@ std::string masked_attention(const std::filesystem::path& dir, const std::string
   return path.string();
 }
 
+// Checks each model against the task of `params` and requires the same verdicts, counterexamples included, every
+// input decided in double intervals (rung 53) and some input refuted (counterexamples to compare).
+void expect_same_verdicts_in_doubles(const std::vector<std::pair<std::string, std::string>>& named_models,
+                                     std::map<std::string, std::string> params) {
+  std::optional<Json> first;
+  for (const auto& [name, path] : named_models) {
+    params["onnx"] = path;
+    const CheckReport r = check_model(params);
+    const ClaimResult& claim = task_claim(r);
+    INFO(name << ": " << claim.summary);
+    CHECK(claim.unknown == 0);
+    CHECK(claim.failed > 0);
+    CHECK(claim.details["decided_at_bits"] == Json{{"53", claim.checked}});
+    Json verdict = {to_string(claim.verdict), claim.failed, claim.details["lengths"]};
+    for (const auto& c : claim.counterexamples) verdict.push_back({c.input, c.got});
+    if (!first) first = verdict;
+    CHECK(verdict == *first);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("model: a causal mask of -inf, -1e4, -1e9 or float32's lowest gives the same verdicts, decided in doubles",
@@ -557,20 +578,20 @@ TEST_CASE("model: a causal mask of -inf, -1e4, -1e9 or float32's lowest gives th
   const Exact lowest = -(Exact(2) - Exact(1, BigInt(1) << 23)) * Exact(BigInt(1) << 127);
   const std::vector<std::pair<std::string, std::optional<Exact>>> masks{
       {"minus_inf", std::nullopt}, {"minus_1e4", Exact(-10000)}, {"minus_1e9", Exact(-1000000000)}, {"lowest", lowest}};
-  std::optional<Json> first;
-  for (const auto& [name, mask] : masks) {
-    const CheckReport r = check_model(
-        {{"onnx", masked_attention(dir, name, mask)}, {"task", "majority"}, {"V", "2"}, {"lengths", "1:6"}});
-    const ClaimResult& claim = task_claim(r);
-    INFO(name << ": " << claim.summary);
-    CHECK(claim.unknown == 0);
-    CHECK(claim.failed > 0);  // the layer is no majority vote: counterexamples to compare
-    // Every input decided in double intervals (rung 53), as with -inf.
-    CHECK(claim.details["decided_at_bits"] == Json{{"53", claim.checked}});
-    Json verdict = {to_string(claim.verdict), claim.failed, claim.details["lengths"]};
-    for (const auto& c : claim.counterexamples) verdict.push_back({c.input, c.got});
-    if (!first) first = verdict;
-    CHECK(verdict == *first);
-  }
+  std::vector<std::pair<std::string, std::string>> models;
+  for (const auto& [name, mask] : masks) models.emplace_back(name, masked_attention(dir, name, mask));
+  expect_same_verdicts_in_doubles(models, {{"task", "majority"}, {"V", "2"}, {"lengths", "1:6"}});
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE(
+    "model: a PyTorch GPT-style model with its causal mask as -inf, -1e4, -1e9 or finfo.min gives the same "
+    "verdicts, decided in doubles",
+    "[model]") {
+  // tests/models/make_mask_fixture.py: two pre-LayerNorm blocks (two heads, GELU), the scores filled above the
+  // diagonal by masked_fill, as Hugging Face code writes it; the four files differ only in the fill value.
+  std::vector<std::pair<std::string, std::string>> models;
+  for (const char* name : {"minus_inf", "minus_1e4", "minus_1e9", "lowest"})
+    models.emplace_back(name, fixture(std::string("mask_") + name + ".onnx"));
+  expect_same_verdicts_in_doubles(models, {{"task", "majority"}, {"V", "3"}, {"lengths", "1:5"}});
 }
