@@ -294,7 +294,12 @@ std::variant<CaseOutcome, std::string> check_case(const LoadedModel& model, cons
                                                   const CaseLimits& limits) {
   try {
     return checked(model, c, decode, limits);
-  } catch (const ModelError& e) { return fmt::format("on the input [{}]: {}", fmt::join(c.sequence, ", "), e.what()); }
+  } catch (const ModelError& e) {
+    // Generation's input is its prompt, as its counterexamples show it; the error may come from any step.
+    const auto shown = decode == Decode::Generate ? c.read_from + 1 : c.sequence.size();
+    return fmt::format("on the input [{}]: {}", fmt::join(c.sequence.begin(), c.sequence.begin() + shown, ", "),
+                       e.what());
+  }
 }
 
 }  // namespace tverify::model
