@@ -1,6 +1,7 @@
 #include "model/case_check.hpp"
 
 #include "core/readout.hpp"
+#include "model/model_ladder.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -124,45 +125,6 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
     }
   }
   return out;
-}
-
-// f(weights) at the lowest precision that decides it: exactly for a rational graph (bits 0), otherwise in double
-// intervals (53 bits), then in exact exp-log arithmetic (exp_log_rung) when it computes every irrational op of the
-// graph, and then up the precision ladder, where f throws Undecided at a precision that cannot decide.
-// nullopt, with the ceiling's bits, when no rung does. The double rung is a first try only: an endpoint past the
-// double range (DoubleRangeExceeded), or a ModelError that may come from its coarser enclosures (an exponent or a
-// Range bound that is exact but not a point in doubles), sends the input to MPFI, which reproduces a real error.
-// It is skipped when the thread's rounding mode is not round-to-nearest, which its error-free transformations assume.
-// The exp-log rung decides every comparison it meets, ties included, unless a value of this input leaves exp-log
-// arithmetic (a softmax over scores an earlier softmax made, a sum grown too large: NotExpLog) or a sign stays
-// undecided: the input then goes on to MPFI. So does a ModelError, which may be a limit of the evaluator on an exact
-// value rather than the model's (MPFI reproduces the model's own errors).
-template <class Result, class F>
-std::pair<std::optional<Result>, unsigned> lowest_deciding(const LoadedModel& model, F f) {
-  if (model.graph.rational) return {f(model.exact), 0};
-  if (model.double_rung()) {
-    try {
-      return {f(*model.doubles), DoubleInterval::requested_bits};
-    } catch (const Undecided&) {
-    } catch (const DoubleRangeExceeded&) {
-    } catch (const ModelError&) {}
-  }
-  if (model.exp_log) {
-    try {
-      return {f(*model.exp_log), exp_log_rung};
-    } catch (const Undecided&) {
-    } catch (const NotExpLog&) {
-    } catch (const ModelError&) {}
-  }
-  const auto climbed = climb(
-      model_rungs,
-      [&]<unsigned Bits>() -> std::optional<Result> {
-        try {
-          return f(model.rung_weights<Bits>());
-        } catch (const Undecided&) { return std::nullopt; }
-      },
-      [](const std::optional<Result>& r) { return r.has_value(); });
-  return {climbed.result, climbed.bits};
 }
 
 CaseOutcome unknown_at(unsigned bits) {
