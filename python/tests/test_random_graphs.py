@@ -1,7 +1,7 @@
-"""Random graphs over the rational ops, checked by tverify and by the exact interpreter of checker/ (Python fractions,
-written from the ONNX specification, no code shared with tverify): the verdicts, failure counts and counterexamples
-must agree under --decode every and generate, and a graph whose integers leave their type's range on some input must
-be refused (exit 2, the node named) by both.
+"""Random graphs over the rational ops, checked by tverify and by the exact interpreter of independent/ (Python
+fractions, written from the ONNX specification, no code shared with tverify): the verdicts, failure counts and
+counterexamples must agree under --decode every and generate, and a graph whose integers leave their type's range on
+some input must be refused (exit 2, the node named) by both.
 
 Each graph reads tokens [BOS = V, x_1..x_n], gathers an embedding and applies a random chain of per-position steps
 (linear maps, elementwise arithmetic with constants, Relu, Abs, Neg, Max, Min, Where over a comparison, a row
@@ -24,7 +24,7 @@ onnx = pytest.importorskip("onnx")
 np = pytest.importorskip("numpy")
 from onnx import TensorProto, helper  # noqa: E402
 
-sys.path.insert(0, os.path.join(SOURCE_DIR, "checker"))
+sys.path.insert(0, os.path.join(SOURCE_DIR, "independent"))
 import model_answers  # noqa: E402
 import onnx_exact  # noqa: E402
 
