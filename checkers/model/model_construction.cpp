@@ -68,9 +68,7 @@ struct ModelRun {
   std::string bounds_unavailable;  // why --method auto enumerates, when the task is the reason
   Decode decode = Decode::Every;
   CaseLimits limits;
-  std::size_t max_counterexamples = 10;
-  unsigned threads = 1;
-  bool progress = false;
+  RunOptions options;  // the run's, its monitor (progress and a stop request from Python) included
 };
 
 Decode decode_of(const std::string& word, const Task* task) {
@@ -263,9 +261,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
   require_fixed_length_fits(*run.model, *run.cases, run.decode);
   require_memory(*run.model, run.cases->sequence_lengths(), options.threads, memory_budget(options.max_memory),
                  from_file ? "run fewer --threads or shorter inputs" : "lower --lengths or run fewer --threads");
-  run.max_counterexamples = options.max_counterexamples;
-  run.threads = options.threads;
-  run.progress = options.progress;
+  run.options = options;
   report.arithmetic = arithmetic_of(*run.model);
   report.domain_description = run.cases->describe();
   report.domain_inputs = run.cases->size();
@@ -299,11 +295,8 @@ Json length_row(int length, const Tally& t, bool sample) {
 }
 
 std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) {
-  ExactCheck check{run.model.get(), run.cases.get(), run.decode, run.limits, {}};
-  check.options.threads = run.threads;
-  check.options.progress = run.progress;
-  check.options.max_counterexamples = run.max_counterexamples;
-  const std::size_t limit = run.max_counterexamples;
+  const ExactCheck check{run.model.get(), run.cases.get(), run.decode, run.limits, run.options};
+  const std::size_t limit = run.options.max_counterexamples;
   std::optional<BoundsCoverage> coverage;
   if (run.bounds) coverage = cover_with_bounds(check, *run.bounds);
   ModelTally all =

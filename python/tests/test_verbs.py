@@ -140,6 +140,26 @@ def test_progress_reaches_a_callable():
     assert all(d <= t for d, t in seen)
 
 
+def test_a_model_check_reports_progress_to_a_callable():
+    seen = []
+    tverify.check_model(SORT_MODEL, task="sort", V=2, lengths="1:4", method="enumerate", threads=2,
+                        progress=lambda d, t: seen.append((d, t)))
+    assert seen
+    assert seen[-1] == (30, 30)  # every sequence of length 1..4 over 2 tokens: 2 + 4 + 8 + 16
+    assert all(d <= t for d, t in seen)
+
+
+def test_ctrl_c_stops_a_model_check():
+    # sort over V = 4, lengths 1..10 (1.4 million sequences) runs for minutes; SIGINT after half a second must stop it.
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        tverify.check_model(SORT_MODEL, task="sort", V=4, lengths="1:10", method="enumerate", threads=2, force=True,
+                            progress=False)
+    assert time.monotonic() - start < 10
+
+
 def test_a_sweep_takes_the_run_limits(tmp_path):
     # copy --vary L up to L = 5 enumerates [2]^5 = 32 strings at its last point: above max_inputs = 16 unless forced.
     with pytest.raises(ValueError, match="--max-inputs"):
