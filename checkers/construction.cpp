@@ -193,13 +193,21 @@ void Construction::refuse_unread_budget(const std::string& verb, const RunOption
                   verb, name()));
 }
 
+Json Construction::recorded_params(const std::string& verb, const SweepRequest* sweep,
+                                   const ParamValues& params) const {
+  Json recorded = params.to_json();
+  if (declaration_.features.unread_params)
+    for (const auto& name : declaration_.features.unread_params(verb, sweep, params)) recorded.erase(name);
+  return recorded;
+}
+
 CheckReport Construction::new_report(const std::string& verb, const ParamValues& params,
                                      const std::string& variant) const {
   CheckReport report;
   report.verb = verb;
   report.construction = name();
   report.variant = variant;
-  report.params = params.to_json();
+  report.params = recorded_params(verb, nullptr, params);
   return report;
 }
 
@@ -269,8 +277,9 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
         "standard output, cannot hold them)");
   SweepRun sweep_run{
       *spec, request.vary,
-      SweepOutput{request.out_dir, sweep_certificate_header(request.command, name(), variant, params.to_json(),
-                                                            request.vary, request.fast, request.options)},
+      SweepOutput{request.out_dir,
+                  sweep_certificate_header(request.command, name(), variant, recorded_params("sweep", &request, params),
+                                           request.vary, request.fast, request.options)},
       ParamValues::parse(spec->options, request.options)};
   if (sweep_run.options.has("resume") && sweep_run.options.flag("resume") &&
       !std::filesystem::is_directory(request.out_dir))

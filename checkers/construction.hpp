@@ -189,6 +189,9 @@ class Construction {
   bool has_proofs() const;
   // The variant's name, the default when empty; throws UsageError naming the variants.
   std::string variant_or_default(const std::string& variant) const;
+  // The parameters a certificate of `verb` records: each one the run reads with these values, given or default, in
+  // spec order (features.unread_params names those it does not read).
+  Json recorded_params(const std::string& verb, const SweepRequest* sweep, const ParamValues& params) const;
   // The claims `verb` ("check" or "prove") decides in this run, in declaration order.
   std::vector<std::string> default_claims(const std::string& verb, const ParamValues& params,
                                           const std::string& variant) const;

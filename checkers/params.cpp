@@ -43,6 +43,12 @@ ParamSpec text_param(std::string name, std::string help, std::string default_val
   return {std::move(name), std::move(help), ParamSpec::Kind::Text, 0, 0, {}, std::move(default_value)};
 }
 
+ParamSpec input_file_param(std::string name, std::string help, std::string default_value) {
+  ParamSpec spec = text_param(std::move(name), std::move(help), std::move(default_value));
+  spec.input_file = true;
+  return spec;
+}
+
 ParamSpec flag_param(std::string name, std::string help) {
   return {std::move(name), std::move(help), ParamSpec::Kind::Flag, 0, 0, {}, "false"};
 }
@@ -201,6 +207,12 @@ bool ParamValues::given(const std::string& name) const {
 ParamValues ParamValues::none_given() const {
   ParamValues out = *this;
   out.given_.clear();
+  return out;
+}
+
+ParamValues ParamValues::with_text(const std::string& name, const std::string& value) const {
+  ParamValues out = *this;
+  out.choices_.at(name) = value;
   return out;
 }
 

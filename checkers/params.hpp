@@ -27,6 +27,7 @@ struct ParamSpec {
   std::vector<std::string> choices;            // Choice; PositiveRational: words that stand for "no number" (a default)
   std::string default_value;                   // empty: optional, absent unless given (ParamValues::has)
   std::string rational_min{}, rational_max{};  // PositiveRational: inclusive exact bounds ("1/1048576"); empty: none
+  bool input_file = false;                     // Text: the path of a file the run reads (recheck resolves it)
 
   std::string range_text() const;  // "an integer in [1, 64]" / "one of paper, corrected"
 };
@@ -38,6 +39,8 @@ ParamSpec range_param(std::string name, std::string help, long long min, long lo
 ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value);
 ParamSpec text_param(std::string name, std::string help, std::string default_value);
 ParamSpec flag_param(std::string name, std::string help);
+// A Text parameter naming a file the run reads ("none" or empty default: no file).
+ParamSpec input_file_param(std::string name, std::string help, std::string default_value);
 // An exact number strictly between 0 and 1 ("1/3", "0.8"), read with ParamValues::rational.
 ParamSpec probability_param(std::string name, std::string help, std::string default_value);
 // A seed of seeded random draws: an integer in [0, 10^12], default 1.
@@ -60,6 +63,8 @@ class ParamValues {
   bool given(const std::string& name) const;  // given, not filled in from its default
   // The same values, none of them counted as given (values read back from a certificate, defaults included).
   ParamValues none_given() const;
+  // The same values with the Text parameter `name` set to `value`.
+  ParamValues with_text(const std::string& name, const std::string& value) const;
   long long integer(const std::string& name) const;
   int small_int(const std::string& name) const { return static_cast<int>(integer(name)); }
   const std::string& choice(const std::string& name) const;

@@ -93,12 +93,14 @@ Rerun from_recorded_command(const Json& cert, const CertificateCommand& stored, 
   auto text = [](const Json& params, const std::string& key) {
     return params.contains(key) ? json_text(params[key]) : std::string("absent");
   };
-  const Json given = run.command.params.to_json(), stored_params = cert["params"];
+  // A parameter the command does not read is no difference, whether or not the certificate records it.
+  const Json given = c.recorded_params(verb, verb == "sweep" ? &run.sweep : nullptr, run.command.params),
+             stored_params = cert["params"], read = run.command.params.to_json();
   for (const auto& [key, value] : given.items())
     if (!stored_params.contains(key) || stored_params[key] != value)
       run.differences.push_back({"params." + key, text(stored_params, key), text(given, key) + " in its command"});
   for (const auto& [key, value] : stored_params.items())
-    if (!given.contains(key))
+    if (!given.contains(key) && !read.contains(key))
       run.differences.push_back({"params." + key, text(stored_params, key), "absent in its command"});
   if (cert.value("variant", "") != run.command.variant)
     run.differences.push_back({"variant", cert.value("variant", ""), run.command.variant + " in its command"});
@@ -116,10 +118,17 @@ Rerun rerun_of(const Json& cert, const std::string& path) {
 // The differences of a fresh run, after those between the stored fields and the command's. A claim present in one
 // and absent in the other is a changed claim set when the certificate comes from another commit, whose claims may
 // differ.
+// A parameter the certificate records and the fresh run does not read (a default a certificate of another commit
+// kept) is no difference.
 std::vector<CertificateDifference> all_differences(const Json& cert, Rerun& run, const Json& fresh) {
   std::vector<CertificateDifference> out = std::move(run.differences);
   const bool other_commit = cert.value("commit", "") != tool_commit();
-  for (auto& d : compare_certificates(cert, fresh)) {
+  Json stored = cert;
+  const Json read = run.command.params.to_json();
+  if (stored.contains("params") && stored["params"].is_object() && fresh.contains("params"))
+    for (const auto& [key, value] : cert["params"].items())
+      if (read.contains(key) && !fresh["params"].contains(key)) stored["params"].erase(key);
+  for (auto& d : compare_certificates(stored, fresh)) {
     if (other_commit && d.field.rfind("claims: ", 0) == 0 && (d.stored == "absent" || d.now == "absent"))
       d.field += " (the claim set changed since commit " + cert.value("commit", "?") + ")";
     out.push_back(std::move(d));
@@ -159,8 +168,41 @@ CertificateCommand certificate_command(const Json& cert, const std::string& path
   } catch (const UsageError& e) { throw UsageError("certificate '" + path + "': " + e.what()); }
 }
 
+namespace {
+
+// A relative input file's path that names no file from the current folder but one from the certificate's folder is
+// read from there. Returns each parameter so moved, with its path as the certificate records it.
+std::map<std::string, std::string> read_from_certificate_folder(CertificateCommand& command, const std::string& verb,
+                                                                const std::string& certificate_path) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::string> moved;
+  const fs::path folder = fs::path(certificate_path).parent_path();
+  for (const ParamSpec& spec : command.construction.params_for(verb)) {
+    if (!spec.input_file || !command.params.has(spec.name)) continue;
+    const std::string recorded = command.params.text(spec.name);
+    const fs::path file(recorded);
+    std::error_code ignored;
+    if (recorded.empty() || file.is_absolute() || fs::exists(file, ignored) || folder.empty() ||
+        !fs::exists(folder / file, ignored))
+      continue;
+    moved[spec.name] = recorded;
+    command.params = command.params.with_text(spec.name, (folder / file).string());
+  }
+  return moved;
+}
+
+// The fresh certificate's paths as the stored one records them, for the files read from the certificate's folder.
+Json as_recorded(Json fresh, const std::map<std::string, std::string>& moved) {
+  for (const auto& [name, recorded] : moved)
+    if (fresh.contains("params") && fresh["params"].contains(name)) fresh["params"][name] = recorded;
+  return fresh;
+}
+
+}  // namespace
+
 RecheckResult recheck_certificate(const Json& cert, const std::string& path, RunOptions options) {
   Rerun run = rerun_of(cert, path);
+  const auto moved = read_from_certificate_folder(run.command, cert.value("verb", "check"), path);
   options.max_counterexamples = run.max_counterexamples;
   const auto& [c, params, variant] = run.command;
   RecheckResult result;
@@ -169,7 +211,7 @@ RecheckResult recheck_certificate(const Json& cert, const std::string& path, Run
       throw UsageError("recheck of a sweep's certificate runs in one process (not under mpirun with " +
                        std::to_string(cluster->ranks()) +
                        " ranks): its sweep writes into a temporary folder of its own");
-    const Json fresh = fresh_sweep_certificate(cert, run.command, run.sweep, options);
+    const Json fresh = as_recorded(fresh_sweep_certificate(cert, run.command, run.sweep, options), moved);
     result = RecheckResult{all_differences(cert, run, fresh), fresh["probes"]["rows"].size(), std::nullopt, "probes"};
   } else {
     CheckReport fresh;
@@ -180,8 +222,9 @@ RecheckResult recheck_certificate(const Json& cert, const std::string& path, Run
     } else {
       fresh = c.check(params, variant, run.claims, options);
     }
-    result = RecheckResult{all_differences(cert, run, certificate_json(fresh, cert.value("command", ""))),
-                           fresh.claims.size(), std::nullopt};
+    result = RecheckResult{
+        all_differences(cert, run, as_recorded(certificate_json(fresh, cert.value("command", "")), moved)),
+        fresh.claims.size(), std::nullopt};
   }
   if (cert.value("commit", "") != tool_commit()) result.made_at_other_commit = cert.value("commit", "?");
   return result;

@@ -16,6 +16,7 @@ struct MarkovSetup {
   Arbitrary arbitrary;
   int samples = 2;                  // random points for Lemmas 1-2
   std::optional<Point> user_point;  // --point-file: also checked by Lemmas 1-2
+  std::string user_point_sha256;    // of that file's bytes
   unsigned threads = 1;
   proofs::QueryOptions proof_options;
 };

@@ -21,7 +21,7 @@ Arbitrary::Fill parse_fill(const std::string& text) {
 
 // What the printed points need: the chain, the shapes, the variant and the arbitrary blocks (the weights' parameters).
 MarkovSetup point_setup(const ParamValues& params, const std::string& variant) {
-  MarkovSetup s{MarkovChain(*params.rational("p"), *params.rational("q")), {}, {}, {}, 2, {}, 1, {}};
+  MarkovSetup s{MarkovChain(*params.rational("p"), *params.rational("q")), {}, {}, {}, 2, {}, {}, 1, {}};
   s.shapes = Shapes{params.small_int("d"), params.small_int("m"), params.small_int("r"), params.small_int("N"),
                     params.flag("tied")};
   s.variant = variant == "corrected" ? Variant::Corrected : Variant::Paper;
@@ -36,26 +36,31 @@ MarkovSetup make_setup(const ParamValues& params, const std::string& variant, co
   MarkovSetup s = point_setup(params, variant);
   s.samples = params.small_int("samples");
   s.threads = run.threads;
-  if (params.text("point-file") != "none") s.user_point = read_point_file(params.text("point-file"), s.shapes);
+  if (params.text("point-file") != "none") {
+    PointFile file = read_point_file(params.text("point-file"), s.shapes);
+    s.user_point = std::move(file.point);
+    s.user_point_sha256 = file.sha256;
+  }
   return s;
 }
 
 namespace {
 
 std::vector<ParamSpec> markov_params() {
-  return {probability_param("p", "P(x' = 1 | x = 0)", "1/2"),
-          probability_param("q", "P(x' = 0 | x = 1)", "4/5"),
-          integer_param("d", "embedding dimension", 1, 16, "4"),
-          integer_param("m", "attention head dimension (W_Q, W_K, W_V are m x d)", 1, 16, "4"),
-          integer_param("r", "FF hidden width (W_1 is r x d)", 1, 64, "4"),
-          integer_param("N", "sequence length (the loss enumerates all 2^(N+1) - 2 prefixes)", 1, 16, "6"),
-          flag_param("tied", "weight tying a = e (Thms. 1-2); without it, the untied model (Thms. 3-4)"),
-          choice_param("arbitrary", "the blocks the paper leaves arbitrary (W_{K,Q,V}, W_1, p_n of theta_pi)",
-                       {"random", "zero", "constant"}, "random"),
-          seed_param("seed of the random blocks and sample points"),
-          integer_param("samples", "random points for Lemmas 1-2 (besides theta_star and theta_pi)", 0, 16, "2"),
-          text_param("point-file", "a JSON parameter point (docs/markov.md): checked by Lemmas 1-2, evaluated by eval",
-                     "none")};
+  return {
+      probability_param("p", "P(x' = 1 | x = 0)", "1/2"),
+      probability_param("q", "P(x' = 0 | x = 1)", "4/5"),
+      integer_param("d", "embedding dimension", 1, 16, "4"),
+      integer_param("m", "attention head dimension (W_Q, W_K, W_V are m x d)", 1, 16, "4"),
+      integer_param("r", "FF hidden width (W_1 is r x d)", 1, 64, "4"),
+      integer_param("N", "sequence length (the loss enumerates all 2^(N+1) - 2 prefixes)", 1, 16, "6"),
+      flag_param("tied", "weight tying a = e (Thms. 1-2); without it, the untied model (Thms. 3-4)"),
+      choice_param("arbitrary", "the blocks the paper leaves arbitrary (W_{K,Q,V}, W_1, p_n of theta_pi)",
+                   {"random", "zero", "constant"}, "random"),
+      seed_param("seed of the random blocks and sample points"),
+      integer_param("samples", "random points for Lemmas 1-2 (besides theta_star and theta_pi)", 0, 16, "2"),
+      input_file_param("point-file",
+                       "a JSON parameter point (docs/markov.md): checked by Lemmas 1-2, evaluated by eval", "none")};
 }
 
 std::vector<ClaimSpec> markov_claims() {
@@ -77,6 +82,7 @@ MarkovSetup prepare_markov_run(const ParamValues& params, const std::string& var
   report.domain_description = fmt::format("every prefix x_1..x_n, n = 1..{}, with its exact probability; {} parameters",
                                           setup.shapes.N, layout.size());
   report.domain_inputs = prefix_count(setup.shapes.N);
+  if (setup.user_point) report.options["point_file"] = {{"sha256", setup.user_point_sha256}};
   return setup;
 }
 

@@ -2,6 +2,7 @@
 
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
+#include "checkers/sha256.hpp"
 #include "checkers/verdict.hpp"
 
 #include <fmt/format.h>
@@ -48,8 +49,10 @@ Exact number(const Json& j, const std::string& where) {
 
 }  // namespace
 
-Point read_point_file(const std::string& path, const Shapes& shapes) {
-  const Json j = read_json_file(path, "--point-file '" + path + "'");
+PointFile read_point_file(const std::string& path, const Shapes& shapes) {
+  const std::string what = "--point-file '" + path + "'";
+  const std::string bytes = read_text_file(path, what);
+  const Json j = parse_json_text(bytes, what);
   if (!j.is_object()) throw UsageError("--point-file must hold a JSON object with one key per parameter block");
   Point point{Layout(shapes)};
   for (const Block& b : point.layout.blocks()) {
@@ -77,7 +80,7 @@ Point read_point_file(const std::string& path, const Shapes& shapes) {
     if (!point.layout.has(key))
       throw UsageError("--point-file: '" + key + "' is not a parameter block of this model" +
                        (key == "a" ? " (a exists only without --tied)" : ""));
-  return point;
+  return {point, sha256_hex(bytes)};
 }
 
 }  // namespace tverify::markov

@@ -10,6 +10,11 @@
 
 namespace tverify::markov {
 
-Point read_point_file(const std::string& path, const Shapes& shapes);
+struct PointFile {
+  Point point;
+  std::string sha256;  // of the bytes read, which a certificate records
+};
+
+PointFile read_point_file(const std::string& path, const Shapes& shapes);
 
 }  // namespace tverify::markov

@@ -2,6 +2,7 @@
 
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
+#include "checkers/sha256.hpp"
 
 #include <fmt/format.h>
 
@@ -93,10 +94,11 @@ ModelCases::ModelCases(const Task& task, long long V, int lo, int hi, std::uint6
   check_budget(samples, options, "sampled sequences");
 }
 
-ModelCases::ModelCases(const std::string& expected_path, Decode decode, const RunOptions& options)
-    : file_(expected_path) {
+ModelCases::ModelCases(const std::string& expected_path, Decode decode, const RunOptions& options) {
   const std::string what = "--expected '" + expected_path + "'";
-  std::istringstream text(read_text_file(expected_path, what));
+  const std::string bytes = read_text_file(expected_path, what);
+  file_sha256_ = sha256_hex(bytes);
+  std::istringstream text(bytes);
   std::string line;
   for (int number = 1; std::getline(text, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -141,7 +143,11 @@ std::string ModelCases::describe() const {
   if (domain_)
     return domain_->describe() + ", laid out by task " + task_->name + " (" + task_->layout + ")" +
            (task_->instances.empty() ? "" : "; checked: " + task_->instances);
-  return fmt::format("the {} input/output pairs of '{}'", file_cases_.size(), file_);
+  // The path is in the certificate's params; recheck may read the file by another path (docs/certificate.md).
+  return fmt::format(
+      "the {} input/output pairs of the --expected file (an input's length counts every token written "
+      "in it)",
+      file_cases_.size());
 }
 
 }  // namespace tverify::model

@@ -40,6 +40,8 @@ class ModelCases {
   std::vector<std::size_t> sequence_lengths() const;
   const Task* task() const { return task_ ? &*task_ : nullptr; }
   bool sampled() const { return samples_ > 0; }
+  // The SHA-256 of the --expected file's bytes as read; empty for a task's domain.
+  const std::string& file_sha256() const { return file_sha256_; }
 
  private:
   std::optional<Task> task_;
@@ -47,7 +49,7 @@ class ModelCases {
   std::optional<SequenceDomain> domain_;
   std::uint64_t samples_ = 0, seed_ = 0;  // samples_ > 0: a sample of domain_
   std::vector<ModelCase> file_cases_;
-  std::string file_;
+  std::string file_sha256_;
 };
 
 }  // namespace tverify::model

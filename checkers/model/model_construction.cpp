@@ -273,6 +273,7 @@ ModelRun prepare_model_run(const ParamValues& params, const std::string&, const 
                                                                                      *run.model->weights_as_decimal)
                                                                        : std::string("exact as stored")}};
   if (run.model->weights_as_decimal) report.options["model"]["snapped"] = snapped_weights_json(run.model->graph);
+  if (from_file) report.options["expected"] = {{"sha256", run.cases->file_sha256()}};
   report.options["decode"] = run.decode == Decode::Every ? "every" : run.decode == Decode::Last ? "last" : "generate";
   return run;
 }
@@ -336,7 +337,7 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
 
 std::vector<ParamSpec> model_params() {
   return {
-      text_param("onnx", "the ONNX model file (opset 13-18, as torch.onnx.export writes it); required", ""),
+      input_file_param("onnx", "the ONNX model file (opset 13-18, as torch.onnx.export writes it); required", ""),
       choice_param("task", "the reference task (docs/model.md has each token layout); or --expected", task_names(), ""),
       integer_param("V", "the number of data tokens 0..V-1 (BOS = V, COPY = V + 1); required with --task", 1, 64, ""),
       range_param("lengths", "the lengths n of the data sequences x_1..x_n, lo:hi", 1, 64, "1:4"),
@@ -354,7 +355,8 @@ std::vector<ParamSpec> model_params() {
                    "whether the task's sequences start with BOS = V; no: x_1..x_n as they are (a model that reads no "
                    "BOS, such as the CAT export), each output one position earlier",
                    {"yes", "no"}, "yes"),
-      text_param("expected", "a JSON Lines file of {\"input\": [...], \"output\": [...]} pairs, instead of --task", ""),
+      input_file_param("expected",
+                       "a JSON Lines file of {\"input\": [...], \"output\": [...]} pairs, instead of --task", ""),
       integer_param("samples",
                     "check this many sequences drawn uniformly from the domain (claim model.task_sample) instead "
                     "of every one",
