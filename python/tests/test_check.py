@@ -94,8 +94,10 @@ def test_wrong_types_and_names_raise_before_any_work(tmp_path):
         tverify.check("copy", claims=["copy.alg1", 3])
     with pytest.raises(ValueError, match="no parameter 'Q'"):
         tverify.check("copy", Q=2)
+    with pytest.raises(ValueError, match=r"--D must be an integer in \[1, 64\] \(got '5/2'\)"):
+        tverify.check("copy", D=2.5)  # a float is the number it is: 5/2, no integer
     with pytest.raises(TypeError):
-        tverify.check("copy", D=2.5)
+        tverify.check("copy", D=[2])
     with pytest.raises(TypeError):
         tverify.check("markov", tied="yes")
     with pytest.raises(ValueError, match="threads"):

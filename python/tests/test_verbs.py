@@ -67,7 +67,9 @@ def test_sweep_writes_the_cli_files(tmp_path):
     ran = cli("sweep", "copy", "--vary", "L", "--L-max", "6", "--threads", "1", "--out", "cli", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     summary = tverify.sweep("copy", "L", tmp_path / "py", L_max=6, threads=1, progress=False)
-    assert summary == json.loads(ran.stdout.replace(str(tmp_path / "cli"), str(tmp_path / "py")))
+    assert summary["threshold"] == Fraction(1, 2)  # "1/2" in the CLI's summary: exact numbers come as Fractions
+    as_printed = {k: str(v) if isinstance(v, Fraction) else v for k, v in summary.items()}
+    assert as_printed == json.loads(ran.stdout.replace(str(tmp_path / "cli"), str(tmp_path / "py")))
     for name in os.listdir(tmp_path / "cli"):
         if name.endswith(".csv"):
             assert (tmp_path / "py" / name).read_text() == (tmp_path / "cli" / name).read_text()
@@ -270,11 +272,33 @@ def _leaves(value):
         yield value
 
 
+@pytest.mark.parametrize("number, value", [
+    ("0.1", Fraction(1, 10)),
+    (" -2.5e-1 ", Fraction(-1, 4)),
+    (0.5, Fraction(1, 2)),
+    (0.1, Fraction(3602879701896397, 2**55)),  # the double nearest 1/10, exactly
+    (Fraction(2, 3), Fraction(2, 3)),
+])
+def test_exact_reads_decimals_and_floats_exactly(number, value):
+    assert tverify.exact(number) == value
+
+
+def test_numpy_numbers_are_parameters_and_exact_numbers():
+    np = pytest.importorskip("numpy")
+    assert tverify.exact(np.int64(3)) == 3 and tverify.exact(np.float32(0.25)) == Fraction(1, 4)
+    by_numpy = tverify.check("copy", claims=["copy.alg1"], D=np.int64(2), n=np.int32(1), L=np.int64(3),
+                             threads=np.int64(1), progress=False)
+    by_int = tverify.check("copy", claims=["copy.alg1"], D=2, n=1, L=3, threads=1, progress=False)
+    assert by_numpy.claims == by_int.claims
+    markov = tverify.check("markov", claims=["markov.lemma1"], p=0.5, threads=1, progress=False)
+    assert markov.json["params"]["p"] == "1/2"  # 0.5 exactly
+
+
 def test_exact_refuses_what_is_not_an_exact_number():
-    for bad in ("0.5.1", "a/b", "[1, x]", "[1, 0]"):
+    for bad in ("0.5.1", "a/b", "[1, x]", "[1, 0]", "1e", float("inf"), float("nan")):
         with pytest.raises(ValueError):
             tverify.exact(bad)
-    for wrong_type in (True, None, 0.5, [1, 2]):
+    for wrong_type in (True, None, [1, 2], 1j):
         with pytest.raises(TypeError):
             tverify.exact(wrong_type)
     # the copy construction's error rate, as its certificate gives it

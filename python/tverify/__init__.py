@@ -14,6 +14,7 @@ import html
 import itertools
 import json
 import math
+import numbers
 import os
 import re
 import shlex
@@ -42,14 +43,25 @@ def _construction(name):
 
 
 def _option_text(value):
-    """A parameter value as the CLI reads it: integers and strings as they are, Fractions as p/q."""
+    """A parameter value as the CLI reads it: strings as they are (a decimal "0.8" is read exactly), integers (numpy's
+    too) in decimal, and every other real number exactly as p/q: a Fraction, or a float's exact binary value."""
     if isinstance(value, bool):
         raise TypeError("a boolean is a flag: pass it as True to give the flag, False to leave it out")
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
-    if isinstance(value, (int, str)):
-        return str(value)
-    raise TypeError(f"a parameter value must be an int, a str or a Fraction (got {type(value).__name__})")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Real):
+        q = _exact_real(value)
+        return f"{q.numerator}/{q.denominator}" if q.denominator != 1 else str(q.numerator)
+    raise TypeError(f"a parameter value must be a number or a str (got {type(value).__name__})")
+
+
+def _exact_real(value):
+    """A real number (int, Fraction, float, or numpy's) as the Fraction it is exactly; ValueError if not finite."""
+    if isinstance(value, numbers.Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    if not math.isfinite(float(value)):
+        raise ValueError(f"a parameter value must be finite (got {value!r})")
+    return Fraction(float(value))  # a float32's value is a double exactly
 
 
 def _params(construction, given, specs=None):
@@ -75,11 +87,11 @@ def _params(construction, given, specs=None):
 
 def _count(name, value, low, high):
     """An int in [low, high]: TypeError for another type, ValueError out of range."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer in [{low}, {high}] (got {type(value).__name__} {value!r})")
     if not low <= value <= high:
         raise ValueError(f"{name} must be an integer in [{low}, {high}] (got {value!r})")
-    return value
+    return int(value)
 
 
 def _variant(variant):
@@ -206,7 +218,7 @@ def _with_exact_values(value, key=None):
         return [_with_exact_values(v) for v in value]
     if isinstance(value, str) and key not in _TEXT_FIELDS:
         try:
-            return exact(value)
+            return _exact_text(value, decimals=False)
         except ValueError:
             return value
     return value
@@ -351,7 +363,8 @@ def eval(construction, input, variant=None, trace=False, bits=None, **params):  
 def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
           max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None, **params):
     """Runs a sweep as `tverify sweep NAME --vary V --out DIR` does: writes its certificate, table and figures to
-    `out` and returns the JSON summary it prints, as a dict. Keyword arguments are the construction's parameters and
+    `out` and returns the JSON summary it prints, as a dict with its exact numbers ("1/2", "0") as Fractions (as
+    Certificate.exact_claims gives them). Keyword arguments are the construction's parameters and
     the sweep's options, named as the CLI's; threads, max_inputs, max_counterexamples, force and max_memory as
     check's."""
     spec = _construction(construction)
@@ -370,7 +383,7 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_i
     command = shlex.join(command + limit_words)
     summary = _polled(lambda report: _tverify.sweep(construction, given, _variant(variant), str(vary), fast,
                                                     os.fspath(out), options, limits, command, report), progress)
-    return json.loads(summary)
+    return _with_exact_values(json.loads(summary))
 
 
 class Recheck:
@@ -599,19 +612,30 @@ def _nested(values, shape):
 
 
 _EXACT = re.compile(r"^\s*(-?\d+)(?:/(\d+))?\s*$")
+_DECIMAL = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 _ENCLOSURE = re.compile(r"^\s*\[\s*([^,\]]+)\s*,\s*([^\]]+)\s*\]\s*$")
 
 
 def exact(value):
-    """An exact number of a certificate as a Fraction ("5/8", "-3", 2), or an enclosure "[lo, hi]" (lo <= hi) as a
-    pair of Fractions (each end exactly as printed); TypeError for another type, ValueError for another text."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise TypeError(f"an exact number is an int or a str (got {type(value).__name__} {value!r})")
-    if isinstance(value, int):
-        return Fraction(value)
+    """An exact number as a Fraction: a certificate's "5/8" or "-3", a decimal string exactly ("0.1" is 1/10), an int
+    (numpy's too), a Fraction, or a float as the binary number it is (0.5 is 1/2, 0.1 is 3602879701896397/2^55); an
+    enclosure "[lo, hi]" (lo <= hi) as a pair of Fractions, each end exactly as printed. TypeError for another type,
+    ValueError for another text or a float that is not finite."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
+        raise TypeError(f"an exact number is a number or a str (got {type(value).__name__} {value!r})")
+    if not isinstance(value, str):
+        return _exact_real(value)
+    return _exact_text(value, decimals=True)
+
+
+def _exact_text(value, decimals):
+    """A text's exact number or enclosure; a decimal ("0.1", "1e-3") only if `decimals` (a certificate's decimal
+    fields are rounded for reading and stay text)."""
     m = _EXACT.match(value)
     if m:
         return Fraction(int(m.group(1)), int(m.group(2) or 1))
+    if decimals and _DECIMAL.match(value):
+        return Fraction(value.strip())
     m = _ENCLOSURE.match(value)
     if m:
         try:
