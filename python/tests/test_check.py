@@ -3,6 +3,7 @@
 Run by scripts/test with PYTHONPATH=<build>/python and TVERIFY_BINARY=<build>/cli/tverify.
 """
 
+import hashlib
 from fractions import Fraction
 
 import pytest
@@ -122,3 +123,32 @@ def test_max_memory_is_the_cli_budget(tmp_path):
     with pytest.raises(ValueError, match=r"max_memory '12X' is no size"):  # parsed before the sweep's worker starts
         tverify.sweep("model", "lengths", tmp_path / "s", onnx=reverse, task="reverse", V=2, lengths="1:2",
                       max_memory="12X")
+
+
+def test_check_model_exports_a_torch_module(tmp_path):
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (scripts/setup --examples installs it)")
+
+    class Echo(torch.nn.Module):
+        """Logits one-hot on each position's own token (V = 3 data tokens, BOS = 3): y_i = x_i, or, shifted, the
+        next token id."""
+
+        def __init__(self, shift):
+            super().__init__()
+            self.table = torch.nn.Embedding(4, 4)
+            with torch.no_grad():
+                self.table.weight.copy_(torch.roll(torch.eye(4), shift, dims=1))
+
+        def forward(self, tokens):
+            return self.table(tokens)
+
+    echo = lambda xs: list(xs)  # noqa: E731
+    kept = tmp_path / "echo.onnx"
+    cert = tverify.check_model(Echo(0), task=echo, V=3, lengths="1:3", onnx_file=kept, threads=1, progress=False)
+    assert cert.verdicts == {"model.task": "verified"}
+    with open(kept, "rb") as f:
+        assert cert.json["options"]["model"]["sha256"] == hashlib.sha256(f.read()).hexdigest()
+    assert cert.json["options"]["model"]["producer"].startswith("pytorch")
+    broken = tverify.check_model(Echo(1), task=echo, V=3, lengths="1:3", threads=1, progress=False)
+    assert broken.verdicts == {"model.task": "refuted"}
+    with pytest.raises(ValueError, match="onnx_file is where a torch.nn.Module is exported"):
+        tverify.check_model(kept, task="sort", V=3, onnx_file=tmp_path / "other.onnx")

@@ -18,6 +18,7 @@ import numbers
 import os
 import re
 import shlex
+import sys
 import tempfile
 from collections import namedtuple
 from fractions import Fraction
@@ -502,17 +503,29 @@ def _write_pairs(pairs, path):
         raise
 
 
-def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, **kwargs):
+def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, onnx_file=None, **kwargs):
     """Checks an ONNX model against a task, as `tverify check model --onnx FILE --task T` does (docs/model.md).
 
-    onnx: a path, or the model's bytes (written to a temporary file for the run; the certificate records its
-    SHA-256). task: a built-in task's name, or a Python callable from a data sequence (a list of ints) to its
+    onnx: a path, the model's bytes (written to a temporary file for the run; the certificate records its SHA-256),
+    or a torch.nn.Module taking token ids of shape [1, seq] to logits [1, seq, classes], exported by
+    torch.onnx.export (opset 17, the sequence axis symbolic, in evaluation mode) to `onnx_file` (kept, so that the CLI
+    can recheck the certificate) or to a temporary file. task: a built-in task's name, or a Python callable from a data sequence (a list of ints) to its
     expected outputs (a list of ints read at the last positions, as an --expected file's "output"; an int with
     decode="last"). A callable runs in the interpreter once per input before the check (the slow path), over every
     sequence x of V tokens of each length in `lengths`; the model reads [BOS = V, x_1, ..., x_n] as for the built-in
     tasks (x as it is with bos=False, for a built-in task too: --bos no). Its pairs go to `expected_file` (a JSON Lines file the CLI can recheck the
     certificate with) or to a temporary file. Other keyword arguments are check's and the model's options (V=4,
     lengths="1:6", decode=...)."""
+    if _is_torch_module(onnx):
+        if onnx_file is not None:
+            _export_module(onnx, os.fspath(onnx_file))
+            return check_model(onnx_file, task, progress, expected_file, bos, **kwargs)
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "model.onnx")
+            _export_module(onnx, path)
+            return check_model(path, task, progress, expected_file, bos, **kwargs)
+    if onnx_file is not None:
+        raise ValueError("onnx_file is where a torch.nn.Module is exported; give onnx a module")
     if isinstance(onnx, (bytes, bytearray)):
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "model.onnx")
@@ -520,7 +533,7 @@ def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, **
                 f.write(onnx)
             return check_model(path, task, progress, expected_file, bos, **kwargs)
     if not isinstance(onnx, (str, os.PathLike)):
-        raise TypeError(f"onnx must be a path or the model's bytes (got {type(onnx).__name__})")
+        raise TypeError(f"onnx must be a path, the model's bytes or a torch.nn.Module (got {type(onnx).__name__})")
     if callable(task):
         V, lengths = kwargs.pop("V", None), kwargs.pop("lengths", "1:4")
         decode = kwargs.get("decode", "every")
@@ -540,6 +553,32 @@ def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, **
     if not bos:
         kwargs["bos"] = "no"
     return check("model", onnx=os.fspath(onnx), progress=progress, **kwargs)
+
+
+def _is_torch_module(value):
+    """Whether value is a torch.nn.Module (PyTorch is looked up only where the caller has imported it)."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.nn.Module)
+
+
+def _export_module(module, path):
+    """module exported as docs/model.md says: opset 17, input "tokens" [1, seq] and output "logits", seq symbolic, in
+    evaluation mode (torch.onnx.export's default), traced on three zero tokens; written atomically."""
+    torch = sys.modules["torch"]
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix=".tverify-export-", suffix=".onnx", dir=folder)
+    os.close(handle)
+    try:
+        torch.onnx.export(module, (torch.zeros((1, 3), dtype=torch.long),), temporary, opset_version=17,
+                          input_names=["tokens"], output_names=["logits"],
+                          dynamic_axes={"tokens": {1: "seq"}, "logits": {1: "seq"}})
+        with open(temporary, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 class Surd(namedtuple("Surd", "rational coefficient radicand")):
