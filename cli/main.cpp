@@ -224,7 +224,7 @@ int run_eval(const Construction& c, const ParamValues& params, const std::map<st
     fmt::print("{}", text);
     return 0;
   }
-  const Json json = evaluation_json(e, command, c.name(), variant, params.to_json(), input);
+  const Json json = evaluation_json(e, command, c.name(), variant, c.recorded_params("eval", nullptr, params), input);
   if (to_stdout) {
     fmt::print(stderr, "{}", text);
     fmt::print("{}\n", json.dump(2));

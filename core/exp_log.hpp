@@ -148,6 +148,13 @@ class ExpLogNumber {
   std::optional<Exact> rational() const;
   bool is_zero() const { return kind_ == Kind::Rational && rational_ == 0; }
   Sign sign() const;
+  // An enclosure of this number at B bits.
+  template <unsigned B>
+  Interval<B> enclosure() const {
+    if (kind_ == Kind::Rational) return Interval<B>(rational_);
+    if (kind_ == Kind::Logs) return logs_->template enclosure<B>();
+    return numerator_.template enclosure<B>() / denominator_.template enclosure<B>();
+  }
   // This number as a fraction (1 e^0 below a rational); NotExpLog for a sum of logarithms.
   ExpSum numerator() const;
   ExpSum denominator() const;

@@ -2,6 +2,7 @@
 
 #include "core/readout.hpp"
 #include "model/model_ladder.hpp"
+#include "model/read_value.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,11 +11,24 @@ namespace tverify::model {
 
 namespace {
 
-// The certified argmax of one row of logits: the class, or the classes tied for the top.
+// The certified argmax of one row of logits: the class, or the classes tied for the top; and its margin.
 struct Argmax {
   std::int64_t winner = 0;
   std::vector<std::int64_t> tied;  // empty unless an exact tie
+  ReadValue margin;                // the winner's logit minus the largest other one: 0 for a tie, inf for one class
 };
+
+// min over k != winner of row[winner] - row[k], enclosed at this rung.
+template <class T>
+ReadValue margin_of(const Extended<T>* row, std::int64_t classes, std::int64_t winner) {
+  std::optional<Extended<T>> smallest;
+  for (std::int64_t k = 0; k < classes; ++k) {
+    if (k == winner) continue;
+    const Extended<T> d = row[k].inf < 0 || row[winner].inf > 0 ? Extended<T>::infinity(1) : row[winner] - row[k];
+    smallest = smallest ? minimum(*smallest, d) : d;
+  }
+  return read_value(smallest ? *smallest : Extended<T>::infinity(1));
+}
 
 // Infinite logits are compared exactly: a single +inf wins, -inf entries lose to any finite one.
 template <class T>
@@ -26,14 +40,16 @@ Argmax argmax_of(const Extended<T>* row, std::int64_t classes) {
   }
   if (top.empty() && finite.empty())
     for (std::int64_t k = 0; k < classes; ++k) top.push_back(k);
-  if (!top.empty()) return top.size() == 1 ? Argmax{top[0], {}} : Argmax{top[0], top};
+  const ReadValue zero = ReadValue::printed("0", Exact(0), 0);
+  if (!top.empty())
+    return top.size() == 1 ? Argmax{top[0], {}, margin_of(row, classes, top[0])} : Argmax{top[0], top, zero};
   Vector<T> scores;
   for (std::int64_t k : finite) scores.push_back(row[k].value);
   const ArgmaxReadout r = argmax_readout(scores);
   if (r.margin == Margin::Undecided) throw Undecided{};
   const std::int64_t winner = finite[r.winner];
-  if (r.margin == Margin::Certified) return {winner, {}};
-  Argmax tie{winner, {}};
+  if (r.margin == Margin::Certified) return {winner, {}, margin_of(row, classes, winner)};
+  Argmax tie{winner, {}, zero};
   for (std::size_t j = 0; j < scores.size(); ++j)
     if (is_greater(scores[r.winner], scores[j]) == Tri::False) tie.tied.push_back(finite[j]);
   return tie;
@@ -124,6 +140,12 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
       out.detail = "generation stopped early";
     }
   }
+  if (out.kind == CaseOutcome::Kind::Right)
+    for (const Reading& r : readings)
+      if (!out.margin || r.argmax->margin.lower_below(*out.margin)) {
+        out.margin = r.argmax->margin;
+        out.margin_position = r.position;
+      }
   return out;
 }
 
@@ -250,7 +272,38 @@ CaseOutcome checked(const LoadedModel& model, const TaskCase& c, Decode decode, 
   return out;
 }
 
+// The logits, argmax and margin of every position, at the rung `logits` came from; Undecided when an argmax is not
+// decided there.
+template <class T>
+std::vector<PositionLogits> positions_of(const Logits<T>& logits, std::size_t length) {
+  std::vector<PositionLogits> out;
+  for (std::size_t p = 0; p < length; ++p) {
+    const Extended<T>* row = logits.row(p);
+    const Argmax a = argmax_of(row, logits.classes);
+    PositionLogits position{{}, got_entry(Reading{a, p}), a.margin};
+    for (std::int64_t k = 0; k < logits.classes; ++k) position.logits.push_back(read_value(row[k]));
+    out.push_back(std::move(position));
+  }
+  return out;
+}
+
+std::string on_input(const Tokens& tokens, const ModelError& e) {
+  return fmt::format("on the input [{}]: {}", fmt::join(tokens, ", "), e.what());
+}
+
 }  // namespace
+
+std::variant<std::optional<LogitsReading>, std::string> read_logits(const LoadedModel& model, const Tokens& tokens) {
+  CaseLimits limits;
+  limits.max_token = INT64_MAX;
+  try {
+    const auto [positions, bits] = lowest_deciding<std::vector<PositionLogits>>(model, [&](const auto& weights) {
+      return positions_of(logits_of(model, weights, tokens, limits), tokens.size());
+    });
+    if (!positions) return std::optional<LogitsReading>{};
+    return std::optional<LogitsReading>{LogitsReading{*positions, bits}};
+  } catch (const ModelError& e) { return on_input(tokens, e); }
+}
 
 std::variant<CaseOutcome, std::string> check_case(const LoadedModel& model, const TaskCase& c, Decode decode,
                                                   const CaseLimits& limits) {
@@ -259,8 +312,7 @@ std::variant<CaseOutcome, std::string> check_case(const LoadedModel& model, cons
   } catch (const ModelError& e) {
     // Generation's input is its prompt, as its counterexamples show it; the error may come from any step.
     const auto shown = decode == Decode::Generate ? c.read_from + 1 : c.sequence.size();
-    return fmt::format("on the input [{}]: {}", fmt::join(c.sequence.begin(), c.sequence.begin() + shown, ", "),
-                       e.what());
+    return on_input(Tokens(c.sequence.begin(), c.sequence.begin() + static_cast<long>(shown)), e);
   }
 }
 

@@ -5,10 +5,12 @@
 #pragma once
 
 #include "model/loaded_model.hpp"
+#include "model/read_value.hpp"
 #include "model/task_case.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -26,12 +28,30 @@ struct CaseOutcome {
   nlohmann::ordered_json expected = nlohmann::ordered_json::array();
   std::string detail;  // what was wrong, or why unknown
   unsigned bits = 0;   // the precision that decided (0: exact)
+  // Right: the smallest margin of its read positions (the winner's logit minus the largest other one), and where.
+  std::optional<ReadValue> margin;
+  std::size_t margin_position = 0;
 };
 
 struct CaseLimits {
   std::int64_t classes = 0;    // the output classes the task's targets need
   std::int64_t max_token = 0;  // the largest token id the model reads (for generation)
 };
+
+// One position's certified logits, its argmax ("tie a,b" for an exact tie) and its margin.
+struct PositionLogits {
+  std::vector<ReadValue> logits;
+  nlohmann::ordered_json winner;
+  ReadValue margin;
+};
+struct LogitsReading {
+  std::vector<PositionLogits> positions;
+  unsigned bits = 0;  // the rung that decided every argmax (0: exact)
+};
+
+// The logits of every position of `tokens`, at the lowest rung that decides every position's argmax; nullopt when
+// the ladder's ceiling does not. Or why the model cannot be evaluated on it, as check_case says it.
+std::variant<std::optional<LogitsReading>, std::string> read_logits(const LoadedModel& model, const Tokens& tokens);
 
 // The case's outcome; or why the model cannot be evaluated on it (a shape or index error or an indeterminate form,
 // naming the node, or an output that is no logits or has fewer classes than the task needs).

@@ -595,3 +595,87 @@ TEST_CASE(
     models.emplace_back(name, fixture(std::string("mask_") + name + ".onnx"));
   expect_same_verdicts_in_doubles(models, {{"task", "majority"}, {"V", "3"}, {"lengths", "1:5"}});
 }
+
+namespace {
+
+// logits = E[token]: rows 0, 1, 2 of E are the logits of tokens 0, 1, 2 exactly.
+std::string embedding_logits(const std::filesystem::path& dir) {
+  model::OnnxWriter w("embedding_logits");
+  const std::string tokens = w.token_input("tokens");
+  const std::string E = w.rationals("E", {3, 3},
+                                    {Exact(1, 2), Exact(1, 3), 0,  // token 0: argmax 0, margin 1/2 - 1/3 = 1/6
+                                     0, 2, 2,                      // token 1: 1 and 2 tie, margin 0
+                                     -1, 0, Exact(5, 4)});         // token 2: argmax 2, margin 5/4 - 0
+  w.node("Gather", {E, tokens}, {{"axis", std::int64_t{0}}}, "logits");
+  w.output("logits", 3);
+  const auto path = dir / "embedding_logits.onnx";
+  write_file_atomically(path, w.serialized());
+  return path.string();
+}
+
+Evaluation eval_model(std::map<std::string, std::string> raw, const std::string& input) {
+  const Construction& c = find_construction("model");
+  return c.eval(ParamValues::parse(c.params(), raw), "stored", input, false, 0);
+}
+
+}  // namespace
+
+TEST_CASE("model: eval --logits gives every logit and each position's margin, exact on a rational graph", "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-logits-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const Evaluation e = eval_model({{"onnx", embedding_logits(dir)}, {"logits", "true"}}, "0,1,2");
+  CHECK(e.result["logits"] == Json::parse(R"([["1/2", "1/3", "0"], ["0", "2", "2"], ["-1", "0", "5/4"]])"));
+  CHECK(e.result["argmax"] == Json::parse(R"([0, "tie 1,2", 2])"));
+  CHECK(e.result["margins"] == Json::parse(R"(["1/6", "0", "5/4"])"));
+  CHECK(e.result["decided_at"] == "exact");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: eval --logits encloses an interval model's margins: each contains its logits' difference",
+          "[model]") {
+  // The PyTorch attention fixture (GELU, LayerNorm, softmax): decided in double intervals.
+  const Evaluation e = eval_model({{"onnx", fixture("attention_alibi.onnx")}, {"logits", "true"}}, "4,0,1,2,3");
+  CHECK(e.result["decided_at"] == "53");
+  for (std::size_t p = 0; p < 5; ++p) {
+    const auto& row = e.result["logits"][p];
+    const std::int64_t w = e.result["argmax"][p].get<std::int64_t>();
+    const auto ends = [](const Json& text) {
+      const std::string s = text.get<std::string>();
+      const auto comma = s.find(',');
+      return std::pair{parse_exact(s.substr(1, comma - 1)), parse_exact(s.substr(comma + 2, s.size() - comma - 3))};
+    };
+    // The margin lies between the winner's lower end minus the largest other upper end, and the winner's upper
+    // end minus the largest other lower end.
+    Exact others_lo = -Exact(BigInt(1) << 64), others_hi = others_lo;
+    for (std::size_t k = 0; k < row.size(); ++k)
+      if (static_cast<std::int64_t>(k) != w) {
+        others_lo = std::max(others_lo, ends(row[k]).first);
+        others_hi = std::max(others_hi, ends(row[k]).second);
+      }
+    const auto [m_lo, m_hi] = ends(e.result["margins"][p]);
+    INFO("position " << p << ": margin " << e.result["margins"][p]);
+    CHECK(m_lo > 0);
+    CHECK(m_lo <= ends(row[w]).second - others_lo);
+    CHECK(m_hi >= ends(row[w]).first - others_hi);
+  }
+}
+
+TEST_CASE("model: check records the smallest margin of the inputs decided right, the same for any thread count",
+          "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-margin-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // Against --expected, each input expecting its own tokens' argmaxes: [1] ties (a failure); [2] has margin 5/4,
+  // [2, 0] margins 5/4 and 1/6, [0, 2] 1/6 and 5/4. The smallest, 1/6, comes first in domain order (the file's, by
+  // length) at [2, 0], position 1.
+  const auto pairs = dir / "pairs.jsonl";
+  std::ofstream(pairs) << "{\"input\": [2], \"output\": [2]}\n{\"input\": [1], \"output\": [1]}\n"
+                          "{\"input\": [2, 0], \"output\": [2, 0]}\n{\"input\": [0, 2], \"output\": [0, 2]}\n";
+  const std::map<std::string, std::string> raw{{"onnx", embedding_logits(dir)}, {"expected", pairs.string()}};
+  for (unsigned threads : {1u, 2u}) {
+    const CheckReport report = check_model(raw, threads);
+    const ClaimResult& claim = task_claim(report);
+    CHECK(claim.failed == 1);
+    CHECK(claim.details["smallest_margin"] == Json::parse(R"({"margin": "1/6", "input": [2, 0], "position": 1})"));
+  }
+  std::filesystem::remove_all(dir);
+}

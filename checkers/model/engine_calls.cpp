@@ -29,4 +29,10 @@ CaseOutcome outcome_of_case(const LoadedModel& model, const TaskCase& c, Decode 
   return std::get<CaseOutcome>(outcome);
 }
 
+std::optional<LogitsReading> logits_of_input(const LoadedModel& model, const Tokens& tokens) {
+  auto read = read_logits(model, tokens);
+  if (auto* reason = std::get_if<std::string>(&read)) throw UsageError("--onnx '" + model.path + "': " + *reason);
+  return std::get<std::optional<LogitsReading>>(read);
+}
+
 }  // namespace tverify::model

@@ -19,4 +19,7 @@ std::optional<std::int64_t> embedding_rows_of(const LoadedModel& model);
 // The case's outcome (model/case_check.hpp); UsageError naming the file, the input and the node.
 CaseOutcome outcome_of_case(const LoadedModel& model, const TaskCase& c, Decode decode, const CaseLimits& limits);
 
+// The certified logits of every position (model/case_check.hpp: read_logits); UsageError as above.
+std::optional<LogitsReading> logits_of_input(const LoadedModel& model, const Tokens& tokens);
+
 }  // namespace tverify::model

@@ -322,8 +322,14 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
   for (const auto& [b, n] : all.by_bits) bits[rung_name(b)] = n;
   r.details["decided_at_bits"] = bits;
   if (!all.unknown_inputs.empty()) r.details["unknown_inputs"] = all.unknown_inputs;
+
   r.details["method"] = coverage ? coverage->details["method"] : Json("enumerate");
   if (coverage) r.details["bounds"] = coverage->details;
+  // When every input was checked one by one: the bounds decide boxes, whose members' margins they do not compute.
+  if (r.details["method"] == "enumerate" && all.smallest_margin)
+    r.details["smallest_margin"] = {{"margin", all.smallest_margin->margin.text()},
+                                    {"input", all.smallest_margin->input},
+                                    {"position", all.smallest_margin->position}};
   if (!run.bounds_unavailable.empty())
     r.details["bounds"] = {{"method", "enumerate"}, {"bounds_unavailable", run.bounds_unavailable}};
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
@@ -373,7 +379,10 @@ std::vector<ParamSpec> model_params() {
       integer_param("weights-as-decimal",
                     "snap every real weight to the nearest multiple of 10^-K (for a float export of intended "
                     "decimal weights); absent: the stored values exactly",
-                    0, 30, "")};
+                    0, 30, ""),
+      flag_param("logits",
+                 "eval only: every position's certified logits (exact, or enclosures) and margin (the winner's "
+                 "logit minus the largest other one)")};
 }
 
 // sweep model --vary lengths: the check's error rate per length as a table and a plot, the first failing length
@@ -433,6 +442,41 @@ void refuse_check_options(const ParamValues& params) {
                       option));
 }
 
+std::string rung_words(unsigned bits) {
+  return bits == 0              ? "decided exactly\n"
+         : bits == exp_log_rung ? "decided in exact exp-log arithmetic\n"
+                                : fmt::format("decided with {}-bit intervals\n", bits);
+}
+
+// eval model --logits: each position's logits, argmax and margin, at the rung that decides every argmax.
+Evaluation with_logits(Evaluation e, const LoadedModel& model, const Tokens& tokens) {
+  const std::optional<LogitsReading> read = logits_of_input(model, tokens);
+  if (!read) {
+    const std::string why =
+        fmt::format("an argmax is undecided at the ladder's ceiling of {} bits", model_rungs.ceiling);
+    e.text += "undecided: " + why + "\n";
+    e.result["undecided"] = why;
+    return e;
+  }
+  Json argmax = Json::array(), logits = Json::array(), margins = Json::array();
+  for (std::size_t p = 0; p < tokens.size(); ++p) {
+    const PositionLogits& at = read->positions[p];
+    std::vector<std::string> row;
+    for (const ReadValue& v : at.logits) row.push_back(v.text());
+    e.text += fmt::format("position {} (token {}): argmax {}, margin {}\n  logits {}\n", p, tokens[p], at.winner.dump(),
+                          at.margin.text(), fmt::join(row, ", "));
+    argmax.push_back(at.winner);
+    logits.push_back(row);
+    margins.push_back(at.margin.text());
+  }
+  e.text += rung_words(read->bits);
+  e.result["argmax"] = argmax;
+  e.result["logits"] = logits;
+  e.result["margins"] = margins;
+  e.result["decided_at"] = rung_name(read->bits);
+  return e;
+}
+
 Evaluation eval_model(const ParamValues& params, const std::string&, const std::string& input, bool, long) {
   refuse_check_options(params);
   const LoadedModel model = read_model_file(onnx_path(params), decimal_digits(params));
@@ -449,6 +493,7 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
   Evaluation e;
   e.text = fmt::format("model {} (sha256 {}), {} evaluation\n", model.path, model.sha256, model.evaluation());
   e.result = {{"model", model.path}, {"sha256", model.sha256}, {"evaluation", model.evaluation()}, {"input", tokens}};
+  if (params.flag("logits")) return with_logits(std::move(e), model, tokens);
   c.targets.assign(tokens.size(), -1);
   const CaseOutcome o = outcome_of_case(model, c, Decode::Every, limits);
   if (o.kind == CaseOutcome::Kind::Unknown) {
@@ -461,9 +506,7 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
     e.text += fmt::format("position {} (token {}): argmax {}\n", p, tokens[p], o.got[p].dump());
     argmax.push_back(o.got[p]);
   }
-  e.text += o.bits == 0              ? "decided exactly\n"
-            : o.bits == exp_log_rung ? "decided in exact exp-log arithmetic\n"
-                                     : fmt::format("decided with {}-bit intervals\n", o.bits);
+  e.text += rung_words(o.bits);
   e.result["argmax"] = argmax;
   e.result["decided_at"] = rung_name(o.bits);  // "exact", "exp-log" or the bits of the interval rung
   return e;
@@ -474,7 +517,7 @@ Evaluation eval_model(const ParamValues& params, const std::string&, const std::
 // options).
 std::vector<std::string> model_unread_params(const std::string& verb, const SweepRequest*, const ParamValues& params) {
   if (verb == "eval") return {"lengths", "decode", "seed", "method", "bos"};
-  std::vector<std::string> out;
+  std::vector<std::string> out{"logits"};
   if (!params.has("samples")) out.push_back("seed");
   if (params.has("expected")) out.insert(out.end(), {"V", "lengths", "N", "p", "q", "bos"});
   return out;

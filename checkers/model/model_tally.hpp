@@ -10,15 +10,30 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace tverify::model {
 
-// What one chunk of inputs accumulates: a tally per input length, and how many inputs each precision decided.
+// The smallest margin of the inputs decided right (CaseOutcome::margin), the first in domain order among equal
+// lower ends, so that it does not depend on how the inputs were shared among threads or ranks.
+struct SmallestMargin {
+  ReadValue margin;
+  Json input;
+  std::size_t position = 0;
+  std::uint64_t index = 0;  // the input's number in the domain
+  // Whether this one comes before `other`: a lower lower end, or the same and earlier.
+  bool before(const SmallestMargin& other) const;
+};
+
+// What one chunk of inputs accumulates: a tally per input length, how many inputs each precision decided, and the
+// smallest margin.
 struct ModelTally {
   std::map<int, Tally> by_length;
   std::map<unsigned, std::uint64_t> by_bits;
   std::vector<Json> unknown_inputs;
+  std::optional<SmallestMargin> smallest_margin;
+  void keep_smaller(const std::optional<SmallestMargin>& candidate);
 };
 
 void to_json(Json& j, const ModelTally& t);

@@ -152,3 +152,15 @@ def test_check_model_exports_a_torch_module(tmp_path):
     assert broken.verdicts == {"model.task": "refuted"}
     with pytest.raises(ValueError, match="onnx_file is where a torch.nn.Module is exported"):
         tverify.check_model(kept, task="sort", V=3, onnx_file=tmp_path / "other.onnx")
+
+
+def test_eval_model_logits_as_fractions():
+    ev = tverify.eval("model", "4,0,1", onnx=f"{SOURCE_DIR}/tests/models/attention_alibi.onnx", logits=True)
+    exact = ev.exact_result
+    assert exact["decided_at"] == "53"  # the double-interval rung, a name
+    for row, margin, winner in zip(exact["logits"], exact["margins"], exact["argmax"]):
+        lo, hi = margin
+        assert 0 < lo <= hi
+        assert all(isinstance(end, Fraction) for logit in row for end in logit)
+        others = [logit for k, logit in enumerate(row) if k != winner]
+        assert lo <= row[winner][1] - max(l for l, _ in others)

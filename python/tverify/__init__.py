@@ -208,7 +208,7 @@ def _html_table(caption, header, rows):
             "".join(cells("td", row) for row in rows) + "</table>")
 
 
-_TEXT_FIELDS = ("id", "reading", "verdict", "statement", "summary", "detail", "finding")
+_TEXT_FIELDS = ("id", "reading", "verdict", "statement", "summary", "detail", "finding", "decided_at", "sha256", "model")
 
 
 def _with_exact_values(value, key=None):
@@ -334,6 +334,12 @@ class Evaluation(str):
     @property
     def trace(self):
         return {t["name"]: _tensor(t, False) for t in self._tensors}
+
+    @property
+    def exact_result(self):
+        """`result` with its exact numbers as Fractions and its enclosures as (lo, hi) pairs of Fractions (a model's
+        logits and margins under logits=True, for example)."""
+        return _with_exact_values(self.result)
 
 
 def _tensor(entry, exact):
