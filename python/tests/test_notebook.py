@@ -1,5 +1,6 @@
-"""examples/tverify.ipynb runs from start to end with Debian's nbclient and the python3 kernel (no network), and its
-results are the ones docs/python.md and examples/models/README.md describe. About 10 s."""
+"""examples/tverify.ipynb runs from start to end with Debian's nbclient and the python3 kernel (no network), its
+results are the ones docs/python.md and examples/models/README.md describe, its figure is drawn inline, and the
+verdicts its committed outputs show are the ones a fresh run gives. About 10 s."""
 
 import os
 
@@ -16,6 +17,8 @@ def test_the_example_notebook_runs(monkeypatch):
     monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # ipykernel's debugger note about frozen modules
     monkeypatch.setenv("CI", "true")  # no progress bars in the outputs
     notebook = nbformat.read(os.path.join(examples, "tverify.ipynb"), as_version=4)
+    committed = [_verdict_outputs(cell) for cell in notebook.cells]
+    assert any(committed), "the notebook is committed with its outputs"
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
                             resources={"metadata": {"path": examples}}).execute()
     outputs = "\n".join(str(o.get("data", {}).get("text/plain", o.get("text", "")))
@@ -29,3 +32,14 @@ def test_the_example_notebook_runs(monkeypatch):
     assert "reproduced" in outputs
     assert not [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs
                 if o.get("output_type") == "error"]
+    assert any("image/png" in o.get("data", {}) for cell in notebook.cells if cell.cell_type == "code"
+               for o in cell.outputs)  # the sweep's figure, inline
+    assert [_verdict_outputs(cell) for cell in notebook.cells] == committed
+
+
+def _verdict_outputs(cell):
+    """The plain-text results of a code cell that state verdicts."""
+    if cell.cell_type != "code":
+        return []
+    texts = [str(o.get("data", {}).get("text/plain", "")) for o in cell.outputs]
+    return [t for t in texts if "verified" in t or "refuted" in t]

@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from fractions import Fraction
@@ -460,3 +461,15 @@ def test_wrong_types_raise_type_error_and_wrong_values_value_error():
                  lambda: tverify.check("copy", threads=0)):
         with pytest.raises(ValueError):
             call()
+
+
+def test_a_notebook_without_ipywidgets_gets_a_few_plain_lines(monkeypatch, capsys):
+    # tqdm's text bar in a notebook cell prints a line per redraw; without ipywidgets the package prints a plain line
+    # at most every 10 s and one at the end.
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(tverify, "_in_notebook", lambda: True)
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import ipywidgets raises ImportError
+    tverify.check("copy", claims=["copy.err"], D=2, n=2, L=10, threads=2)
+    lines = capsys.readouterr().err.splitlines()
+    assert 1 <= len(lines) <= 3, lines
+    assert lines[-1] == "tverify: 1,024 of 1,024 inputs (100%)"

@@ -20,6 +20,7 @@ import re
 import shlex
 import sys
 import tempfile
+import time
 from collections import namedtuple
 from fractions import Fraction
 
@@ -238,8 +239,13 @@ def _progress(progress):
         return None, None
     if callable(progress) and progress is not True:
         return progress, None
+    if _in_notebook() and not _importable("ipywidgets"):
+        return _line_per_update(), None  # a text bar redrawn in a cell's output would print a line per redraw
     try:
-        from tqdm.auto import tqdm
+        if _in_notebook():
+            from tqdm.notebook import tqdm
+        else:
+            from tqdm import tqdm
     except ImportError:
         if progress is True:
             raise ValueError("progress=True needs tqdm (Debian: python3-tqdm)") from None
@@ -253,6 +259,35 @@ def _progress(progress):
         bar.refresh()
 
     return update, bar
+
+
+def _in_notebook():
+    """Whether this runs in a Jupyter kernel (whose cell output shows a text bar's redraws as lines)."""
+    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
+    return shell is not None and shell.__class__.__name__ == "ZMQInteractiveShell"
+
+
+def _importable(module):
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+def _line_per_update(every_s=10.0):
+    """A reporter that prints one plain line to stderr at most every `every_s` seconds (and one at the end)."""
+    last = [None]  # when the last line was printed; "done" after the final one
+
+    def update(done, total):
+        now = time.monotonic()
+        final = bool(total) and done == total
+        if last[0] != "done" and (last[0] is None or final or now - last[0] >= every_s):
+            last[0] = "done" if final else now
+            share = f" ({100 * done / total:.0f}%)" if total else ""
+            print(f"tverify: {done:,} of {total:,} inputs{share}", file=sys.stderr, flush=True)
+
+    return update
 
 
 def _polled(call, progress):
