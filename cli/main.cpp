@@ -485,8 +485,10 @@ int run(int argc, char** argv) {
   recheck_common.add_to(recheck);
   recheck_common.add_memory_to(recheck);
 
-  app.set_version_flag("--version", fmt::format("tverify {} (commit {})", tool_version(), tool_commit()),
-                       "print the version and the commit it was built from");
+  app.set_version_flag("-V,--version",
+                       fmt::format("tverify {} (commit {})\nApache-2.0; to cite it, see CITATION.cff in its repository",
+                                   tool_version(), tool_commit()),
+                       "print the version, the commit it was built from, and how to cite it");
   if (argc == 1) {  // bare `tverify`: what it does and its verbs
     fmt::print("{}", app.help());
     return 0;

@@ -706,6 +706,8 @@ TEST_CASE("the version flag, usage on a bare tverify, and - for stdout", "[cli]"
   CHECK(version.exit_code == 0);
   CHECK(version.out.rfind("tverify 0.", 0) == 0);
   CHECK(version.out.find("(commit ") != std::string::npos);
+  CHECK(version.out.find("CITATION.cff") != std::string::npos);
+  CHECK(run_cli("-V").out == version.out);
   const CliRun bare = run_cli("");
   CHECK(bare.exit_code == 0);
   CHECK(bare.out.find("Usage: tverify") != std::string::npos);
