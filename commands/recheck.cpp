@@ -93,14 +93,15 @@ Rerun from_recorded_command(const Json& cert, const CertificateCommand& stored, 
   auto text = [](const Json& params, const std::string& key) {
     return params.contains(key) ? json_text(params[key]) : std::string("absent");
   };
-  // A parameter the command does not read is no difference, whether or not the certificate records it.
+  // A parameter the command does not read is no difference where the certificate records its default (as
+  // certificates of other commits record every default); any other value is.
   const Json given = c.recorded_params(verb, verb == "sweep" ? &run.sweep : nullptr, run.command.params),
-             stored_params = cert["params"], read = run.command.params.to_json();
+             stored_params = cert["params"], all = run.command.params.to_json();
   for (const auto& [key, value] : given.items())
     if (!stored_params.contains(key) || stored_params[key] != value)
       run.differences.push_back({"params." + key, text(stored_params, key), text(given, key) + " in its command"});
   for (const auto& [key, value] : stored_params.items())
-    if (!given.contains(key) && !read.contains(key))
+    if (!given.contains(key) && !(all.contains(key) && all[key] == value))
       run.differences.push_back({"params." + key, text(stored_params, key), "absent in its command"});
   if (cert.value("variant", "") != run.command.variant)
     run.differences.push_back({"variant", cert.value("variant", ""), run.command.variant + " in its command"});
@@ -118,8 +119,8 @@ Rerun rerun_of(const Json& cert, const std::string& path) {
 // The differences of a fresh run, after those between the stored fields and the command's. A claim present in one
 // and absent in the other is a changed claim set when the certificate comes from another commit, whose claims may
 // differ.
-// A parameter the certificate records and the fresh run does not read (a default a certificate of another commit
-// kept) is no difference.
+// A parameter the certificate records at its command's value (the default: a parameter given and not read is
+// refused) and the fresh run does not read is no difference: certificates of other commits record every default.
 std::vector<CertificateDifference> all_differences(const Json& cert, Rerun& run, const Json& fresh) {
   std::vector<CertificateDifference> out = std::move(run.differences);
   const bool other_commit = cert.value("commit", "") != tool_commit();
@@ -127,7 +128,7 @@ std::vector<CertificateDifference> all_differences(const Json& cert, Rerun& run,
   const Json read = run.command.params.to_json();
   if (stored.contains("params") && stored["params"].is_object() && fresh.contains("params"))
     for (const auto& [key, value] : cert["params"].items())
-      if (read.contains(key) && !fresh["params"].contains(key)) stored["params"].erase(key);
+      if (read.contains(key) && read[key] == value && !fresh["params"].contains(key)) stored["params"].erase(key);
   for (auto& d : compare_certificates(stored, fresh)) {
     if (other_commit && d.field.rfind("claims: ", 0) == 0 && (d.stored == "absent" || d.now == "absent"))
       d.field += " (the claim set changed since commit " + cert.value("commit", "?") + ")";
@@ -182,8 +183,8 @@ std::map<std::string, std::string> read_from_certificate_folder(CertificateComma
     const std::string recorded = command.params.text(spec.name);
     const fs::path file(recorded);
     std::error_code ignored;
-    if (recorded.empty() || file.is_absolute() || fs::exists(file, ignored) || folder.empty() ||
-        !fs::exists(folder / file, ignored))
+    if (recorded.empty() || recorded == spec.default_value || file.is_absolute() || fs::exists(file, ignored) ||
+        folder.empty() || !fs::exists(folder / file, ignored))
       continue;
     moved[spec.name] = recorded;
     command.params = command.params.with_text(spec.name, (folder / file).string());

@@ -15,19 +15,27 @@ namespace {
 struct Argmax {
   std::int64_t winner = 0;
   std::vector<std::int64_t> tied;  // empty unless an exact tie
-  ReadValue margin;                // the winner's logit minus the largest other one: 0 for a tie, inf for one class
+  // The winner's logit minus the largest other one: 0 for a tie, inf for one class; nullopt when this rung cannot
+  // enclose it (the argmax, which is all a verdict reads, is decided regardless).
+  std::optional<ReadValue> margin;
 };
 
-// min over k != winner of row[winner] - row[k], enclosed at this rung.
+// min over k != winner of row[winner] - row[k], enclosed at this rung. Only shown and compared, never part of a
+// verdict: a failure to enclose it (a difference past the double range, exp-log arithmetic that cannot form or
+// compare it) leaves it out instead of sending the input up the ladder.
 template <class T>
-ReadValue margin_of(const Extended<T>* row, std::int64_t classes, std::int64_t winner) {
-  std::optional<Extended<T>> smallest;
-  for (std::int64_t k = 0; k < classes; ++k) {
-    if (k == winner) continue;
-    const Extended<T> d = row[k].inf < 0 || row[winner].inf > 0 ? Extended<T>::infinity(1) : row[winner] - row[k];
-    smallest = smallest ? minimum(*smallest, d) : d;
-  }
-  return read_value(smallest ? *smallest : Extended<T>::infinity(1));
+std::optional<ReadValue> margin_of(const Extended<T>* row, std::int64_t classes, std::int64_t winner) {
+  try {
+    std::optional<Extended<T>> smallest;
+    for (std::int64_t k = 0; k < classes; ++k) {
+      if (k == winner) continue;
+      const Extended<T> d = row[k].inf < 0 || row[winner].inf > 0 ? Extended<T>::infinity(1) : row[winner] - row[k];
+      smallest = smallest ? minimum(*smallest, d) : d;
+    }
+    return read_value(smallest ? *smallest : Extended<T>::infinity(1));
+  } catch (const Undecided&) {
+  } catch (const std::exception&) {}
+  return std::nullopt;
 }
 
 // Infinite logits are compared exactly: a single +inf wins, -inf entries lose to any finite one.
@@ -113,6 +121,19 @@ bool wrong(const Reading& r, std::int64_t target) {
   return target >= 0 && r.argmax && (!r.argmax->tied.empty() || r.argmax->winner != target);
 }
 
+// The smallest margin of the readings, and its position; nullopt when one of them has none.
+std::optional<ReadValue> smallest_margin(const std::vector<Reading>& readings, std::size_t& position) {
+  std::optional<ReadValue> smallest;
+  for (const Reading& r : readings) {
+    if (!r.argmax->margin) return std::nullopt;
+    if (!smallest || r.argmax->margin->lower_below(*smallest)) {
+      smallest = r.argmax->margin;
+      position = r.position;
+    }
+  }
+  return smallest;
+}
+
 // The case's outcome from its readings: wrong when any decided reading is wrong (whatever the undecided ones are);
 // otherwise Undecided is thrown when a reading is undecided, so that the caller climbs.
 CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targets) {
@@ -140,12 +161,7 @@ CaseOutcome outcome_of(const std::vector<Reading>& readings, const Tokens& targe
       out.detail = "generation stopped early";
     }
   }
-  if (out.kind == CaseOutcome::Kind::Right)
-    for (const Reading& r : readings)
-      if (!out.margin || r.argmax->margin.lower_below(*out.margin)) {
-        out.margin = r.argmax->margin;
-        out.margin_position = r.position;
-      }
+  if (out.kind == CaseOutcome::Kind::Right) out.margin = smallest_margin(readings, out.margin_position);
   return out;
 }
 

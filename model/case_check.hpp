@@ -39,10 +39,12 @@ struct CaseLimits {
 };
 
 // One position's certified logits, its argmax ("tie a,b" for an exact tie) and its margin.
+// A logit or margin is nullopt where the rung cannot enclose it (an exp-log value no enclosure up to 16,384 bits
+// separates from 0, a difference past the double range).
 struct PositionLogits {
-  std::vector<ReadValue> logits;
+  std::vector<std::optional<ReadValue>> logits;
   nlohmann::ordered_json winner;
-  ReadValue margin;
+  std::optional<ReadValue> margin;
 };
 struct LogitsReading {
   std::vector<PositionLogits> positions;

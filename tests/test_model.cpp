@@ -3,6 +3,7 @@
 // make_mask_fixture.py) checked against tasks whose answers are derived by hand below, or against PyTorch's own
 // outputs.
 #include "checkers/files.hpp"
+#include "checkers/model/model_tally.hpp"
 #include "checkers/model/tasks.hpp"
 #include "model/onnx_writer.hpp"
 #include "commands/recheck.hpp"
@@ -678,4 +679,63 @@ TEST_CASE("model: check records the smallest margin of the inputs decided right,
     CHECK(claim.details["smallest_margin"] == Json::parse(R"({"margin": "1/6", "input": [2, 0], "position": 1})"));
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: a margin that a rung cannot enclose never changes a verdict", "[model]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("tverify-margin-ladder-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // logits = [c + (ln a1 == ln a2 ? 0 : 0), ln a1, ln a2, e^b] from E[token] = (c, a1, a2, b). Token 0 gives
+  // [0, ln 4, ln 4, 1], an exact tie that only exp-log arithmetic decides. Token 2 gives [10, ln 4, ln 4, e], argmax
+  // 0, but its comparison ln 4 == ln 4 inside the graph sends it to exp-log arithmetic too, where its margin
+  // min(10 - ln 4, 10 - e) compares a sum of logarithms with an exponential, which that arithmetic does not form.
+  model::OnnxWriter w("exp_log_margin");
+  const std::string tokens = w.token_input("tokens");
+  const std::string E = w.rationals("E", {3, 4}, {0, 4, 4, 0, 10, 2, 1, 1, 10, 4, 4, 1});
+  const std::string x = w.node("Gather", {E, tokens}, {{"axis", std::int64_t{0}}});
+  const std::string axis = w.integers("axis", {1}, {1});
+  const auto columns = [&](std::int64_t from, std::int64_t to) {
+    const std::string tag = std::to_string(from);
+    return w.node("Slice", {x, w.integers("from" + tag, {1}, {from}), w.integers("to" + tag, {1}, {to}), axis});
+  };
+  const std::string zero = w.scalar("zero", 0);
+  const std::string a1 = w.node("Log", {columns(1, 2)}), a2 = w.node("Log", {columns(2, 3)});
+  const std::string c = w.node("Add", {columns(0, 1), w.node("Where", {w.node("Equal", {a1, a2}), zero, zero})});
+  const std::string logits =
+      w.node("Concat", {c, a1, a2, w.node("Exp", {columns(3, 4)})}, {{"axis", std::int64_t{1}}}, "logits");
+  w.output(logits, 4);
+  const auto path = dir / "exp_log_margin.onnx";
+  write_file_atomically(path, w.serialized());
+  const auto pairs = dir / "pairs.jsonl";
+  std::ofstream(pairs) << "{\"input\": [0, 1], \"output\": [1, 0]}\n{\"input\": [2], \"output\": [0]}\n";
+  const CheckReport report = check_model({{"onnx", path.string()}, {"expected", pairs.string()}});
+  const ClaimResult& claim = task_claim(report);
+  CHECK(claim.failed == 1);  // [0, 1]: the tie at position 0, decided in exp-log arithmetic
+  CHECK(claim.unknown == 0);
+  CHECK(claim.passed == 1);  // [2]: argmax 0, its margin not enclosed there
+  CHECK(claim.details["decided_at_bits"] == Json{{"exp-log", 2}});
+  CHECK(claim.details["right_without_margin"] == 1);
+  CHECK_FALSE(claim.details.contains("smallest_margin"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: the smallest margin is the lowest lower end, the earliest input among equal ones", "[model]") {
+  using model::ReadValue;
+  using model::SmallestMargin;
+  const auto margin = [](Exact lower, std::uint64_t index) {
+    return SmallestMargin{ReadValue::printed(exact_to_string(lower), lower, 0), Json::array({index}), 0, index};
+  };
+  for (bool reversed : {false, true}) {  // the order in which chunks merge does not matter
+    model::ModelTally t;
+    std::vector<SmallestMargin> seen{margin(Exact(1, 2), 7), margin(Exact(1, 3), 9), margin(Exact(1, 3), 4),
+                                     margin(Exact(2), 1)};
+    if (reversed) std::reverse(seen.begin(), seen.end());
+    for (const auto& m : seen) t.keep_smaller(m);
+    REQUIRE(t.smallest_margin);
+    CHECK(t.smallest_margin->index == 4);
+    CHECK(t.smallest_margin->margin.text() == "1/3");
+  }
+  model::ModelTally infinite;
+  infinite.keep_smaller(SmallestMargin{ReadValue::printed("inf", Exact(0), 1), Json::array(), 0, 0});
+  infinite.keep_smaller(margin(Exact(1000), 5));
+  CHECK(infinite.smallest_margin->index == 5);  // any finite margin is below inf
 }

@@ -330,6 +330,8 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
     r.details["smallest_margin"] = {{"margin", all.smallest_margin->margin.text()},
                                     {"input", all.smallest_margin->input},
                                     {"position", all.smallest_margin->position}};
+  if (r.details["method"] == "enumerate" && all.right_without_margin > 0)
+    r.details["right_without_margin"] = all.right_without_margin;
   if (!run.bounds_unavailable.empty())
     r.details["bounds"] = {{"method", "enumerate"}, {"bounds_unavailable", run.bounds_unavailable}};
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
@@ -461,13 +463,14 @@ Evaluation with_logits(Evaluation e, const LoadedModel& model, const Tokens& tok
   Json argmax = Json::array(), logits = Json::array(), margins = Json::array();
   for (std::size_t p = 0; p < tokens.size(); ++p) {
     const PositionLogits& at = read->positions[p];
+    const auto text = [](const std::optional<ReadValue>& v) { return v ? v->text() : std::string("not enclosed"); };
     std::vector<std::string> row;
-    for (const ReadValue& v : at.logits) row.push_back(v.text());
+    for (const auto& v : at.logits) row.push_back(text(v));
     e.text += fmt::format("position {} (token {}): argmax {}, margin {}\n  logits {}\n", p, tokens[p], at.winner.dump(),
-                          at.margin.text(), fmt::join(row, ", "));
+                          text(at.margin), fmt::join(row, ", "));
     argmax.push_back(at.winner);
     logits.push_back(row);
-    margins.push_back(at.margin.text());
+    margins.push_back(text(at.margin));
   }
   e.text += rung_words(read->bits);
   e.result["argmax"] = argmax;

@@ -35,11 +35,11 @@ std::optional<SmallestMargin> margin_from_json(const Json& j) {
 }  // namespace
 
 void to_json(Json& j, const ModelTally& t) {
-  put_fields(j, t.by_length, t.by_bits, t.unknown_inputs, margin_json(t.smallest_margin));
+  put_fields(j, t.by_length, t.by_bits, t.unknown_inputs, margin_json(t.smallest_margin), t.right_without_margin);
 }
 void from_json(const Json& j, ModelTally& t) {
   Json margin;
-  get_fields(j, t.by_length, t.by_bits, t.unknown_inputs, margin);
+  get_fields(j, t.by_length, t.by_bits, t.unknown_inputs, margin, t.right_without_margin);
   t.smallest_margin = margin_from_json(margin);
 }
 
@@ -60,6 +60,8 @@ ModelTally tally_inputs(const ExactCheck& check, std::uint64_t count,
         if (out.kind != CaseOutcome::Kind::Unknown) ++acc.by_bits[out.bits];
         if (out.kind == CaseOutcome::Kind::Right && out.margin)
           acc.keep_smaller(SmallestMargin{*out.margin, c.input, out.margin_position, input(k)});
+        else if (out.kind == CaseOutcome::Kind::Right)
+          ++acc.right_without_margin;
         if (out.kind == CaseOutcome::Kind::Right)
           t.pass();
         else if (out.kind == CaseOutcome::Kind::Wrong)
@@ -75,6 +77,7 @@ ModelTally tally_inputs(const ExactCheck& check, std::uint64_t count,
         for (const auto& [bits, n] : from.by_bits) into.by_bits[bits] += n;
         append_limited(into.unknown_inputs, std::move(from.unknown_inputs), limit);
         into.keep_smaller(from.smallest_margin);
+        into.right_without_margin += from.right_without_margin;
       });
 }
 

@@ -33,6 +33,7 @@ struct ModelTally {
   std::map<unsigned, std::uint64_t> by_bits;
   std::vector<Json> unknown_inputs;
   std::optional<SmallestMargin> smallest_margin;
+  std::uint64_t right_without_margin = 0;  // decided right at a rung that could not enclose a margin
   void keep_smaller(const std::optional<SmallestMargin>& candidate);
 };
 
