@@ -42,11 +42,11 @@ def round_to_real_type(q, elem):
     precision, emin, emax = REAL[elem]
     if q == 0:
         return Fraction(0)
-    exponent = max(math.floor(math.log2(abs(q))), emin)
-    while abs(q) >= Fraction(2) ** (exponent + 1):  # log2 of a Fraction may be off by one
-        exponent += 1
-    while exponent > emin and abs(q) < Fraction(2) ** exponent:
+    magnitude = abs(q)
+    exponent = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()  # floor(log2 |q|) or one above
+    if magnitude < Fraction(2) ** exponent:
         exponent -= 1
+    exponent = max(exponent, emin)
     ulp = Fraction(2) ** (exponent - precision + 1)
     m = q / ulp
     rounded = round(m)  # Python rounds a Fraction half to even
@@ -135,6 +135,8 @@ def _reduce(node, x, axes, attributes):
 
     def fold(v):
         items = list(v.reshape(-1))
+        if kind == "ReduceMean" and not items:
+            raise Refused(f"node '{node.name}' (ReduceMean): over an empty axis")
         if kind in ("ReduceSum", "ReduceMean"):
             total = sum(items, Fraction(0) if x.elem in REAL else 0)
             return total / len(items) if kind == "ReduceMean" else total
@@ -270,6 +272,8 @@ def _evaluate(node, inputs, attributes):
     if op.startswith("Reduce"):
         axes = inputs[1].ints() if len(inputs) > 1 and inputs[1] is not None else list(attributes.get("axes", []))
         return [_reduce(node, inputs[0], axes, attributes)]
+    if op == "Dropout" and len(inputs) > 2 and inputs[2] is not None and any(inputs[2].values.reshape(-1)):
+        raise Refused(f"node '{node.name}' (Dropout): in training mode")
     if op in ("Identity", "Dropout"):
         return [inputs[0]]
     if op == "Transpose":
@@ -288,7 +292,9 @@ def _evaluate(node, inputs, attributes):
         axes = tuple(_axis(a, x.values.ndim) for a in axes) if axes else None
         return [Tensor(np.squeeze(x.values, axis=axes), x.elem)]
     if op == "Shape":
-        return [Tensor(np.array(list(inputs[0].values.shape), dtype=object), TensorProto.INT64)]
+        shape = list(inputs[0].values.shape)
+        start, end = attributes.get("start", 0), attributes.get("end", len(shape))
+        return [Tensor(np.array(shape[slice(start, end)], dtype=object), TensorProto.INT64)]
     if op == "Concat":
         return [Tensor(np.concatenate([x.values for x in inputs], axis=attributes["axis"]), inputs[0].elem)]
     if op == "Slice":

@@ -61,6 +61,25 @@ def test_a_certificate_that_records_an_unread_default_still_rechecks(tmp_path):
     assert ran.returncode == 0, ran.stdout + ran.stderr
 
 
+def test_an_unread_parameter_edited_away_from_its_default_is_a_difference(tmp_path):
+    cert = expected_run(tmp_path / "m")
+    cert["params"]["lengths"] = "1:64"  # not read with --expected; its default is 1:4
+    (tmp_path / "m" / "forged.json").write_text(json.dumps(cert))
+    ran = cli("recheck", "forged.json", cwd=tmp_path / "m")
+    assert ran.returncode == 1
+    assert "params.lengths" in ran.stdout + ran.stderr
+
+
+def test_a_default_point_file_is_no_path(tmp_path):
+    (tmp_path / "m").mkdir()
+    ran = cli("check", "markov", "--d", "1", "--m", "1", "--r", "1", "--N", "1", "--tied", "--claim", "markov.lemma1",
+              "--json", "m/c.json", cwd=tmp_path)
+    assert ran.returncode in (0, 1, 3), ran.stderr
+    (tmp_path / "m" / "none").write_text("{}")  # a file named as the default, beside the certificate
+    ran = cli("recheck", "m/c.json", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
 def test_a_point_file_is_recorded_by_its_hash(tmp_path):
     point = tmp_path / "point.json"
     point.write_text(json.dumps({"e": ["1/2"], "p": [["-1/4"]], "W_Q": [["1"]], "W_K": [["2"]], "W_V": [["1/3"]],

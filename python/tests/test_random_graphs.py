@@ -123,7 +123,7 @@ def expected_lines(model, rng, decode, changed):
                     output = generated_targets(model, prompt)
             except onnx_exact.Refused as refusal:
                 return None, (prompt, str(refusal))
-            output = [o if isinstance(o, int) else int(o.split()[1].split(",")[0]) for o in output]
+            output = [first_class(o) for o in output]
             if changed and rng.random() < 0.2:
                 k = rng.randrange(len(output))
                 output[k] = (output[k] + 1) % (V + 1)
@@ -131,12 +131,17 @@ def expected_lines(model, rng, decode, changed):
     return lines, None
 
 
+def first_class(answer):
+    """An argmax's class, or the first of a tie "tie a,b"."""
+    return answer if isinstance(answer, int) else int(answer.split()[1].split(",")[0])
+
+
 def generated_targets(model, prompt):
     """GENERATED tokens of greedy generation, a tie read as its first class."""
     sequence = list(prompt)
     for _ in range(GENERATED):
         token = model_answers.argmax(model_answers.logit_rows(model, sequence)[-1])
-        sequence.append(token if isinstance(token, int) else int(token.split()[1].split(",")[0]))
+        sequence.append(first_class(token))
     return sequence[len(prompt):]
 
 

@@ -16,6 +16,7 @@ import json
 import math
 import numbers
 import os
+import pathlib
 import re
 import shlex
 import sys
@@ -61,9 +62,13 @@ def _exact_real(value):
     """A real number (int, Fraction, float, or numpy's) as the Fraction it is exactly; ValueError if not finite."""
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
-    if not math.isfinite(float(value)):
-        raise ValueError(f"a parameter value must be finite (got {value!r})")
-    return Fraction(float(value))  # a float32's value is a double exactly
+    try:
+        numerator, denominator = value.as_integer_ratio()  # a float's, and numpy's floats' of every width, exactly
+    except (OverflowError, ValueError):
+        raise ValueError(f"a number must be finite (got {value!r})") from None
+    except AttributeError:
+        raise TypeError(f"a real number without an exact value: {type(value).__name__} {value!r}") from None
+    return Fraction(int(numerator), int(denominator))
 
 
 def _params(construction, given, specs=None):
@@ -277,13 +282,17 @@ def _importable(module):
 
 def _line_per_update(every_s=10.0):
     """A reporter that prints one plain line to stderr at most every `every_s` seconds (and one at the end)."""
-    last = [None]  # when the last line was printed; "done" after the final one
+    last = {"at": None, "final": None}  # when the last line was printed; the total whose final line was
 
     def update(done, total):
         now = time.monotonic()
-        final = bool(total) and done == total
-        if last[0] != "done" and (last[0] is None or final or now - last[0] >= every_s):
-            last[0] = "done" if final else now
+        final = bool(total) and done == total  # the total grows as a run starts each enumeration
+        if final and last["final"] == total:
+            return
+        if final or last["at"] is None or now - last["at"] >= every_s:
+            last["at"] = now
+            if final:
+                last["final"] = total
             share = f" ({100 * done / total:.0f}%)" if total else ""
             print(f"tverify: {done:,} of {total:,} inputs{share}", file=sys.stderr, flush=True)
 
@@ -557,22 +566,22 @@ def check_model(onnx, task=None, progress=None, expected_file=None, bos=True, on
     tasks (x as it is with bos=False, for a built-in task too: --bos no). Its pairs go to `expected_file` (a JSON Lines file the CLI can recheck the
     certificate with) or to a temporary file. Other keyword arguments are check's and the model's options (V=4,
     lengths="1:6", decode=...)."""
-    if _is_torch_module(onnx):
+    def from_file(write):
+        """check_model of the file write(path) makes: at onnx_file (kept), or in a temporary folder."""
         if onnx_file is not None:
-            _export_module(onnx, os.fspath(onnx_file))
+            write(os.fspath(onnx_file))
             return check_model(onnx_file, task, progress, expected_file, bos, **kwargs)
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "model.onnx")
-            _export_module(onnx, path)
+            write(path)
             return check_model(path, task, progress, expected_file, bos, **kwargs)
+
+    if _is_torch_module(onnx):
+        return from_file(lambda path: _export_module(onnx, path))
     if onnx_file is not None:
         raise ValueError("onnx_file is where a torch.nn.Module is exported; give onnx a module")
     if isinstance(onnx, (bytes, bytearray)):
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "model.onnx")
-            with open(path, "wb") as f:
-                f.write(onnx)
-            return check_model(path, task, progress, expected_file, bos, **kwargs)
+        return from_file(lambda path: pathlib.Path(path).write_bytes(onnx))
     if not isinstance(onnx, (str, os.PathLike)):
         raise TypeError(f"onnx must be a path, the model's bytes or a torch.nn.Module (got {type(onnx).__name__})")
     if callable(task):
@@ -691,8 +700,8 @@ def _nested(values, shape):
     return [_nested(values[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
-_EXACT = re.compile(r"^\s*(-?\d+)(?:/(\d+))?\s*$")
-_DECIMAL = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+_EXACT = re.compile(r"^\s*(-?[0-9]+)(?:/([0-9]+))?\s*$")
+_DECIMAL = re.compile(r"^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,4})?\s*$")  # 10^9999 at most
 _ENCLOSURE = re.compile(r"^\s*\[\s*([^,\]]+)\s*,\s*([^\]]+)\s*\]\s*$")
 
 
@@ -718,9 +727,10 @@ def _exact_text(value, decimals):
         return Fraction(value.strip())
     m = _ENCLOSURE.match(value)
     if m:
-        try:
-            lo, hi = Fraction(m.group(1)), Fraction(m.group(2))
-        except ValueError:
+        ends = [end.strip() for end in m.groups()]
+        if all(_DECIMAL.match(end) or _EXACT.match(end) for end in ends):
+            lo, hi = Fraction(ends[0]), Fraction(ends[1])
+        else:
             lo = hi = None
         if lo is not None and lo <= hi:
             return lo, hi
