@@ -44,27 +44,31 @@ struct CommonRunArgs {
   std::string digits = std::to_string(default_enclosure_digits);
 
   void add_to(CLI::App* app) {
-    app->add_option("--threads", threads, "worker threads (>= 1; default: the number of cores)");
+    app->add_option("--threads", threads, "worker threads (>= 1; default: the number of cores)")->type_name("INT");
     app->add_flag("--progress", progress,
                   "show the progress line even when stderr is no terminal or CI is set (under mpirun, whose ranks "
                   "write to pipes: rank 0 shows every rank's count)");
-    app->add_option("--max-inputs", max_inputs, "refuse runs above this many inputs unless --force (default 10^7)");
+    app->add_option("--max-inputs", max_inputs, "refuse runs above this many inputs unless --force (default 10^7)")
+        ->type_name("INT");
     app->add_flag("--force", force, "run even above --max-inputs");
-    app->add_option("--max-counterexamples", max_counterexamples, "counterexamples kept per claim (default 10)");
+    app->add_option("--max-counterexamples", max_counterexamples, "counterexamples kept per claim (default 10)")
+        ->type_name("INT");
   }
 
   // Runs whose memory tverify estimates (Construction::estimates_memory), and recheck.
   void add_memory_to(CLI::App* app) {
     app->add_option("--max-memory", max_memory,
                     "refuse a run estimated to need more memory than this: bytes, or with K, M, G or T (default: half "
-                    "of the available memory)");
+                    "of the available memory)")
+        ->type_name("SIZE");
   }
 
   // Printed enclosures only: certificates keep every digit.
   void add_digits_to(CLI::App* app) {
     app->add_option("--digits", digits,
                     "significant digits of printed enclosures, rounded outward (default 6; 0: every digit, as in "
-                    "certificates)");
+                    "certificates)")
+        ->type_name("INT");
   }
   int digits_to_print() const { return static_cast<int>(parse_integer_option("--digits", digits, 0, 1000)); }
 
@@ -104,7 +108,21 @@ struct DeclaredOptions {
     }
     const std::string default_text = p.default_value.empty() ? "" : "; default " + p.default_value;
     options[p.name] =
-        app->add_option("--" + p.name, values[p.name], p.help + " (" + p.range_text() + default_text + ")" + note);
+        app->add_option("--" + p.name, values[p.name], p.help + " (" + p.range_text() + default_text + ")" + note)
+            ->type_name(metavar_of(p));
+  }
+  // What --help shows after the option: the kind of value it takes.
+  static std::string metavar_of(const ParamSpec& p) {
+    switch (p.kind) {
+      case ParamSpec::Kind::Integer: return "INT";
+      case ParamSpec::Kind::IntegerRange: return "LO:HI";
+      case ParamSpec::Kind::PositiveRational:
+      case ParamSpec::Kind::Probability: return "RATIONAL";
+      case ParamSpec::Kind::Choice: return "WORD";
+      case ParamSpec::Kind::Text: return p.input_file ? "FILE" : "TEXT";
+      case ParamSpec::Kind::Flag: return "";
+    }
+    return "TEXT";
   }
   std::map<std::string, std::string> given() const {
     std::map<std::string, std::string> out;
@@ -163,7 +181,8 @@ struct SweepArgs {
     }
     app->add_option("--vary", vary, "what varies" + kinds)->required();
     app->add_option("--out", out_dir, "output directory for the certificate, table and figures (created if missing)")
-        ->required();
+        ->required()
+        ->type_name("DIR");
     if (any_fast) app->add_flag("--fast", fast, "the fast exact path (the sweeps marked 'with --fast')");
     for (const auto& s : c.sweeps())
       for (const auto& o : s.options) {
@@ -414,9 +433,10 @@ int run(int argc, char** argv) {
   for (const auto& c : all_constructions()) {
     // check and prove take the same claim options
     auto add_claim_options = [&](CLI::App* sub, const char* verb) {
-      sub->add_option("--claim", claims, claim_help(*c, verb));
-      sub->add_option("--variant", variant, variant_help(*c));
-      sub->add_option("--json", json_path, "write a certificate to this file ('-': to stdout, the report to stderr)");
+      sub->add_option("--claim", claims, claim_help(*c, verb))->type_name("ID");
+      sub->add_option("--variant", variant, variant_help(*c))->type_name("NAME");
+      sub->add_option("--json", json_path, "write a certificate to this file ('-': to stdout, the report to stderr)")
+          ->type_name("FILE");
       common.add_to(sub);
       common.add_digits_to(sub);
       if (c->estimates_memory() && std::string(verb) == "check") common.add_memory_to(sub);
@@ -428,27 +448,29 @@ int run(int argc, char** argv) {
       auto* pr = prove->add_subcommand(c->name(), c->paper());
       prove_args[c->name()].add_to(pr, *c, "prove");
       add_claim_options(pr, "prove");
-      pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory");
-      pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)");
+      pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory")->type_name("DIR");
+      pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)")->type_name("INT");
     }
     if (!c->sweeps().empty()) {
       auto* sw = sweep->add_subcommand(c->name(), c->paper());
       sweep_args[c->name()].add_to(sw, *c, "sweep");
       sweep_options[c->name()].add_to(sw, *c);
-      sw->add_option("--variant", variant, variant_help(*c));
+      sw->add_option("--variant", variant, variant_help(*c))->type_name("NAME");
       common.add_to(sw);
       if (c->estimates_memory()) common.add_memory_to(sw);
     }
     auto* ev = eval->add_subcommand(c->name(), c->paper());
     eval_args[c->name()].add_to(ev, *c, "eval");
-    ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required();
-    ev->add_option("--variant", variant, variant_help(*c));
+    ev->add_option("--input", input, "the input tokens, comma-separated (e.g. 0,1,1,0)")->required()->type_name("LIST");
+    ev->add_option("--variant", variant, variant_help(*c))->type_name("NAME");
     if (c->eval_traces()) ev->add_flag("--trace", trace, "print every intermediate block");
     if (c->evaluates_in_floating_point())
-      ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)");
+      ev->add_option("--bits", bits_text, "also evaluate in MPFR floating point with this many bits (>= 2)")
+          ->type_name("INT");
     common.add_digits_to(ev);
     ev->add_option("--json", json_path,
-                   "also write the result and the trace as JSON to this file ('-': to stdout, the text to stderr)");
+                   "also write the result and the trace as JSON to this file ('-': to stdout, the text to stderr)")
+        ->type_name("FILE");
   }
 
   auto* exporter = app.add_subcommand("export", "write a construction's weights as an ONNX model (for check model)");
@@ -459,8 +481,8 @@ int run(int argc, char** argv) {
     if (!c->has_export()) continue;
     auto* ex = exporter->add_subcommand(c->name(), c->paper());
     export_args[c->name()].add_to(ex, *c, "export");
-    ex->add_option("--variant", variant, variant_help(*c));
-    ex->add_option("--onnx", onnx_path, "the ONNX file to write ('-': to stdout)")->required();
+    ex->add_option("--variant", variant, variant_help(*c))->type_name("NAME");
+    ex->add_option("--onnx", onnx_path, "the ONNX file to write ('-': to stdout)")->required()->type_name("FILE");
   }
 
   auto* report = app.add_subcommand("report", "tabulate certificates for a write-up");
@@ -475,7 +497,8 @@ int run(int argc, char** argv) {
       ->excludes(md_flag);
   report->add_flag("--wide", wide, "one row per certificate, one column per claim");
   std::string report_columns;
-  report->add_option("--columns", report_columns, "only these columns, comma-separated (names as in the header)");
+  report->add_option("--columns", report_columns, "only these columns, comma-separated (names as in the header)")
+      ->type_name("LIST");
 
   auto* recheck =
       app.add_subcommand("recheck", "re-run a certificate and say whether it reproduces (exit 0) or not (1)");

@@ -394,6 +394,11 @@ TEST_CASE("help works for every verb and exits 0", "[cli]") {
     CHECK(r.exit_code == 0);
     CHECK_FALSE(r.out.empty());
   }
+  // Each option names the kind of value it takes.
+  const std::string help = run_cli("check model --help").out;
+  for (const char* typed : {"--onnx FILE", "--V INT", "--lengths LO:HI", "--p RATIONAL", "--task WORD", "--threads INT",
+                            "--json FILE", "--claim ID", "--max-memory SIZE"})
+    CHECK(help.find(typed) != std::string::npos);
 }
 
 TEST_CASE("count3: bad input gets one line and exit 2", "[cli][bad-input][count3]") {
