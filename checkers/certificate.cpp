@@ -58,6 +58,7 @@ Json library_versions() {
 Json certificate_opening(const std::string& command) {
   Json j;
   j["tool"] = "tverify";
+  j["format_version"] = certificate_format_version;
   j["version"] = tool_version();
   j["commit"] = tool_commit();
   j["libraries"] = library_versions();
@@ -182,6 +183,11 @@ void check_sweep_fields(const FieldCheck& check, const Json& j) {
 Json validated_certificate(const Json& j, const std::string& what) {
   if (!j.is_object() || !j.contains("tool") || j["tool"] != "tverify")
     throw UsageError(what + " is not a tverify certificate (field \"tool\" must be \"tverify\")");
+  if (j.contains("format_version") && j["format_version"] != certificate_format_version)
+    throw UsageError(
+        fmt::format("{} has format_version {}; this tverify reads format {} (or a certificate without the "
+                    "field)",
+                    what, j["format_version"].dump(), certificate_format_version));
   const FieldCheck check{what};
   for (const char* key : {"construction", "variant"}) check.nonempty_string(j, key, key);
   for (const char* key : {"version", "commit", "command", "arithmetic"}) check.string(j, key, key, false);
@@ -247,7 +253,7 @@ namespace {
 bool unstable_field(const std::string& path, const std::string& key) {
   if (path.empty())
     return key == "elapsed_s" || key == "version" || key == "commit" || key == "libraries" || key == "command" ||
-           key == "ranks";
+           key == "ranks" || key == "format_version";  // read and checked when the certificate is loaded
   if (path.rfind("claims", 0) == 0) return key == "seconds" || key == "smt2";
   return path.rfind("summary.rows[", 0) == 0 && key == "seconds";
 }

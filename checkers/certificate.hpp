@@ -11,6 +11,10 @@
 
 namespace tverify {
 
+// The certificate format this tverify writes and reads (`format_version`); a certificate without the field is read
+// as this format.
+inline constexpr int certificate_format_version = 1;
+
 Json claim_to_json(const ClaimResult& claim);
 Json certificate_json(const CheckReport& report, const std::string& command);
 

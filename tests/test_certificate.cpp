@@ -120,6 +120,15 @@ TEST_CASE("corrupt certificates are refused with a reason", "[certificate]") {
   CHECK_THROWS_WITH(load_certificate((dir / "badclaim.json").string()),
                     Catch::Contains("lacks the field \"claims[0].id\""));
   CHECK_THROWS_AS(load_certificate((dir / "missing.json").string()), UsageError);
+  Json future = certificate_json(sample_report(), "cmd");
+  CHECK(future["format_version"] == 1);
+  future["format_version"] = 2;
+  write_text(dir / "future.json", future.dump());
+  CHECK_THROWS_WITH(load_certificate((dir / "future.json").string()),
+                    Catch::Contains("has format_version 2; this tverify reads format 1"));
+  future.erase("format_version");  // a certificate written before the field: format 1
+  write_text(dir / "unversioned.json", future.dump());
+  CHECK_NOTHROW(load_certificate((dir / "unversioned.json").string()));
 }
 
 TEST_CASE("ensure_writable refuses missing directories and directories as files, creating nothing", "[certificate]") {
