@@ -7,10 +7,12 @@
 // and can stop the run after any input (Interrupted). Under MPI (checkers/cluster.hpp) the chunks are handed out to
 // every rank's threads as they ask (rank 0 dispenses), and each rank's accumulators and errors, encoded exactly
 // (checkers/wire.hpp), reach rank 0, which merges all of them in chunk order and sends every rank the result: the
-// same result as one process's.
+// same result as one process's. With a checkpoint in the options (checkers/enumeration_checkpoint.hpp), the chunks
+// it restores are not visited again, and each chunk that finishes is added to it.
 #pragma once
 
 #include "checkers/cluster.hpp"
+#include "checkers/enumeration_checkpoint.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/progress.hpp"
 #include "checkers/rank_merge.hpp"
@@ -22,6 +24,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,8 +37,9 @@ struct RunOptions {
   bool force = false;
   bool progress = false;
   std::size_t max_counterexamples = 10;
-  std::uint64_t max_memory = 0;   // --max-memory in bytes; 0: the default (checkers/memory_budget.hpp)
-  RunMonitor* monitor = nullptr;  // optional: progress counts and a stop request (the Python package)
+  std::uint64_t max_memory = 0;                 // --max-memory in bytes; 0: the default (checkers/memory_budget.hpp)
+  RunMonitor* monitor = nullptr;                // optional: progress counts and a stop request (the Python package)
+  EnumerationCheckpoint* checkpoint = nullptr;  // optional: check --checkpoint
 };
 
 // Throws UsageError when `count` inputs exceed the budget and --force was not given.
@@ -63,24 +67,68 @@ inline void observed(RunMonitor& monitor) {
 
 // visit(index, accumulator) for every index in [0, count); merge(into, from) joins the accumulator of the next chunk.
 // Acc converts to and from Json (checkers/wire.hpp) for the ranks of a cluster.
+// The chunks of enumeration `e` that the checkpoint restores, as accumulators in `partial`, marked in `restored`;
+// returns the chunks left to visit, in order. UsageError naming the checkpoint when an accumulator is not an Acc.
+template <class Acc>
+std::vector<std::uint64_t> restore_chunks(const EnumerationCheckpoint& checkpoint, std::size_t e,
+                                          std::vector<Acc>& partial, std::vector<char>& restored) {
+  for (const auto& [c, saved] : checkpoint.restored(e)) {
+    try {
+      partial[c] = saved.template get<Acc>();
+    } catch (const std::exception&) {
+      throw UsageError("--resume: " + checkpoint.what() + ": the accumulator of chunk " + std::to_string(c) +
+                       " of enumeration " + std::to_string(e + 1) + " is not one this run writes");
+    }
+    restored[c] = 1;
+  }
+  std::vector<std::uint64_t> left;
+  for (std::uint64_t c = 0; c < partial.size(); ++c)
+    if (!restored[c]) left.push_back(c);
+  return left;
+}
+
+// visit(index, accumulator) for every index in [0, count); merge(into, from) joins the accumulator of the next chunk.
+// Acc converts to and from Json (checkers/wire.hpp) for the ranks of a cluster and for checkpoints.
 template <class Acc, class Visit, class Merge>
 Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std::string& label, Visit visit,
                       Merge merge) {
   const std::uint64_t chunks = chunk_count(count);
   std::vector<Acc> partial(chunks);
   std::vector<std::exception_ptr> errors(chunks);
-  std::vector<char> ran(chunks, 0);
+  std::vector<char> ran(chunks, 0), restored(chunks, 0);
+  EnumerationCheckpoint* const checkpoint = options.checkpoint;
+  const std::optional<std::size_t> saved = checkpoint ? checkpoint->begin(label, count, chunks) : std::nullopt;
+  std::vector<std::uint64_t> left;
+  if (saved) {
+    left = restore_chunks(*checkpoint, *saved, partial, restored);
+  } else {
+    for (std::uint64_t c = 0; c < chunks; ++c) left.push_back(c);
+  }
   ProgressBar progress(label, count, options.progress);
   if (options.monitor) options.monitor->total += count;
+  std::uint64_t restored_inputs = 0;
+  for (std::uint64_t c = 0; c < chunks; ++c)
+    if (restored[c]) restored_inputs += chunk_begin(count, chunks, c + 1) - chunk_begin(count, chunks, c);
+  progress.advance(restored_inputs);
+  if (options.monitor) options.monitor->done += restored_inputs;
   Cluster* const cluster = active_cluster();
-  std::unique_ptr<ItemDispenser> shared = cluster ? cluster->dispense(chunks, &progress, nullptr) : nullptr;
+  // Under MPI a finished chunk's accumulator goes to rank 0 with the rank's next request; alone it is added here.
+  ResultSink to_checkpoint;
+  if (saved && cluster)
+    to_checkpoint = [&](const std::string& result) {
+      const Json entry = Json::from_cbor(result);
+      checkpoint->finished(*saved, entry.at(0).get<std::uint64_t>(), entry.at(1));
+    };
+  std::unique_ptr<ItemDispenser> shared = cluster ? cluster->dispense(left.size(), &progress, to_checkpoint) : nullptr;
   std::atomic<std::uint64_t> next{0};
-  auto take = [&](std::uint64_t inputs_done) { return shared ? shared->take({inputs_done, {}}) : next++; };
+  auto take = [&](FinishedItem finished) { return shared ? shared->take(std::move(finished)) : next++; };
   auto work = [&] {
-    for (std::uint64_t c = take(0), done = 0; c < chunks; c = take(done)) {
+    FinishedItem finished;
+    for (std::uint64_t item = take({}); item < left.size(); item = take(std::move(finished))) {
+      const std::uint64_t c = left[item];
       const std::uint64_t lo = chunk_begin(count, chunks, c), hi = chunk_begin(count, chunks, c + 1);
       ran[c] = 1;
-      done = hi - lo;
+      finished = {hi - lo, {}};
       try {
         constexpr std::uint64_t step = 1024;
         for (std::uint64_t start = lo; start < hi; start += step) {
@@ -91,6 +139,10 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
           }
           progress.advance(end - start);
         }
+        if (saved && cluster)
+          finished.result = cbor_bytes(Json::array({c, partial[c]}));
+        else if (saved)
+          checkpoint->finished(*saved, c, partial[c]);
       } catch (...) { errors[c] = std::current_exception(); }
     }
   };
@@ -105,10 +157,9 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
   widen_exponent_range();
   work();
   for (auto& w : workers) w.join();
-  if (shared) {
-    shared.reset();
-    return merged_across_ranks(*cluster, ran, partial, errors, merge);
-  }
+  shared.reset();  // under MPI: every rank has stopped taking chunks, and rank 0 holds every finished one
+  if (saved) checkpoint->end(*saved);
+  if (cluster) return merged_across_ranks(*cluster, ran, partial, errors, merge);
   for (auto& e : errors)  // the smallest failing chunk's error, whatever the thread count
     if (e) std::rethrow_exception(e);
   Acc result = std::move(partial[0]);

@@ -4,6 +4,7 @@
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
 #include "checkers/cluster.hpp"
+#include "checkers/resumable_check.hpp"
 #include "core/thread_caches.hpp"
 #include "commands/command_line.hpp"
 #include "checkers/files.hpp"
@@ -23,8 +24,10 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -270,11 +273,46 @@ int run_prove(const ConstructionArgs& args, const std::vector<std::string>& clai
   return code;
 }
 
+// check's --checkpoint FILE, --resume and --checkpoint-every SECONDS (checkers/resumable_check.hpp).
+struct CheckpointArgs {
+  std::string path, every = "30";
+  bool resume = false;
+
+  void add_to(CLI::App* app) {
+    app->add_option("--checkpoint", path,
+                    "keep the finished part of the run in this file, so that --resume can continue it after a kill")
+        ->type_name("FILE");
+    app->add_flag("--resume", resume,
+                  "continue the run of the --checkpoint file (the same command; any --threads or rank count)");
+    app->add_option("--checkpoint-every", every,
+                    "write the checkpoint at most this often, in seconds (0 to 86400; default 30; and at the end of "
+                    "each enumeration)")
+        ->type_name("INT");
+  }
+  // The request, its paths checked before any work: the checkpoint must be writable, and no input or --json file.
+  CheckpointRequest request(const std::string& json_path, const std::map<std::string, std::string>& given) const {
+    const CheckpointRequest r{path, resume,
+                              std::chrono::seconds(parse_integer_option("--checkpoint-every", every, 0, 86400))};
+    if (path.empty()) return r;
+    ensure_writable_file(path, "--checkpoint");
+    refuse_input_as_output(path, "--checkpoint", given);
+    std::error_code ec1, ec2;
+    if (!json_path.empty() && json_path != "-" &&
+        std::filesystem::weakly_canonical(json_path, ec1) == std::filesystem::weakly_canonical(path, ec2))
+      throw UsageError("--checkpoint and --json name the same file ('" + path + "')");
+    return r;
+  }
+};
+
 int run_check(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
-              const std::string& json_path, const CommonRunArgs& common, const std::string& command) {
-  return run_claims_verb(args, variant, json_path, common, command,
-                         [&](const Construction& c, const ParamValues& params, const std::string& v,
-                             const RunOptions& options) { return c.check(params, v, claims, options); });
+              const std::string& json_path, const CommonRunArgs& common, const CheckpointArgs& keep,
+              const std::string& command) {
+  const CheckpointRequest checkpoint = keep.request(json_path, args.params.given());
+  return run_claims_verb(
+      args, variant, json_path, common, command,
+      [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
+        return resumable_check(c, params, v, claims, options, checkpoint);
+      });
 }
 
 // Validates everything before the export, then writes the model atomically.
@@ -415,6 +453,7 @@ int run(int argc, char** argv) {
   list->add_option("construction", list_name, "one construction, with each claim's wording");
 
   CommonRunArgs common;
+  CheckpointArgs checkpoint;
   auto* check = app.add_subcommand("check", "check claims of a construction over every input of its domain");
   check->require_subcommand(1);
   auto* prove = app.add_subcommand("prove", "prove claims of a construction with Z3 (all inputs symbolically)");
@@ -444,6 +483,7 @@ int run(int argc, char** argv) {
     auto* sub = check->add_subcommand(c->name(), c->paper());
     check_args[c->name()].add_to(sub, *c, "check");
     add_claim_options(sub, "check");
+    checkpoint.add_to(sub);
     if (c->has_proofs()) {
       auto* pr = prove->add_subcommand(c->name(), c->paper());
       prove_args[c->name()].add_to(pr, *c, "prove");
@@ -542,7 +582,7 @@ int run(int argc, char** argv) {
   }
   for (const auto& c : all_constructions()) {
     if (check->got_subcommand(c->name()))
-      return run_check(check_args[c->name()], claims, variant, json_path, common, command);
+      return run_check(check_args[c->name()], claims, variant, json_path, common, checkpoint, command);
     if (!c->sweeps().empty() && sweep->got_subcommand(c->name())) {
       const ParamValues params = sweep_args[c->name()].parse();
       const Json summary =

@@ -100,6 +100,11 @@ std::vector<RunOptionSpec> run_options_of(const std::string& verb, const Constru
     out.push_back(text_option("json"));
     out.push_back(count_option("digits", 0, 1000));
   }
+  if (verb == "check") {  // a checkpoint changes no result: recheck re-runs without it
+    out.push_back(text_option("checkpoint"));
+    out.push_back(flag_option("resume"));
+    out.push_back(count_option("checkpoint-every", 0, 86400));
+  }
   if (verb == "prove") {
     out.push_back(text_option("smt2"));
     out.push_back(count_option("timeout-s", 1, 86400));

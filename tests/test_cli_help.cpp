@@ -30,6 +30,8 @@ const std::vector<std::string> common_options{
     "-h",     "--help",    "--help-all",   "--claim",   "--variant",
     "--json", "--threads", "--max-inputs", "--force",   "--max-counterexamples",
     "--vary", "--out",     "--digits",     "--progress"};
+// check's options for every construction: a kept, resumable run.
+const std::vector<std::string> check_options{"--checkpoint", "--resume", "--checkpoint-every"};
 
 const std::vector<Expected>& expected() {
   static const std::vector<Expected> all{
@@ -104,7 +106,9 @@ TEST_CASE("help: check and sweep of each construction show its own options and v
       REQUIRE(r.exit_code == 0);
       std::vector<std::string> own = c.params;
       if (verb == "sweep") own.insert(own.end(), c.sweep_options.begin(), c.sweep_options.end());
+      if (verb == "check") own.insert(own.end(), check_options.begin(), check_options.end());
       for (const auto& p : own) CHECK(has_option(r.out, p));
+      if (verb == "sweep") CHECK_FALSE(has_option(r.out, "--checkpoint"));
       for (const auto& other : expected()) {
         if (other.name == c.name) continue;
         for (const auto& p : other.params)

@@ -1,7 +1,7 @@
 """Runs under mpirun against the same binary run alone (docs/cluster.md): certificates equal apart from timings and
 `ranks`, a killed rank fails the run without a certificate, so does a rank's own error (one line naming the rank), a
-sweep killed under 3 ranks resumes under 2, the sweeps whose points are shared out among the ranks give one process's
-tables, --max-inputs counts the whole domain, and --progress shows rank 0's line.
+sweep or a check killed under 3 ranks resumes under 2, the sweeps whose points are shared out among the ranks give
+one process's tables, --max-inputs counts the whole domain, and --progress shows rank 0's line.
 
 Usage: mpi_cases.py TVERIFY_BINARY SOURCE_DIR CASE, with CASE one of the names in CASES."""
 import json
@@ -170,6 +170,39 @@ def sweep_resume():
             assert left == right, f"{name}: the resumed sweep differs from one process"
 
 
+def check_resume():
+    """A check killed under 3 ranks part-way through an enumeration resumes from its checkpoint under 2 ranks, and its
+    certificate is the uninterrupted one's (apart from timings, command lines and ranks)."""
+    model = os.path.join(SOURCE, "examples", "models", "histogram.onnx")
+    args = ["check", "model", "--onnx", model, "--task", "histogram", "--V", "4", "--lengths", "1:8", "--method",
+            "enumerate", "--threads", "1"]
+    with tempfile.TemporaryDirectory() as folder:
+        alone, resumed, checkpoint = (os.path.join(folder, name) for name in ("alone.json", "resumed.json", "ck.json"))
+        assert run([*args, "--json", alone]).returncode == 0
+        launcher = subprocess.Popen([*MPIRUN, "-np", "3", BINARY, *args, "--checkpoint", checkpoint,
+                                     "--checkpoint-every", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    env=ENV)
+        finished = 0
+        for _ in range(3000):
+            time.sleep(0.01)
+            try:
+                with open(checkpoint) as f:
+                    finished = len(json.load(f)["enumerations"][0]["finished"])
+            except (OSError, ValueError, IndexError):
+                continue
+            if finished >= 4:
+                break
+        launcher.send_signal(signal.SIGTERM)
+        launcher.wait(timeout=60)
+        with open(checkpoint) as f:
+            finished = len(json.load(f)["enumerations"][0]["finished"])
+        assert 4 <= finished < 256, f"the killed check had finished {finished} of 256 chunks"
+        done = run([*args, "--checkpoint", checkpoint, "--resume", "--json", resumed], ranks=2)
+        assert done.returncode == 0, done.stderr
+        with open(alone) as a, open(resumed) as b:
+            assert stable(a.read()) == stable(b.read()), "the resumed check differs from one process"
+
+
 def sweep_points():
     """Sweeps whose points are shared out among the ranks (the Markov (p, q) grid, CAT's temperatures and lengths,
     exact and fast): their tables and certificates are one process's, apart from the command line and `ranks`."""
@@ -253,7 +286,7 @@ def without_timings(certificate):
 
 
 CASES = {f.__name__: f for f in (check_copy, check_cat, check_count3, check_model, model_bounds, killed_rank,
-                                  sweep_resume, sweep_points, progress, rank_error, max_inputs)}
+                                  check_resume, sweep_resume, sweep_points, progress, rank_error, max_inputs)}
 
 if __name__ == "__main__":
     CASES[CASE]()
