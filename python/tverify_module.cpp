@@ -10,6 +10,7 @@
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
 #include "checkers/memory_budget.hpp"
+#include "checkers/resumable_check.hpp"
 #include "commands/recheck.hpp"
 #include "commands/recorded_command.hpp"
 #include "checkers/registry.hpp"
@@ -201,13 +202,18 @@ void bind_claims_verbs(py::module_& m) {
   m.def(
       "check",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
-         const std::vector<std::string>& claims, const RunLimits& limits, const std::string& command,
-         const Progress& progress) {
+         const std::vector<std::string>& claims, const RunLimits& limits, const std::string& checkpoint, bool resume,
+         unsigned checkpoint_every, const std::string& command, const Progress& progress) {
         ClaimsRequest r{construction, variant, command, params, claims, run_options(limits)};
-        return claims_verb(r, "check", progress, [](const Construction& c, const auto&... a) { return c.check(a...); });
+        const CheckpointRequest kept{checkpoint, resume, std::chrono::seconds(checkpoint_every)};
+        return claims_verb(r, "check", progress, [&kept](const Construction& c, const auto&... a) {
+          if (!kept.path.empty()) ensure_writable_file(kept.path, "checkpoint");
+          return resumable_check(c, a..., kept);
+        });
       },
       "the certificate text of `tverify check` and its exit code", py::arg("construction"), py::arg("params"),
-      py::arg("variant"), py::arg("claims"), py::arg("limits"), py::arg("command"), py::arg("progress"));
+      py::arg("variant"), py::arg("claims"), py::arg("limits"), py::arg("checkpoint"), py::arg("resume"),
+      py::arg("checkpoint_every"), py::arg("command"), py::arg("progress"));
   m.def(
       "prove",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,

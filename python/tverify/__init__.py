@@ -156,6 +156,23 @@ def _run_limits(threads, max_inputs, max_counterexamples, force, max_memory=None
     return (threads, max_inputs, max_counterexamples, force, memory), words
 
 
+def _checkpoint_options(checkpoint, resume, every):
+    """check's checkpoint=, resume= and checkpoint_every=, as (the values the binding takes, the command's words)."""
+    if not isinstance(resume, bool):
+        raise TypeError(f"resume is a flag: True or False (got {resume!r})")
+    every = _count("checkpoint_every", every, 0, 86400)
+    if checkpoint is None:
+        if resume:
+            raise ValueError("resume=True needs checkpoint=PATH (the checkpoint of the run to continue)")
+        return ("", False, every), []
+    if not isinstance(checkpoint, (str, os.PathLike)):
+        raise TypeError(f"checkpoint is a path (got {type(checkpoint).__name__})")
+    path = os.fspath(checkpoint)
+    words = ["--checkpoint", path] + (["--resume"] if resume else []) + \
+        (["--checkpoint-every", str(every)] if every != 30 else [])
+    return (path, resume, every), words
+
+
 class Certificate:
     """A check's certificate: the CLI's JSON (to_json()), its verdicts, and an exit code as the CLI's."""
 
@@ -319,23 +336,27 @@ def _claims_command(verb, construction, words, claims, variant, limit_words):
 
 
 def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
-          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None, **params):
+          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None,
+          checkpoint=None, resume=False, checkpoint_every=30, **params):
     """Checks claims of a construction over every input of its domain, as `tverify check` does.
 
     Parameters are keyword arguments named as the CLI's options (D=2, n=2, L=4; point_file= for --point-file);
     values are int, str or Fraction, flags True/False. claims: a list of claim ids (default: every claim check
     decides for this run; one id may be a str). threads, max_inputs, max_counterexamples, force, max_memory: the
     CLI's --threads, --max-inputs, --max-counterexamples, --force, --max-memory (bytes, or '8G'). progress: None (a
-    tqdm bar when tqdm is installed and CI is unset), False, True, or a callable(done, total). Ctrl-C stops the check (KeyboardInterrupt). Raises ValueError
-    with the CLI's one-line message for bad input.
+    tqdm bar when tqdm is installed and CI is unset), False, True, or a callable(done, total). Ctrl-C stops the check
+    (KeyboardInterrupt). checkpoint, resume, checkpoint_every: the CLI's --checkpoint PATH (the finished part of the
+    run, kept as it goes), --resume (continue that run after an interruption or a kill) and --checkpoint-every
+    (seconds between writes, 0..86400). Raises ValueError with the CLI's one-line message for bad input.
     """
     spec = _construction(construction)
     given, words = _params(spec, params)
     claims = _claim_ids(claims)
     limits, limit_words = _run_limits(threads, max_inputs, max_counterexamples, force, max_memory)
-    command = shlex.join(_claims_command("check", construction, words, claims, variant, limit_words))
-    text, code = _polled(lambda report: _tverify.check(construction, given, _variant(variant), claims, limits, command,
-                                                       report), progress)
+    keep, keep_words = _checkpoint_options(checkpoint, resume, checkpoint_every)
+    command = shlex.join(_claims_command("check", construction, words, claims, variant, limit_words + keep_words))
+    text, code = _polled(lambda report: _tverify.check(construction, given, _variant(variant), claims, limits, *keep,
+                                                       command, report), progress)
     return Certificate(text, code)
 
 

@@ -1,0 +1,55 @@
+"""check(checkpoint=..., resume=...): a check stopped by Ctrl-C resumes from its checkpoint to the certificate of an
+uninterrupted run, with another thread count; the CLI rechecks it without the checkpoint; bad options are refused."""
+import json
+import os
+import signal
+import threading
+
+import pytest
+
+import tverify
+from helpers import SOURCE_DIR, cli
+
+HISTOGRAM = os.path.join(SOURCE_DIR, "examples", "models", "histogram.onnx")
+# 87,380 sequences: about 2.5 s on one thread, so an interrupt after 0.4 s leaves most of the chunks to the resumed run.
+OPTIONS = dict(task="histogram", V=4, lengths="1:8", method="enumerate", progress=False)
+
+
+def stable(certificate):
+    c = json.loads(certificate.to_json())
+    for key in ("elapsed_s", "command"):
+        c.pop(key)
+    return c
+
+
+def test_an_interrupted_check_resumes_to_the_uninterrupted_certificate(tmp_path):
+    whole = tverify.check_model(HISTOGRAM, threads=2, **OPTIONS)
+    checkpoint = tmp_path / "run.checkpoint.json"
+    timer = threading.Timer(0.4, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        tverify.check_model(HISTOGRAM, threads=1, checkpoint=checkpoint, checkpoint_every=0, **OPTIONS)
+    finished = json.loads(checkpoint.read_text())["enumerations"][0]["finished"]
+    assert len(finished) < 256, "the interrupt came after the whole enumeration"
+    resumed = tverify.check_model(HISTOGRAM, threads=2, checkpoint=checkpoint, resume=True, **OPTIONS)
+    assert stable(resumed) == stable(whole)
+    command = json.loads(resumed.to_json())["command"]
+    assert "--checkpoint" in command and "--resume" in command
+    (tmp_path / "c.json").write_text(resumed.to_json())
+    checkpoint.unlink()  # recheck re-runs the whole command and never reads a checkpoint
+    assert cli("recheck", "c.json", cwd=tmp_path).returncode == 0
+
+
+def test_checkpoint_options_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="resume=True needs checkpoint=PATH"):
+        tverify.check("count3", n=2, resume=True)
+    with pytest.raises(TypeError, match="resume is a flag"):
+        tverify.check("count3", n=2, checkpoint=tmp_path / "a.json", resume="yes")
+    with pytest.raises(ValueError, match=r"checkpoint_every must be an integer in \[0, 86400\]"):
+        tverify.check("count3", n=2, checkpoint=tmp_path / "a.json", checkpoint_every=-1)
+    (tmp_path / "a.json").write_text("{}")
+    with pytest.raises(ValueError, match="exists: add --resume"):
+        tverify.check("count3", n=2, checkpoint=tmp_path / "a.json", progress=False)
+    with pytest.raises(ValueError, match="is not a checkpoint of `tverify check`"):
+        tverify.check("count3", n=2, checkpoint=tmp_path / "a.json", resume=True, progress=False)
+    assert (tmp_path / "a.json").read_text() == "{}"
