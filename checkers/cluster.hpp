@@ -27,7 +27,10 @@ struct FinishedItem {
 class ItemDispenser {
  public:
   virtual ~ItemDispenser() = default;
-  virtual std::uint64_t take(FinishedItem finished) = 0;  // thread-safe
+  // Thread-safe. On a rank other than 0, a result reported after the rank was told that none is left (by another of
+  // its threads) is not delivered: a loop with one taker per rank (distribute_items) never does that, and an
+  // enumeration's accumulators all reach rank 0 at its end anyway (checkers/rank_merge.hpp).
+  virtual std::uint64_t take(FinishedItem finished) = 0;
 };
 
 // Called on rank 0, one call at a time, with each result a taker reported.

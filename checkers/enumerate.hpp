@@ -65,8 +65,6 @@ inline void observed(RunMonitor& monitor) {
   if (monitor.stop.load(std::memory_order_relaxed)) throw Interrupted{};
 }
 
-// visit(index, accumulator) for every index in [0, count); merge(into, from) joins the accumulator of the next chunk.
-// Acc converts to and from Json (checkers/wire.hpp) for the ranks of a cluster.
 // The chunks of enumeration `e` that the checkpoint restores, as accumulators in `partial`, marked in `restored`;
 // returns the chunks left to visit, in order. UsageError naming the checkpoint when an accumulator is not an Acc.
 template <class Acc>
@@ -112,12 +110,18 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
   progress.advance(restored_inputs);
   if (options.monitor) options.monitor->done += restored_inputs;
   Cluster* const cluster = active_cluster();
-  // Under MPI a finished chunk's accumulator goes to rank 0 with the rank's next request; alone it is added here.
+  // Under MPI a finished chunk's accumulator goes to rank 0 with the rank's next request (and every one at the end,
+  // with the merge); alone it is added here. An error writing the checkpoint on rank 0 ends the enumeration with it,
+  // once every rank has stopped taking chunks.
   ResultSink to_checkpoint;
+  std::exception_ptr checkpoint_failed;
   if (saved && cluster)
     to_checkpoint = [&](const std::string& result) {
-      const Json entry = Json::from_cbor(result);
-      checkpoint->finished(*saved, entry.at(0).get<std::uint64_t>(), entry.at(1));
+      if (checkpoint_failed) return;
+      try {
+        const Json entry = Json::from_cbor(result);
+        checkpoint->finished(*saved, entry.at(0).get<std::uint64_t>(), entry.at(1));
+      } catch (...) { checkpoint_failed = std::current_exception(); }
     };
   std::unique_ptr<ItemDispenser> shared = cluster ? cluster->dispense(left.size(), &progress, to_checkpoint) : nullptr;
   std::atomic<std::uint64_t> next{0};
@@ -157,9 +161,23 @@ Acc enumerate_indices(std::uint64_t count, const RunOptions& options, const std:
   widen_exponent_range();
   work();
   for (auto& w : workers) w.join();
-  shared.reset();  // under MPI: every rank has stopped taking chunks, and rank 0 holds every finished one
-  if (saved) checkpoint->end(*saved);
-  if (cluster) return merged_across_ranks(*cluster, ran, partial, errors, merge);
+  shared.reset();  // under MPI: every rank has stopped taking chunks
+  if (cluster) {
+    std::optional<Acc> merged;
+    std::exception_ptr failed = checkpoint_failed;
+    try {
+      merged = merged_across_ranks(*cluster, ran, partial, errors, merge, [&](std::uint64_t c, const Acc& acc) {
+        if (!saved || failed) return;
+        try {
+          checkpoint->finished(*saved, c, acc);
+        } catch (...) { failed = std::current_exception(); }
+      });
+    } catch (...) { failed = failed ? failed : std::current_exception(); }
+    if (saved) checkpoint->end();
+    if (failed) std::rethrow_exception(failed);
+    return std::move(*merged);
+  }
+  if (saved) checkpoint->end();
   for (auto& e : errors)  // the smallest failing chunk's error, whatever the thread count
     if (e) std::rethrow_exception(e);
   Acc result = std::move(partial[0]);

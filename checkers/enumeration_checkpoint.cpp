@@ -6,6 +6,7 @@
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
 #include "checkers/json_fields.hpp"
+#include "checkers/sha256.hpp"
 
 #include <filesystem>
 
@@ -17,19 +18,27 @@ constexpr std::uint64_t format_version = 1;
 
 Json build_of_this_tool() { return Json{{"version", tool_version()}, {"commit", tool_commit()}}; }
 
-// Rank 0's bytes of the file on every rank, or the reason it could not read them: every rank then parses the same
-// text and meets the same verdict.
-std::string file_text_of_rank0(const std::string& path, const std::string& what) {
-  Json read;
+// The file as rank 0 sees it, on every rank: [exists], and with `read` [exists, text] or [exists, null, the reason it
+// could not be read]. Every rank then meets the same verdict; another rank need not see the file at all.
+Json file_of_rank0(const std::string& path, const std::string& what, bool read) {
+  Json seen;
   if (writes_outputs()) {
-    try {
-      read = Json::array({true, read_text_file(path, what)});
-    } catch (const UsageError& e) { read = Json::array({false, e.what()}); }
+    std::error_code ec;
+    seen = Json::array({std::filesystem::exists(path, ec)});
+    if (read && seen[0].get<bool>()) {
+      try {
+        seen.push_back(read_text_file(path, what));
+      } catch (const UsageError& e) { seen.insert(seen.end(), {nullptr, e.what()}); }
+    }
   }
   if (Cluster* const cluster = active_cluster())
-    read = Json::parse(cluster->broadcast(cluster->rank() == 0 ? read.dump() : std::string()));
-  if (!read.at(0).get<bool>()) throw UsageError(read.at(1).get<std::string>());
-  return read.at(1).get<std::string>();
+    seen = Json::parse(cluster->broadcast(cluster->rank() == 0 ? seen.dump() : std::string()));
+  return seen;
+}
+
+// The digest a checkpoint carries of its run and enumerations: a file changed by hand or by a fault is refused.
+std::string digest_of(const Json& run, const Json& enumerations) {
+  return sha256_hex(Json::array({run, enumerations}).dump());
 }
 
 // How a message names a field of a run: the option that sets it.
@@ -67,15 +76,15 @@ std::string first_difference(const Json& stored, const Json& run) {
 
 EnumerationCheckpoint::EnumerationCheckpoint(std::string path, Json run, bool resume, std::chrono::seconds interval)
     : path_(std::move(path)), run_(std::move(run)), interval_(interval), last_write_(std::chrono::steady_clock::now()) {
-  std::error_code ec;
-  const bool exists = std::filesystem::exists(path_, ec);
+  const Json seen = file_of_rank0(path_, what(), resume);
   if (!resume) {
-    if (exists)
+    if (seen.at(0).get<bool>())
       throw UsageError(what() + " exists: add --resume to continue its run, or remove the file to start again");
     return;
   }
-  if (!exists) throw UsageError("--resume: " + what() + " does not exist (start without --resume)");
-  load(parse_json_text(file_text_of_rank0(path_, what()), what()));
+  if (!seen.at(0).get<bool>()) throw UsageError("--resume: " + what() + " does not exist (start without --resume)");
+  if (seen.at(1).is_null()) throw UsageError(seen.at(2).get<std::string>());
+  load(parse_json_text(seen.at(1).get<std::string>(), what()));
 }
 
 void EnumerationCheckpoint::load(const Json& file) {
@@ -92,6 +101,9 @@ void EnumerationCheckpoint::load(const Json& file) {
     throw UsageError("--resume: " + what() + " is of another run: " + first_difference(file["run"], run_));
   const Json& list = field.need(file, "enumerations", "enumerations");
   if (!list.is_array()) field.fail("enumerations", "a list");
+  field.nonempty_string(file, "sha256", "sha256");
+  if (file["sha256"] != digest_of(file["run"], list))
+    throw UsageError(what() + " does not match its own SHA-256: it was changed after tverify wrote it");
   for (std::size_t e = 0; e < list.size(); ++e) {
     const std::string at = "enumerations[" + std::to_string(e) + "]";
     const Json& entry = list[e];
@@ -140,11 +152,11 @@ std::optional<std::size_t> EnumerationCheckpoint::begin(const std::string& label
 
 void EnumerationCheckpoint::finished(std::size_t e, std::uint64_t c, Json accumulator) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  enumerations_.at(e).finished.emplace(c, std::move(accumulator));
-  if (std::chrono::steady_clock::now() - last_write_ >= interval_) write_locked();
+  const bool added = enumerations_.at(e).finished.emplace(c, std::move(accumulator)).second;
+  if (added && std::chrono::steady_clock::now() - last_write_ >= interval_) write_locked();
 }
 
-void EnumerationCheckpoint::end(std::size_t) {
+void EnumerationCheckpoint::end() {
   const std::lock_guard<std::mutex> lock(mutex_);
   inside_ = false;
   write_locked();
@@ -159,11 +171,13 @@ void EnumerationCheckpoint::write_locked() {
     for (const auto& [c, accumulator] : e.finished) done.push_back(Json::array({c, accumulator}));
     list.push_back({{"label", e.label}, {"inputs", e.inputs}, {"chunks", e.chunks}, {"finished", std::move(done)}});
   }
+  const std::string digest = digest_of(run_, list);
   write_json_atomically(path_, Json{{"checkpoint_of", kind},
                                     {"format_version", format_version},
                                     {"tool", build_of_this_tool()},
                                     {"run", run_},
-                                    {"enumerations", std::move(list)}});
+                                    {"enumerations", std::move(list)},
+                                    {"sha256", digest}});
 }
 
 }  // namespace tverify

@@ -6,9 +6,10 @@
 //
 // A run's enumerations come in a fixed order; the n-th one of a resumed run must have the n-th one's label, size and
 // grid. The file names the run it belongs to (construction, variant, claims, counterexample limit, parameters, and
-// the SHA-256 of every input file) and the tverify build that wrote it; --resume refuses another run's checkpoint,
-// naming the first thing that differs, and a file that is not such a checkpoint (exit 2). A resumed run trusts its
-// checkpoint as it trusts its own memory: recheck never reads one, it re-runs the whole command.
+// the SHA-256 of every input file), the tverify build that wrote it and a SHA-256 of its content; --resume refuses
+// another run's checkpoint, naming the first thing that differs, a file changed after it was written, and a file that
+// is not such a checkpoint (exit 2). A resumed run trusts its checkpoint as it trusts its own memory: recheck never
+// reads one, it re-runs the whole command.
 //
 // Under MPI (checkers/cluster.hpp) rank 0 reads the file and sends it to every rank; each rank reports the chunks it
 // finishes to rank 0, which alone writes the file.
@@ -40,8 +41,8 @@ class EnumerationCheckpoint {
   // Chunk c of enumeration e finished with this accumulator: kept, and the file written when the interval has passed
   // since the last write. Thread-safe.
   void finished(std::size_t e, std::uint64_t c, Json accumulator);
-  // The end of enumeration e (whatever stopped it): the file written.
-  void end(std::size_t e);
+  // The end of the running enumeration (whatever stopped it): the file written.
+  void end();
 
   // The file, as messages name it.
   std::string what() const { return "--checkpoint '" + path_ + "'"; }

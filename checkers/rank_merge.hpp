@@ -37,9 +37,10 @@ inline std::string cbor_bytes(const Json& j) {
 // The merged result of a distributed enumeration, on every rank: each rank sends rank 0 the accumulators (or errors)
 // of the chunks it ran (ran[c]); rank 0 merges every chunk's in chunk order, as one process does, and sends every rank
 // the result or the smallest failing chunk's error. Each rank sends its share of the chunks, rank 0 sends one result.
-template <class Acc, class Merge>
+// On rank 0, received(c, accumulator) sees every chunk that some rank ran without error, before the merge.
+template <class Acc, class Merge, class Received>
 Acc merged_across_ranks(Cluster& cluster, const std::vector<char>& ran, std::vector<Acc>& partial,
-                        const std::vector<std::exception_ptr>& errors, Merge& merge) {
+                        const std::vector<std::exception_ptr>& errors, Merge& merge, Received received) {
   const std::uint64_t chunks = ran.size();
   Json local = Json::array();
   for (std::uint64_t c = 0; c < chunks; ++c)
@@ -50,15 +51,18 @@ Acc merged_across_ranks(Cluster& cluster, const std::vector<char>& ran, std::vec
   Json outcome;  // from rank 0: [result] or [null, error]
   if (cluster.rank() == 0) {
     std::vector<Json> failure(chunks);
-    for (std::uint64_t c = 0; c < chunks; ++c)
+    for (std::uint64_t c = 0; c < chunks; ++c) {
       if (ran[c] && errors[c]) failure[c] = error_entry(errors[c]);
+      if (ran[c] && !errors[c]) received(c, partial[c]);
+    }
     for (const std::string& blob : gathered)
       for (const Json& entry : Json::from_cbor(blob)) {
         const auto c = entry.at(0).get<std::uint64_t>();
         if (ran[c]) continue;
-        if (entry.size() == 2)
+        if (entry.size() == 2) {
           partial[c] = entry.at(1).get<Acc>();
-        else
+          received(c, partial[c]);
+        } else
           failure[c] = entry.at(2);
       }
     const auto first = std::find_if(failure.begin(), failure.end(), [](const Json& f) { return !f.is_null(); });

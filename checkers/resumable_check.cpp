@@ -11,17 +11,20 @@ namespace tverify {
 namespace {
 
 // What a checkpoint must match to be resumed: the construction, variant, claims, counterexample limit, parameters
-// (defaults filled in), and the SHA-256 of each input file a parameter names.
+// (defaults filled in), and the SHA-256 of each input file a parameter names, in place of its path (the same model
+// under another path, as a temporary copy from Python, continues the run).
 Json run_identity(const Construction& c, const ParamValues& params, const std::string& variant,
                   const std::vector<std::string>& claims, std::size_t max_counterexamples) {
   Json files = Json::object();
-  const Json values = params.to_json();  // read without marking a parameter as read by the run
+  Json values = params.to_json();  // read without marking a parameter as read by the run
   for (const ParamSpec& spec : c.params_for("check")) {
     if (!spec.input_file || !values.contains(spec.name)) continue;
     const std::string path = values[spec.name].get<std::string>();
     std::error_code ec;
-    if (path != spec.default_value || std::filesystem::is_regular_file(path, ec))
+    if (path != spec.default_value || std::filesystem::is_regular_file(path, ec)) {
       files[spec.name] = sha256_hex(read_text_file(path, "--" + spec.name + " '" + path + "'"));
+      values.erase(spec.name);
+    }
   }
   return Json{{"construction", c.name()}, {"variant", variant},
               {"claims", claims},         {"max_counterexamples", max_counterexamples},

@@ -277,6 +277,7 @@ int run_prove(const ConstructionArgs& args, const std::vector<std::string>& clai
 struct CheckpointArgs {
   std::string path, every = "30";
   bool resume = false;
+  std::vector<CLI::Option*> every_options;  // one per construction's check
 
   void add_to(CLI::App* app) {
     app->add_option("--checkpoint", path,
@@ -284,15 +285,18 @@ struct CheckpointArgs {
         ->type_name("FILE");
     app->add_flag("--resume", resume,
                   "continue the run of the --checkpoint file (the same command; any --threads or rank count)");
-    app->add_option("--checkpoint-every", every,
-                    "write the checkpoint at most this often, in seconds (0 to 86400; default 30; and at the end of "
-                    "each enumeration)")
-        ->type_name("INT");
+    every_options.push_back(app->add_option("--checkpoint-every", every,
+                                            "write the checkpoint at most this often, in seconds (0 to 86400; "
+                                            "default 30; and at the end of each enumeration)")
+                                ->type_name("INT"));
   }
   // The request, its paths checked before any work: the checkpoint must be writable, and no input or --json file.
   CheckpointRequest request(const std::string& json_path, const std::map<std::string, std::string>& given) const {
     const CheckpointRequest r{path, resume,
                               std::chrono::seconds(parse_integer_option("--checkpoint-every", every, 0, 86400))};
+    const bool every_given =
+        std::any_of(every_options.begin(), every_options.end(), [](const CLI::Option* o) { return o->count() > 0; });
+    if (path.empty() && every_given) throw UsageError("--checkpoint-every needs --checkpoint FILE");
     if (path.empty()) return r;
     ensure_writable_file(path, "--checkpoint");
     refuse_input_as_output(path, "--checkpoint", given);

@@ -4,6 +4,7 @@
 #include "checkers/enumerate.hpp"
 #include "checkers/enumeration_checkpoint.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/sha256.hpp"
 #include "cli_runner.hpp"
 
 #include <catch2/catch.hpp>
@@ -52,6 +53,12 @@ std::string usage_error_of(const std::function<void()>& f) {
 }
 
 void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+// A checkpoint edited by hand, with its digest recomputed as tverify computes it: what a deliberate forger writes.
+Json resealed(Json j) {
+  j["sha256"] = sha256_hex(Json::array({j["run"], j["enumerations"]}).dump());
+  return j;
+}
 
 }  // namespace
 
@@ -113,7 +120,7 @@ TEST_CASE("a checkpoint of another run, size, command or build, or a corrupt one
   auto refused_after = [&](const std::function<void(Json&)>& edit) {
     Json edited = stored;
     edit(edited);
-    write_text(folder / "edited.json", edited.dump());
+    write_text(folder / "edited.json", resealed(edited).dump());
     return usage_error_of([&] {
       EnumerationCheckpoint c((folder / "edited.json").string(), run_a, true, std::chrono::seconds(0));
       enumerate_seen(1000, 1, &c, visits);
@@ -133,6 +140,13 @@ TEST_CASE("a checkpoint of another run, size, command or build, or a corrupt one
   CHECK_THAT(refused_after([](Json& j) { j["enumerations"][0]["finished"][0][1] = "four"; }),
              Catch::Contains("the accumulator of chunk 0 of enumeration 1 is not one this run writes"));
   CHECK_THAT(refused_after([](Json& j) { j["extra"] = 1; }), Catch::Contains("\"extra\""));
+  Json unsealed = stored;
+  unsealed["enumerations"][0]["finished"][0][1].push_back(1);
+  write_text(folder / "edited.json", unsealed.dump());
+  CHECK_THAT(usage_error_of([&] {
+               EnumerationCheckpoint((folder / "edited.json").string(), run_a, true, std::chrono::seconds(0));
+             }),
+             Catch::Contains("does not match its own SHA-256"));
   write_text(folder / "edited.json", "{\"checkpoint_of\": ");
   CHECK_THAT(usage_error_of([&] {
                EnumerationCheckpoint((folder / "edited.json").string(), run_a, true, std::chrono::seconds(0));
@@ -172,6 +186,10 @@ TEST_CASE(
   tally[1] = tally[1].get<int>() - 1;  // passed
   tally[2] = 1;                        // failed
   write_text(folder / "ck.json", forged.dump());
+  const auto unsealed = run({"--checkpoint", "ck.json", "--resume", "--json", "forged.json"});
+  CHECK(unsealed.exit_code == 2);
+  CHECK_THAT(unsealed.err, Catch::Contains("does not match its own SHA-256"));
+  write_text(folder / "ck.json", resealed(forged).dump());
   REQUIRE(run({"--checkpoint", "ck.json", "--resume", "--json", "forged.json"}).exit_code == 1);
   const auto recheck = tverify::testing::run_tverify({"recheck", "forged.json"}, folder, capture, 120);
   CHECK(recheck.exit_code == 1);

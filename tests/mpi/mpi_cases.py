@@ -175,7 +175,7 @@ def check_resume():
     certificate is the uninterrupted one's (apart from timings, command lines and ranks)."""
     model = os.path.join(SOURCE, "examples", "models", "histogram.onnx")
     args = ["check", "model", "--onnx", model, "--task", "histogram", "--V", "4", "--lengths", "1:8", "--method",
-            "enumerate", "--threads", "1"]
+            "enumerate", "--threads", "2"]
     with tempfile.TemporaryDirectory() as folder:
         alone, resumed, checkpoint = (os.path.join(folder, name) for name in ("alone.json", "resumed.json", "ck.json"))
         assert run([*args, "--json", alone]).returncode == 0
