@@ -49,13 +49,15 @@ struct WalkRun {
   }
 };
 
-// A file the walk's parameters name: an --expected file and a Markov parameter point.
+// A file the walk's parameters name: an --expected file and a --family manifest of one model.
 struct WalkFiles {
   fs::path dir = fs::temp_directory_path() / ("tverify-option-walk-" + std::to_string(::getpid()));
   std::string expected = (dir / "reverse.jsonl").string();
+  std::string family = (dir / "family.jsonl").string();
   WalkFiles() {
     fs::create_directories(dir);
     std::ofstream(expected) << "{\"input\": [0, 1], \"output\": [1, 0]}\n";
+    std::ofstream(family) << "{\"seed\": 1, \"onnx\": \"" << models << "reverse.onnx\"}\n";
   }
   ~WalkFiles() {
     std::error_code ec;
@@ -112,6 +114,13 @@ std::vector<WalkRun> walk_runs(const WalkFiles& files) {
       {"model", "check", model_expected},
       {"model", "eval", {{"onnx", models + "reverse.onnx"}}, "0,1"},
       {"model", "sweep", model, "", "lengths", false, {}},
+      {"model",
+       "sweep",
+       {{"task", "reverse"}, {"V", "2"}, {"lengths", "1:2"}},
+       "",
+       "family",
+       false,
+       {{"family", files.family}}},
   };
 }
 

@@ -164,6 +164,8 @@ def _checkpoint_options(checkpoint, resume, every):
     if checkpoint is None:
         if resume:
             raise ValueError("resume=True needs checkpoint=PATH (the checkpoint of the run to continue)")
+        if every != 30:
+            raise ValueError("checkpoint_every= needs checkpoint=PATH")
         return ("", False, every), []
     if not isinstance(checkpoint, (str, os.PathLike)):
         raise TypeError(f"checkpoint is a path (got {type(checkpoint).__name__})")
@@ -433,12 +435,30 @@ def eval(construction, input, variant=None, trace=False, bits=None, **params):  
 
 
 def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
-          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None, **params):
+          max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None,
+          models=None, parameter=None, values=None, family_file=None, **params):
     """Runs a sweep as `tverify sweep NAME --vary V --out DIR` does: writes its certificate, table and figures to
     `out` and returns the JSON summary it prints, as a dict with its exact numbers ("1/2", "0") as Fractions (as
     Certificate.exact_claims gives them). Keyword arguments are the construction's parameters and
     the sweep's options, named as the CLI's; threads, max_inputs, max_counterexamples, force and max_memory as
-    check's."""
+    check's.
+
+    A model family (construction "model", vary="family"): family=PATH names a manifest (docs/model.md), or
+    models={value: model} with parameter=NAME writes one, each model a path, the model's bytes or a
+    torch.nn.Module (exported as check_model exports one); models may also be a callable building the model for a
+    value, called for each of values=[...]. The manifest and the exported models go beside family_file=PATH (kept, so
+    that the CLI can recheck the sweep) or into a temporary folder."""
+    if models is not None:
+        if family_file is None:
+            with tempfile.TemporaryDirectory() as folder:
+                return sweep(construction, vary, out, variant, fast, threads, max_inputs, max_counterexamples, force,
+                             progress, max_memory, models, parameter, values, os.path.join(folder, "family.jsonl"),
+                             **params)
+        if "family" in params:
+            raise ValueError("give family=PATH (a manifest) or models=, not both")
+        params["family"] = _write_family(models, parameter, values, os.fspath(family_file))
+    elif parameter is not None or values is not None or family_file is not None:
+        raise ValueError("parameter=, values= and family_file= describe models=; give models= too")
     spec = _construction(construction)
     if not spec["sweeps"]:
         raise ValueError(f"{construction} has no sweeps")
@@ -456,6 +476,36 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_i
     summary = _polled(lambda report: _tverify.sweep(construction, given, _variant(variant), str(vary), fast,
                                                     os.fspath(out), options, limits, command, report), progress)
     return _with_exact_values(json.loads(summary))
+
+
+def _write_family(models, parameter, values, manifest):
+    """Writes the --family manifest of sweep(models=...) to `manifest`, each torch.nn.Module exported and each model
+    given as bytes written beside it; returns its path."""
+    if not isinstance(parameter, str) or not parameter:
+        raise TypeError("models= needs parameter=NAME: the models' parameter, a str such as 'beta'")
+    if callable(models) and not isinstance(models, dict):
+        if values is None:
+            raise ValueError("models=callable needs values=[...]: the parameter's values to build a model for")
+        models = {value: models(value) for value in values}
+    elif values is not None:
+        raise ValueError("values= lists the values of a models=callable; a dict of models names its own")
+    if not isinstance(models, dict) or not models:
+        raise TypeError("models must be a non-empty dict {value: model} or a callable (with values=)")
+    folder = os.path.dirname(os.path.abspath(manifest))
+    lines = []
+    for i, (value, model) in enumerate(models.items()):
+        path = os.path.join(folder, f"{pathlib.Path(manifest).stem}-{i}.onnx")
+        if _is_torch_module(model):
+            _export_module(model, path)
+        elif isinstance(model, (bytes, bytearray)):
+            pathlib.Path(path).write_bytes(model)
+        elif isinstance(model, (str, os.PathLike)):
+            path = os.path.abspath(os.fspath(model))
+        else:
+            raise TypeError(f"a model must be a path, bytes or a torch.nn.Module (got {type(model).__name__})")
+        lines.append(json.dumps({parameter: _option_text(value), "onnx": path}) + "\n")
+    pathlib.Path(manifest).write_text("".join(lines))
+    return manifest
 
 
 class Recheck:
