@@ -15,6 +15,7 @@
 #include "commands/enclosure_text.hpp"
 #include "commands/report.hpp"
 #include "checkers/suggest.hpp"
+#include "cli/completion.hpp"
 #include "cli/print.hpp"
 #ifdef TVERIFY_MPI
 #include "mpi/mpi_cluster.hpp"
@@ -552,6 +553,11 @@ int run(int argc, char** argv) {
   recheck_common.add_to(recheck);
   recheck_common.add_memory_to(recheck);
 
+  auto* completion = app.add_subcommand(
+      "completion", "print a shell completion script (bash, or zsh): source <(tverify completion bash)");
+  std::string completion_shell;
+  completion->add_option("shell", completion_shell, "bash or zsh")->required()->type_name("SHELL");
+
   app.set_version_flag("-V,--version",
                        fmt::format("tverify {} (commit {})\nApache-2.0; to cite it, see CITATION.cff in its repository",
                                    tool_version(), tool_commit()),
@@ -610,6 +616,10 @@ int run(int argc, char** argv) {
     return run_report(report_paths, latex ? TableFormat::Latex : TableFormat::Markdown,
                       wide ? TableLayout::PerCertificate : TableLayout::PerClaim, report_columns);
   if (recheck->parsed()) return run_recheck(recheck_path, recheck_common);
+  if (completion->parsed()) {
+    fmt::print("{}", completion_script(app, completion_shell));
+    return 0;
+  }
   return 2;
 }
 

@@ -226,8 +226,9 @@ TEST_CASE("unknown constructions and claims name what exists", "[cli][bad-input]
   expect_usage_error("check nope", "construction 'nope' does not exist (available: copy, count3, cat, markov, model)");
   expect_usage_error("list nope", "construction 'nope' does not exist");
   expect_usage_error("check copy --claim copy.nope", "--claim 'copy.nope' is not a claim of copy");
-  expect_usage_error("frobnicate",
-                     "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, export, report, recheck)");
+  expect_usage_error(
+      "frobnicate",
+      "'frobnicate' is not a verb (verbs: list, check, prove, sweep, eval, export, report, recheck, completion)");
 }
 
 TEST_CASE("a run above the budget is refused without --force", "[cli][bad-input]") {
@@ -776,7 +777,7 @@ TEST_CASE("a misspelt option or claim id gets the closest one suggested", "[cli]
   // Verbs, constructions, the options of every command, and a misspelt option that is also a required one.
   expect_usage_error("chek copy",
                      "'chek' is not a verb (verbs: list, check, prove, sweep, eval, export, report, "
-                     "recheck); did you mean check?");
+                     "recheck, completion); did you mean check?");
   expect_usage_error("check cpy",
                      "construction 'cpy' does not exist (available: copy, count3, cat, markov, model); "
                      "did you mean copy?");

@@ -1,0 +1,50 @@
+"""`tverify completion bash|zsh`: the script completes verbs, constructions, each command's own options, and files
+after a FILE option, from the CLI's own declarations; another shell is refused in one line."""
+import subprocess
+
+import pytest
+
+from helpers import cli
+
+
+def completions(script, folder, words):
+    """What the script offers for the command line `words`, the last word being completed."""
+    program = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tverify; printf "%s\\n" "${COMPREPLY[@]}"'
+    done = subprocess.run(["bash", "-c", program, "_", str(script), *words], capture_output=True, text=True,
+                          cwd=folder, check=True)
+    return done.stdout.split()
+
+
+@pytest.fixture(scope="module")
+def script(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("completion")
+    ran = cli("completion", "bash", cwd=folder)
+    assert ran.returncode == 0, ran.stderr
+    path = folder / "tverify.bash"
+    path.write_text(ran.stdout)
+    return path
+
+
+def test_verbs_constructions_and_options(script, tmp_path):
+    assert "check" in completions(script, tmp_path, ["tverify", ""])
+    assert completions(script, tmp_path, ["tverify", "check", "co"]) == ["copy", "count3"]
+    assert completions(script, tmp_path, ["tverify", "check", "copy", "--va"]) == ["--variant"]
+    # Options of that command only: --onnx is the model's, --vary a sweep's.
+    options = completions(script, tmp_path, ["tverify", "check", "copy", "--"])
+    assert "--checkpoint" in options and "--onnx" not in options and "--vary" not in options
+    assert "--vary" in completions(script, tmp_path, ["tverify", "sweep", "model", "--"])
+
+
+def test_files_after_a_file_option(script, tmp_path):
+    (tmp_path / "model.onnx").write_text("")
+    (tmp_path / "runs").mkdir()
+    assert completions(script, tmp_path, ["tverify", "check", "model", "--onnx", "mo"]) == ["model.onnx"]
+    assert completions(script, tmp_path, ["tverify", "sweep", "copy", "--out", "ru"]) == ["runs"]
+
+
+def test_zsh_and_other_shells(tmp_path):
+    zsh = cli("completion", "zsh", cwd=tmp_path)
+    assert zsh.returncode == 0 and "bashcompinit" in zsh.stdout and "_tverify()" in zsh.stdout
+    fish = cli("completion", "fish", cwd=tmp_path)
+    assert fish.returncode == 2 and fish.stdout == ""
+    assert fish.stderr == "tverify: error: completion: the shell must be bash or zsh (got 'fish')\n"
