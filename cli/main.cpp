@@ -540,6 +540,10 @@ int run(int argc, char** argv) {
                  "LaTeX: captioned booktabs longtables, split when wider than a page (preamble: "
                  "\\usepackage{booktabs,longtable,array})")
       ->excludes(md_flag);
+  bool two_column = false;
+  report->add_flag("--two-column", two_column,
+                   "with --latex: table* floats spanning both columns of a [twocolumn] paper, split into consecutive "
+                   "floats of the rows a page holds (preamble: \\usepackage{booktabs,array})");
   report->add_flag("--wide", wide, "one row per certificate, one column per claim");
   std::string report_columns;
   report->add_option("--columns", report_columns, "only these columns, comma-separated (names as in the header)")
@@ -612,8 +616,10 @@ int run(int argc, char** argv) {
   }
   for (const auto& [name, args] : export_args)
     if (exporter->got_subcommand(name)) return run_export(args, variant, onnx_path);
+  if (report->parsed() && two_column && !latex) throw UsageError("--two-column is a layout of --latex: add --latex");
   if (report->parsed())
-    return run_report(report_paths, latex ? TableFormat::Latex : TableFormat::Markdown,
+    return run_report(report_paths,
+                      latex ? (two_column ? TableFormat::LatexTwoColumn : TableFormat::Latex) : TableFormat::Markdown,
                       wide ? TableLayout::PerCertificate : TableLayout::PerClaim, report_columns);
   if (recheck->parsed()) return run_recheck(recheck_path, recheck_common);
   if (completion->parsed()) {

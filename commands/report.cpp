@@ -200,7 +200,11 @@ std::string certificates_table(const std::vector<Json>& certificates, TableForma
   std::string out;
   for (auto& t : tables) {
     if (!columns.empty() && !keep_columns(t, columns)) continue;
-    out += (out.empty() ? "" : "\n") + (format == TableFormat::Markdown ? markdown_table(t) : latex_table(t, note));
+    out += (out.empty() ? "" : "\n") +
+           (format == TableFormat::Markdown
+                ? markdown_table(t)
+                : latex_table(t, note,
+                              format == TableFormat::LatexTwoColumn ? LatexLayout::TwoColumn : LatexLayout::OneColumn));
   }
   return out;
 }

@@ -14,7 +14,7 @@
 
 namespace tverify {
 
-enum class TableFormat { Markdown, Latex };
+enum class TableFormat { Markdown, Latex, LatexTwoColumn };
 enum class TableLayout { PerClaim, PerCertificate };
 
 std::string certificates_table(const std::vector<Json>& certificates, TableFormat format,

@@ -1,5 +1,6 @@
 #include "commands/table_render.hpp"
 
+#include "checkers/errors.hpp"
 #include "checkers/latex_text.hpp"
 
 #include <fmt/format.h>
@@ -79,12 +80,17 @@ std::string latex_row(const Cells& cells) {
   return out + " \\tabularnewline\n";
 }
 
-std::string latex_part(const Table& t, const std::string& note) {
-  const std::vector<double> shares = column_shares(t);
+// The column specification: each column its share of the line, ragged right.
+std::string column_spec(const std::vector<double>& shares) {
   std::string spec;
   for (double share : shares)
     spec +=
         fmt::format(">{{\\raggedright\\arraybackslash}}p{{\\dimexpr {:.4f}\\linewidth-2\\tabcolsep\\relax}}", share);
+  return spec;
+}
+
+std::string latex_part(const Table& t, const std::string& note) {
+  const std::string spec = column_spec(column_shares(t));
   const std::string caption = latex_escape(t.caption);
   // LaTeX typesets a caption twice (it measures it first), and a \footnotemark there would step the footnote counter
   // twice: the counter is stepped once before the table, and the mark and the text name its value.
@@ -96,6 +102,57 @@ std::string latex_part(const Table& t, const std::string& note) {
          "\\endfoot\n\\bottomrule\n\\endlastfoot\n";
   for (const auto& r : t.rows) out += latex_row(r);
   return out + "\\end{longtable}\n\\footnotetext[\\value{footnote}]{" + latex_escape(note) + "}\n\\endgroup\n";
+}
+
+// The lines a row takes, its cells wrapped in their columns' widths (counted in one-column characters, which a
+// two-column page's full width only widens).
+std::size_t row_lines(const Cells& cells, const std::vector<double>& shares) {
+  std::size_t lines = 1;
+  for (std::size_t c = 0; c < cells.size() && c < shares.size(); ++c) {
+    const double width = shares[c] * static_cast<double>(line_characters) - static_cast<double>(column_padding);
+    const auto per_line = static_cast<std::size_t>(std::max(1.0, width));
+    lines = std::max(lines, (cells[c].size() + per_line - 1) / per_line);
+  }
+  return lines;
+}
+
+// The footnote-size lines of rows one table* holds at the top of a two-column page, caption and rules aside: LaTeX
+// lets a top float take 0.7 of a page (\dbltopfraction), about 40 lines of an article's text height.
+constexpr std::size_t float_lines = 30;
+
+// LaTeX holds at most 18 floats waiting for a place: a long table's floats are set (\\clearpage) every this many.
+constexpr std::size_t floats_between_flushes = 8;
+
+// One part of a table as consecutive table* floats, each of the rows that fit one, the later ones "(continued)".
+std::string two_column_part(const Table& t, const std::string& note) {
+  const std::vector<double> shares = column_shares(t);
+  std::vector<std::vector<Cells>> floats(1);
+  std::size_t used = row_lines(t.header, shares);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const std::size_t lines = row_lines(t.rows[r], shares);
+    if (lines + row_lines(t.header, shares) > float_lines)
+      throw UsageError(
+          fmt::format("--two-column: row {} of the table '{}' takes about {} lines, more than a float of "
+                      "a page holds ({}); leave out its longest columns with --columns",
+                      r + 1, t.caption.substr(0, 80), lines, float_lines));
+    if (used + lines > float_lines && !floats.back().empty()) {
+      floats.emplace_back();
+      used = row_lines(t.header, shares);
+    }
+    floats.back().push_back(t.rows[r]);
+    used += lines;
+  }
+  std::string out;
+  for (std::size_t f = 0; f < floats.size(); ++f) {
+    if (f > 0 && f % floats_between_flushes == 0) out += "\\clearpage\n";
+    const std::string caption = latex_escape(t.caption + (f == 0 ? "" : " (continued)"));
+    out += "\\begin{table*}\\footnotesize\\centering\n\\caption[{" + caption + "}]{" + caption +
+           "}\n\\begin{tabular}{" + column_spec(shares) + "}\n\\toprule\n" + latex_row(t.header) + "\\midrule\n";
+    for (const auto& r : floats[f]) out += latex_row(r);
+    out += "\\bottomrule\n\\end{tabular}\n\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize\\raggedright " +
+           latex_escape(note) + "}\n\\end{table*}\n";
+  }
+  return out;
 }
 
 // The parts of a table too wide for one line of a page: the key columns, then as many of the next columns as fit
@@ -184,11 +241,12 @@ std::string markdown_table(const Table& t) {
   return out;
 }
 
-std::string latex_table(const Table& table, const std::string& note) {
+std::string latex_table(const Table& table, const std::string& note, LatexLayout layout) {
   std::string out;
   for (const auto& part : split_columns(constant_columns_in_caption(table)))
-    out += (out.empty() ? "" : "\n") + latex_part(part, note);
-  return out;
+    out += (out.empty() ? "" : "\n") +
+           (layout == LatexLayout::TwoColumn ? two_column_part(part, note) : latex_part(part, note));
+  return layout == LatexLayout::TwoColumn ? out + "\\clearpage\n" : out;
 }
 
 }  // namespace tverify

@@ -31,9 +31,15 @@ std::string markdown_table(const Table& table);
 // line of a one-column article page side by side (in a two-column paper, use --columns or table*).
 constexpr std::size_t max_latex_columns = 8;
 
-// One longtable per part of the table (key columns repeated), each captioned, `note` as the caption's footnote.
-// Key columns that hold one value in every row (a single construction, variant or parameter set) move into the caption
-// (every such column with constant_columns_in_caption, when the table has two rows or more).
-std::string latex_table(const Table& table, const std::string& note);
+// One-column: one longtable per part of the table (key columns repeated), each captioned, `note` as the caption's
+// footnote. Two-column (a [twocolumn] paper, where longtable does not work): each part as consecutive table* floats
+// spanning both columns, each of rows that fit a float at the top of a page, the later ones captioned "(continued)",
+// `note` in small print below each, and \clearpage after the table (and after every few of its floats), so that its
+// floats are set before the text that follows and never pile up past LaTeX's limit; UsageError when one row alone
+// is taller than a float. Key columns that hold one
+// value in every row (a single construction, variant or parameter set) move into the caption (every such column with
+// constant_columns_in_caption, when the table has two rows or more).
+enum class LatexLayout { OneColumn, TwoColumn };
+std::string latex_table(const Table& table, const std::string& note, LatexLayout layout = LatexLayout::OneColumn);
 
 }  // namespace tverify

@@ -119,6 +119,43 @@ TEST_CASE("report --latex of every kind of certificate and every sweep figure co
   CHECK(log.find("\n! ") == std::string::npos);
   CHECK(log.find("Overfull \\hbox") == std::string::npos);
   CHECK(log.find("Output written on tables.pdf") != std::string::npos);
+
+  // The same tables with --two-column in a [twocolumn] article: table* floats, split by rows, none too large.
+  per_claim.insert(per_claim.begin() + 2, "--two-column");
+  wide.insert(wide.begin() + 2, "--two-column");
+  std::ofstream(dir / "claims-2.tex") << tverify_output(dir, per_claim);
+  std::ofstream(dir / "wide-2.tex") << tverify_output(dir, wide);
+  std::ofstream(dir / "two.tex") << "\\documentclass[twocolumn]{article}\n\\usepackage{booktabs,array}\n"
+                                    "\\begin{document}\n\\input{claims-2.tex}\n\\input{wide-2.tex}\n\\end{document}\n";
+  CHECK(tverify::run_program("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "two.tex"}, dir.string(), ""));
+  const std::string two = read_all(dir / "two.log");
+  INFO(two.substr(two.size() > 3000 ? two.size() - 3000 : 0));
+  CHECK(two.find("\n! ") == std::string::npos);
+  CHECK(two.find("Overfull") == std::string::npos);
+  CHECK(two.find("Float too large") == std::string::npos);
+  CHECK(two.find("Output written on two.pdf") != std::string::npos);
+  const std::string claims_two = read_all(dir / "claims-2.tex");
+  CHECK(claims_two.find("longtable") == std::string::npos);
+  CHECK(claims_two.find("(continued)") != std::string::npos);  // the claims of every certificate need two floats
+}
+
+TEST_CASE("report --two-column: without --latex, or with a row taller than a page's float, is one line and exit 2",
+          "[latex]") {
+  const Folder folder;
+  const fs::path& dir = folder.path;
+  tverify_output(dir, {"check", "count3", "--n", "2", "--json", "c.json"});
+  const auto markdown = run_tverify({"report", "--two-column", "c.json"}, dir, dir / "capture");
+  CHECK(markdown.exit_code == 2);
+  CHECK(markdown.err == "tverify: error: --two-column is a layout of --latex: add --latex\n");
+  // A claim summary of 6,000 characters in the one column that holds it: no float holds that row.
+  tverify::Json c = tverify::Json::parse(read_all(dir / "c.json"));
+  c["claims"][0]["summary"] = std::string(6000, 'x');
+  std::ofstream(dir / "long.json") << c.dump();
+  const auto tall = run_tverify({"report", "--latex", "--two-column", "--columns", "claim,summary", "long.json"}, dir,
+                                dir / "capture");
+  CHECK(tall.exit_code == 2);
+  CHECK_THAT(tall.err, Catch::Contains("--two-column: row 1 of the table"));
+  CHECK(tall.out.empty());
 }
 
 TEST_CASE("the claims tables the table scripts write to docs/latex compile with pdflatex, nothing overfull",
