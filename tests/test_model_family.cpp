@@ -88,6 +88,7 @@ TEST_CASE("sweep model --vary family: a bad manifest or family is one line, exit
               .exit_code == 0);
   REQUIRE(run({"export", "copy", "--variant", "corrected", "--D", "3", "--n", "2", "--onnx", "d3.onnx"}, folder)
               .exit_code == 0);
+  const std::string examples = std::string(TVERIFY_SOURCE_DIR) + "/examples/models/";
   const std::vector<std::pair<std::string, std::string>> cases{
       {R"({"tau": 0.5, "onnx": "d2.onnx"})", "binary floating-point number; write it as a string"},
       {"{\"tau\": \"1\", \"onnx\": \"d2.onnx\"}\n{\"beta\": \"2\", \"onnx\": \"d2.onnx\"}",
@@ -100,7 +101,12 @@ TEST_CASE("sweep model --vary family: a bad manifest or family is one line, exit
       {R"({"tau": "x", "onnx": "d2.onnx"})", "is not an exact number"},
       {R"({"onnx": "d2.onnx"})", "must be an object of two fields"},
       {"", "no model"},
-      {"not json", "line 1 is not JSON"}};
+      {"not json", "line 1 is not JSON"},
+      {R"({"verdict": "1", "onnx": "d2.onnx"})", "the parameter's name 'verdict' is a column of the sweep's table"},
+      {R"({"tau": "1e400", "onnx": "d2.onnx"})", "tau = 1e400 is beyond what the figure can place"},
+      {"{\"tau\": \"1\", \"onnx\": \"d2.onnx\"}\n{\"tau\": \"1.00000000000000000001\", \"onnx\": \"d2.onnx\"}",
+       "fall on the same point of the figure"},
+  };
   for (const auto& [text, message] : cases) {
     INFO(text);
     std::ofstream(folder / "family.jsonl") << text;
@@ -111,6 +117,17 @@ TEST_CASE("sweep model --vary family: a bad manifest or family is one line, exit
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK(!fs::exists(folder / "out"));
   }
+  // Both embed 5 tokens; the copy model's output classes cannot answer the histogram task: found by its check, which
+  // runs before the output folder is made.
+  std::ofstream(folder / "family.jsonl") << "{\"seed\": 1, \"onnx\": \"" << examples
+                                         << "histogram.onnx\"}\n{\"seed\": 2, "
+                                         << "\"onnx\": \"" << examples << "copy.onnx\"}\n";
+  const auto layout = run({"sweep", "model", "--vary", "family", "--family", "family.jsonl", "--out", "out", "--task",
+                           "histogram", "--V", "4", "--lengths", "1:3"},
+                          folder);
+  CHECK(layout.exit_code == 2);
+  CHECK_THAT(layout.err, Catch::Contains("--family: the model of seed = 2: --onnx"));
+  CHECK(!fs::exists(folder / "out"));
   std::ofstream(folder / "family.jsonl") << R"({"tau": "1", "onnx": "d2.onnx"})";
   const auto onnx =
       run(with({"sweep", "model", "--vary", "family", "--family", "family.jsonl", "--onnx", "d2.onnx", "--out", "out"},

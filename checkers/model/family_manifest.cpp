@@ -5,11 +5,16 @@
 #include "checkers/sha256.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
 namespace tverify::model {
 namespace {
+
+// The columns of the family sweep's table beside the parameter's: a parameter may not take one of their names.
+const std::vector<std::string> column_names{"value_exact", "verdict",    "inputs",          "failed",
+                                            "unknown",     "error_rate", "error_rate_upper"};
 
 bool is_parameter_name(const std::string& name) {
   if (name.empty() || name.size() > 40 || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
@@ -60,6 +65,8 @@ Family read_family(const std::string& path) {
     if (!is_parameter_name(name))
       throw UsageError(at + ": the parameter's name '" + name.substr(0, 40) +
                        "' must be a letter or _ then letters, digits, _, - or . (at most 40)");
+    if (std::find(column_names.begin(), column_names.end(), name) != column_names.end())
+      throw UsageError(at + ": the parameter's name '" + name + "' is a column of the sweep's table; rename it");
     if (family.parameter.empty()) family.parameter = name;
     if (name != family.parameter)
       throw UsageError(at + ": names the parameter '" + name + "'; the lines before name '" + family.parameter + "'");
@@ -75,6 +82,17 @@ Family read_family(const std::string& path) {
   if (family.members.empty()) throw UsageError(what + ": no model (one JSON object per line)");
   std::sort(family.members.begin(), family.members.end(),
             [](const FamilyMember& a, const FamilyMember& b) { return a.value < b.value; });
+  // The figure places each value at its double: each must be a normal finite number (or 0), and no two the same.
+  for (std::size_t i = 0; i < family.members.size(); ++i) {
+    const FamilyMember& m = family.members[i];
+    const double x = m.value.convert_to<double>();
+    if (m.value != 0 && !std::isnormal(x))
+      throw UsageError(what + ": " + family.parameter + " = " + m.value_text +
+                       " is beyond what the figure can place (a double from about 1e-300 to 1e300 in magnitude)");
+    if (i > 0 && x == family.members[i - 1].value.convert_to<double>())
+      throw UsageError(what + ": " + family.parameter + " = " + family.members[i - 1].value_text + " and " +
+                       m.value_text + " fall on the same point of the figure (the same double)");
+  }
   return family;
 }
 

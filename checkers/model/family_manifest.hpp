@@ -3,8 +3,10 @@
 //   {"beta": "1/2", "onnx": "runs/beta-0.5.onnx"}
 //   {"beta": 2, "onnx": "runs/beta-2.onnx"}
 // A value is exact: a JSON integer, or a string holding an integer, a fraction p/q or a decimal ("0.25"); a JSON
-// number with a fraction or exponent is refused (its binary value is rarely the one meant). A relative path is read
-// from the manifest's folder. Every defect is a UsageError naming the file and the line.
+// number with a fraction or exponent is refused (its binary value is rarely the one meant), and so are a value whose
+// double is not a normal finite number and two values of the same double (the figure could not place them). The
+// parameter may not take the name of one of the sweep table's other columns (verdict, error_rate, ...). A relative
+// path is read from the manifest's folder. Every defect is a UsageError naming the file and, for a line, the line.
 #pragma once
 
 #include "core/exact.hpp"

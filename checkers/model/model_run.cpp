@@ -212,10 +212,10 @@ RunOptions unbounded_domain(RunOptions options) {
 
 ModelRun prepare_model_run(const ParamValues& params, const std::string&, const ClaimSelection&,
                            const RunOptions& options, CheckReport& report) {
-  return prepare_model_run_of(onnx_path(params), params, options, report);
+  return prepare_model_run_of(nullptr, params, options, report);
 }
 
-ModelRun prepare_model_run_of(const std::string& onnx_file, const ParamValues& params, const RunOptions& options,
+ModelRun prepare_model_run_of(const std::string* onnx_file, const ParamValues& params, const RunOptions& options,
                               CheckReport& report) {
   const bool from_file = params.has("expected");
   if (from_file == params.has("task"))
@@ -255,7 +255,8 @@ ModelRun prepare_model_run_of(const std::string& onnx_file, const ParamValues& p
     if (params.has("max-boxes") || params.choice("method") == "bounds") bounds_method_of(params, nullptr, options);
     run.cases = std::make_shared<ModelCases>(params.text("expected"), run.decode, options);
   }
-  run.model = std::make_shared<LoadedModel>(read_model_file(onnx_file, decimal_digits(params)));
+  run.model = std::make_shared<LoadedModel>(
+      read_model_file(onnx_file ? *onnx_file : onnx_path(params), decimal_digits(params)));
   run.limits = limits_for(*run.model, task, V, max_length);
   require_fixed_length_fits(*run.model, *run.cases, run.decode);
   require_memory(*run.model, run.cases->sequence_lengths(), options.threads, memory_budget(options.max_memory),

@@ -43,8 +43,8 @@ void require_memory(const LoadedModel& model, const std::vector<std::size_t>& le
 // report's domain, arithmetic and options (the model's SHA-256 among them).
 ModelRun prepare_model_run(const ParamValues& params, const std::string& variant, const ClaimSelection& claims,
                            const RunOptions& options, CheckReport& report);
-// The same for the model in `onnx_file` (a family sweep's member) instead of --onnx.
-ModelRun prepare_model_run_of(const std::string& onnx_file, const ParamValues& params, const RunOptions& options,
+// The same for the model in `onnx_file` (a family sweep's member) instead of --onnx (null: --onnx).
+ModelRun prepare_model_run_of(const std::string* onnx_file, const ParamValues& params, const RunOptions& options,
                               CheckReport& report);
 
 // part / whole exactly, as certificates write it ("0" for an empty whole).

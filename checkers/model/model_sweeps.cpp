@@ -2,6 +2,7 @@
 
 #include "checkers/model/family_manifest.hpp"
 #include "checkers/model/model_run.hpp"
+#include "checkers/files.hpp"
 #include "checkers/plot_labels.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/exact.hpp"
@@ -40,10 +41,11 @@ Json sweep_lengths(const ParamValues& params, const std::string& variant, const 
   if (sweep.vary != "lengths")
     throw UsageError("--vary lengths takes no range (got '" + sweep.vary + "'); the range is --lengths");
   require_gnuplot();
+  ensure_writable_dir(sweep.output.dir, "--out");
   CheckReport report;
   const ModelRun model_run = prepare_model_run(params, variant, ClaimSelection({}), run, report);
-  prepare_output_dir(sweep.output.dir);  // after every usage error the run can meet, so that none leaves a folder
   const ClaimResult r = check_task(model_run, claim_of(params)).front();
+  prepare_output_dir(sweep.output.dir);  // after the check: an error it meets leaves no folder
   SweepTable table{{"length", "inputs", "failed", "unknown", "error_rate", "error_rate_upper"}, {}};
   Json first_failing = nullptr;
   for (const auto& row : r.details["lengths"]) {
@@ -76,7 +78,17 @@ Json sweep_lengths(const ParamValues& params, const std::string& variant, const 
 
 // The run of one model of a family: the sweep's parameters with the member's model instead of --onnx.
 ModelRun member_run(const ParamValues& params, const FamilyMember& member, const RunOptions& run, CheckReport& report) {
-  return prepare_model_run_of(member.onnx, params, run, report);
+  return prepare_model_run_of(&member.onnx, params, run, report);
+}
+
+// work(), its usage errors naming the family's member they concern.
+template <class Work>
+auto about_member(const Family& family, const FamilyMember& member, Work work) {
+  try {
+    return work();
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("--family: the model of {} = {}: {}", family.parameter, member.value_text, e.what()));
+  }
 }
 
 std::string embedding_text(const std::optional<std::int64_t>& rows) {
@@ -89,13 +101,9 @@ void require_consistent_family(const ParamValues& params, const Family& family, 
   std::optional<std::int64_t> first_rows;
   for (std::size_t i = 0; i < family.members.size(); ++i) {
     CheckReport report;
-    std::optional<std::int64_t> rows;
-    try {
-      rows = embedding_rows_of(*member_run(params, family.members[i], run, report).model);
-    } catch (const UsageError& e) {
-      throw UsageError(
-          fmt::format("--family: the model of {} = {}: {}", family.parameter, family.members[i].value_text, e.what()));
-    }
+    const std::optional<std::int64_t> rows = about_member(family, family.members[i], [&] {
+      return embedding_rows_of(*member_run(params, family.members[i], run, report).model);
+    });
     if (i == 0) first_rows = rows;
     if (rows != first_rows)
       throw UsageError(fmt::format("--family: the models disagree in vocabulary: '{}' has {}, '{}' {}",
@@ -125,9 +133,9 @@ Json sweep_family(const ParamValues& params, const SweepRun& sweep, const RunOpt
         "--vary family needs --family FILE: JSON Lines, one {\"onnx\": PATH, \"<parameter>\": value} "
         "per model");
   require_gnuplot();
+  ensure_writable_dir(sweep.output.dir, "--out");
   const Family family = read_family(sweep.options.text("family"));
   require_consistent_family(params, family, run);
-  prepare_output_dir(sweep.output.dir);  // after every usage error the run can meet, so that none leaves a folder
   SweepTable table{
       {family.parameter, "value_exact", "verdict", "inputs", "failed", "unknown", "error_rate", "error_rate_upper"},
       {}};
@@ -135,8 +143,8 @@ Json sweep_family(const ParamValues& params, const SweepRun& sweep, const RunOpt
   std::string claim_id;
   for (const FamilyMember& member : family.members) {
     CheckReport report;
-    const ModelRun model_run = member_run(params, member, run, report);
-    const ClaimResult r = check_task(model_run, claim_of(params)).front();
+    const ClaimResult r = about_member(
+        family, member, [&] { return check_task(member_run(params, member, run, report), claim_of(params)).front(); });
     claim_id = r.id;
     Json row{{"value", exact_to_string(member.value)},
              {"onnx", member.onnx},
@@ -153,7 +161,7 @@ Json sweep_family(const ParamValues& params, const SweepRun& sweep, const RunOpt
     row["lengths"] = r.details["lengths"];
     row["smallest_counterexample"] = smallest_counterexample(r);
     const auto [lo, hi] = error_rate_range(row);
-    table.rows.push_back({fmt::format("{:.17g}", member.value.convert_to<double>()), exact_to_string(member.value),
+    table.rows.push_back({fmt::format("{}", member.value.convert_to<double>()), exact_to_string(member.value),
                           to_string(r.verdict), std::to_string(r.checked), std::to_string(r.failed),
                           std::to_string(r.unknown), six_decimals(lo), six_decimals(hi)});
     models.push_back(std::move(row));
@@ -180,6 +188,8 @@ Json sweep_family(const ParamValues& params, const SweepRun& sweep, const RunOpt
                {"family", {{"file", sweep.options.text("family")}, {"sha256", family.sha256}}},
                {"verdict_changes", changes},
                {"models", models}};
+  // The folder is made only now: a model that fails its check (an output layout the task cannot read) leaves none.
+  prepare_output_dir(sweep.output.dir);
   write_sweep(sweep.output, "model-family", table, plot, summary);
   return summary;
 }
@@ -194,8 +204,8 @@ std::vector<SweepSpec> model_sweeps() {
            .reads_counterexample_limit = true},
           {.vary = "family",
            .help = "one check per model of the --family manifest (the same task and options; --onnx comes from "
-                   "each line), the error rate against the manifest's parameter with the values where the verdict "
-                   "changes shaded: model-family.csv, .png, .json (each model's SHA-256)",
+                   "each line), the error rate against the manifest's parameter with the first pair of values where "
+                   "the verdict changes shaded: model-family.csv, .png, .json (each model's SHA-256)",
            .options = {input_file_param("family",
                                         "JSON Lines, one model per line: {\"onnx\": PATH, \"<parameter>\": value} "
                                         "(a value an integer or an exact string such as \"1/2\"; a relative PATH is "

@@ -45,6 +45,8 @@ def test_checkpoint_options_are_checked(tmp_path):
         tverify.check("count3", n=2, resume=True)
     with pytest.raises(TypeError, match="resume is a flag"):
         tverify.check("count3", n=2, checkpoint=tmp_path / "a.json", resume="yes")
+    with pytest.raises(ValueError, match="checkpoint_every= needs checkpoint=PATH"):
+        tverify.check("count3", n=2, checkpoint_every=30)
     with pytest.raises(ValueError, match=r"checkpoint_every must be an integer in \[0, 86400\]"):
         tverify.check("count3", n=2, checkpoint=tmp_path / "a.json", checkpoint_every=-1)
     (tmp_path / "a.json").write_text("{}")

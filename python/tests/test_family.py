@@ -45,6 +45,9 @@ def test_family_arguments_are_checked(tmp_path):
         tverify.sweep("model", vary="family", out=tmp_path / "a", models={1: "x.onnx"}, **TASK)
     with pytest.raises(ValueError, match="needs values="):
         tverify.sweep("model", vary="family", out=tmp_path / "a", models=lambda v: "x.onnx", parameter="t", **TASK)
+    with pytest.raises(ValueError, match="names a value twice"):
+        tverify.sweep("model", vary="family", out=tmp_path / "a", models=lambda v: "x.onnx", parameter="t",
+                      values=[1, 1.0, 2], **TASK)
     with pytest.raises(ValueError, match="give models= too"):
         tverify.sweep("model", vary="family", out=tmp_path / "a", parameter="t", **TASK)
     with pytest.raises(ValueError, match="the model of t = 1: --onnx"):

@@ -160,18 +160,19 @@ def _checkpoint_options(checkpoint, resume, every):
     """check's checkpoint=, resume= and checkpoint_every=, as (the values the binding takes, the command's words)."""
     if not isinstance(resume, bool):
         raise TypeError(f"resume is a flag: True or False (got {resume!r})")
-    every = _count("checkpoint_every", every, 0, 86400)
+    given_every = every is not None
+    every = _count("checkpoint_every", 30 if every is None else every, 0, 86400)
     if checkpoint is None:
         if resume:
             raise ValueError("resume=True needs checkpoint=PATH (the checkpoint of the run to continue)")
-        if every != 30:
+        if given_every:
             raise ValueError("checkpoint_every= needs checkpoint=PATH")
         return ("", False, every), []
     if not isinstance(checkpoint, (str, os.PathLike)):
         raise TypeError(f"checkpoint is a path (got {type(checkpoint).__name__})")
     path = os.fspath(checkpoint)
     words = ["--checkpoint", path] + (["--resume"] if resume else []) + \
-        (["--checkpoint-every", str(every)] if every != 30 else [])
+        (["--checkpoint-every", str(every)] if given_every else [])
     return (path, resume, every), words
 
 
@@ -339,7 +340,7 @@ def _claims_command(verb, construction, words, claims, variant, limit_words):
 
 def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
           max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None,
-          checkpoint=None, resume=False, checkpoint_every=30, **params):
+          checkpoint=None, resume=False, checkpoint_every=None, **params):
     """Checks claims of a construction over every input of its domain, as `tverify check` does.
 
     Parameters are keyword arguments named as the CLI's options (D=2, n=2, L=4; point_file= for --point-file);
@@ -349,7 +350,7 @@ def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEF
     tqdm bar when tqdm is installed and CI is unset), False, True, or a callable(done, total). Ctrl-C stops the check
     (KeyboardInterrupt). checkpoint, resume, checkpoint_every: the CLI's --checkpoint PATH (the finished part of the
     run, kept as it goes), --resume (continue that run after an interruption or a kill) and --checkpoint-every
-    (seconds between writes, 0..86400). Raises ValueError with the CLI's one-line message for bad input.
+    (seconds between writes, 0..86400; default 30). Raises ValueError with the CLI's one-line message for bad input.
     """
     spec = _construction(construction)
     given, words = _params(spec, params)
@@ -486,6 +487,9 @@ def _write_family(models, parameter, values, manifest):
     if callable(models) and not isinstance(models, dict):
         if values is None:
             raise ValueError("models=callable needs values=[...]: the parameter's values to build a model for")
+        exact = [_exact_real(v) if not isinstance(v, str) else v for v in values]
+        if len({Fraction(x) for x in exact}) != len(exact):
+            raise ValueError(f"values= names a value twice: {list(values)!r}")
         models = {value: models(value) for value in values}
     elif values is not None:
         raise ValueError("values= lists the values of a models=callable; a dict of models names its own")
