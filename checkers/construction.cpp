@@ -279,7 +279,8 @@ Json Construction::sweep(const ParamValues& params, const std::string& variant, 
       *spec, request.vary,
       SweepOutput{request.out_dir,
                   sweep_certificate_header(request.command, name(), variant, recorded_params("sweep", &request, params),
-                                           request.vary, request.fast, request.options)},
+                                           request.vary, request.fast, request.options),
+                  parse_figure_size(request.figure_size)},
       ParamValues::parse(spec->options, request.options)};
   if (sweep_run.options.has("resume") && sweep_run.options.flag("resume") &&
       !std::filesystem::is_directory(request.out_dir))

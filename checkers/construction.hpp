@@ -70,6 +70,7 @@ struct SweepRequest {
   std::map<std::string, std::string> options;  // name (no dashes) -> text; flags as "true"
   std::string command{};                       // the command line, recorded in the sweep's certificates
   bool max_counterexamples_given = false;      // refused by a sweep that records no counterexample
+  std::string figure_size{};                   // --figure-size as given (checkers/sweep_output.hpp); empty: default
 };
 
 // A sweep request matched with its spec and its options validated.

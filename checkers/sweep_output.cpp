@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <regex>
 
 namespace tverify {
 namespace fs = std::filesystem;
@@ -197,14 +198,14 @@ std::string figure(const SweepTable& t, const PlotSpec& p, const std::string& cs
 
 // The script: the PNG and the PDF with gnuplot's enhanced text, then the cairolatex figure with LaTeX labels. It
 // names its files relative to its folder, so `gnuplot NAME.gp` re-runs it there.
-std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::string& name) {
+std::string gnuplot_script(const SweepTable& t, const PlotSpec& p, const std::string& name, const FigureSize& size) {
   const std::string csv_file = name + ".csv";
+  const std::string inches = fmt::format("{:.4g}in,{:.4g}in", size.width_in, size.height_in);
   return fmt::format("# {}: re-run in this folder with `gnuplot {}.gp`\n", name, name) +
          fmt::format("set terminal pngcairo size 900,600 enhanced font ',11'\nset output '{}.png'\n", name) +
          figure(t, p, csv_file, LabelTarget::Enhanced) +
-         fmt::format("set terminal pdfcairo size 4.6in,3.2in enhanced font ',10'\nset output '{}.pdf'\nreplot\n",
-                     name) +
-         fmt::format("set terminal cairolatex pdf size 4.6in,3.2in\nset output '{}-latex.tex'\n", name) +
+         fmt::format("set terminal pdfcairo size {} enhanced font ',10'\nset output '{}.pdf'\nreplot\n", inches, name) +
+         fmt::format("set terminal cairolatex pdf size {}\nset output '{}-latex.tex'\n", inches, name) +
          figure(t, p, csv_file, LabelTarget::Latex) + "unset output\n";
 }
 
@@ -214,6 +215,23 @@ std::vector<std::string> figure_files(const std::string& name) {
 }
 
 }  // namespace
+
+FigureSize parse_figure_size(const std::string& text) {
+  if (text.empty()) return {};
+  if (text == "column") return {3.0, 2.2};
+  if (text == "page") return {6.0, 3.6};
+  const std::string forms =
+      "WIDTHxHEIGHT in inches or centimetres (e.g. 3.3x2.4in, 8x6cm), each side from 1 to 20 "
+      "in, or column (3.0 x 2.2 in) or page (6.0 x 3.6 in)";
+  static const std::regex size(R"(([0-9]{1,3}(\.[0-9]{1,3})?)x([0-9]{1,3}(\.[0-9]{1,3})?)(in|cm))");
+  std::smatch m;
+  if (!std::regex_match(text, m, size)) throw UsageError("--figure-size must be " + forms + " (got '" + text + "')");
+  const double unit = m[5] == "cm" ? 1 / 2.54 : 1.0;
+  const FigureSize out{std::stod(m[1]) * unit, std::stod(m[3]) * unit};
+  if (out.width_in < 1 || out.width_in > 20 || out.height_in < 1 || out.height_in > 20)
+    throw UsageError("--figure-size must be " + forms + " (got '" + text + "')");
+  return out;
+}
 
 void require_gnuplot() {
   if (!writes_outputs()) return;  // only the rank that writes runs gnuplot
@@ -267,7 +285,7 @@ void write_sweep(const SweepOutput& out, const std::string& name, const SweepTab
     throw UsageError("the sweep '" + name +
                      "' has no probe to write: its range is empty (widen it, e.g. a larger "
                      "--L-max); the previous files are kept");
-  const std::string csv_text = csv(table), script = gnuplot_script(table, plot, name);
+  const std::string csv_text = csv(table), script = gnuplot_script(table, plot, name, out.figure);
   const TemporaryFolder scratch("tverify-plot", "for gnuplot");
   write_file_atomically(scratch.path() / (name + ".csv"), csv_text);
   if (!run_program("gnuplot", {}, scratch.path().string(), script))

@@ -15,11 +15,22 @@
 
 namespace tverify {
 
-// Where a sweep writes, and the fields of its certificates that say which command made them
-// (sweep_certificate_header in checkers/certificate.hpp).
+// The size of the vector figures (PDF and cairolatex; the PNG is a fixed 900 x 600 pixels): --figure-size.
+struct FigureSize {
+  double width_in = 4.6, height_in = 3.2;
+};
+
+// --figure-size: WIDTHxHEIGHT in inches or centimetres ("3.3x2.4in", "8x6cm"), each side from 1 to 20 inches, or by
+// name: "column" (3.0 x 2.2 in, one column of a two-column paper: article, IEEE and ACM alike) or "page" (6.0 x 3.6
+// in, the text width of one). Empty: the default 4.6 x 3.2 in. UsageError naming the forms otherwise.
+FigureSize parse_figure_size(const std::string& text);
+
+// Where a sweep writes, the fields of its certificates that say which command made them (sweep_certificate_header in
+// checkers/certificate.hpp), and the size of its figures.
 struct SweepOutput {
   std::string dir;
   Json header = Json::object();
+  FigureSize figure{};
 };
 
 struct SweepTable {

@@ -171,7 +171,7 @@ std::string claim_help(const Construction& c, const char* verb) {
 
 // A construction's sweeps as options of `sweep NAME`: --vary names them, and each option says which sweeps read it.
 struct SweepArgs {
-  std::string vary, out_dir;
+  std::string vary, out_dir, figure_size;
   bool fast = false;
   DeclaredOptions options;
 
@@ -188,6 +188,10 @@ struct SweepArgs {
         ->required()
         ->type_name("DIR");
     if (any_fast) app->add_flag("--fast", fast, "the fast exact path (the sweeps marked 'with --fast')");
+    app->add_option("--figure-size", figure_size,
+                    "the PDF and LaTeX figures' size: WIDTHxHEIGHT in in or cm (3.3x2.4in), column (3.0 x 2.2 in) or "
+                    "page (6.0 x 3.6 in); default 4.6x3.2in")
+        ->type_name("SIZE");
     for (const auto& s : c.sweeps())
       for (const auto& o : s.options) {
         std::string readers;
@@ -200,7 +204,8 @@ struct SweepArgs {
       }
   }
   SweepRequest request(const std::string& command, const CLI::App* app) const {
-    return {vary, fast, out_dir, options.given(), command, app->get_option("--max-counterexamples")->count() > 0};
+    return {vary,       fast, out_dir, options.given(), command, app->get_option("--max-counterexamples")->count() > 0,
+            figure_size};
   }
 };
 

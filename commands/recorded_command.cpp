@@ -112,6 +112,7 @@ std::vector<RunOptionSpec> run_options_of(const std::string& verb, const Constru
   if (verb == "sweep") {
     out.push_back(text_option("vary"));
     out.push_back(text_option("out"));
+    out.push_back(text_option("figure-size"));
     const auto& sweeps = c.sweeps();
     if (std::any_of(sweeps.begin(), sweeps.end(), [](const SweepSpec& s) { return s.fast; }))
       out.push_back(flag_option("fast"));

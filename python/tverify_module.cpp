@@ -307,8 +307,8 @@ void bind_other_verbs(py::module_& m) {
       "sweep",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
          const std::string& vary, bool fast, const std::string& out_dir,
-         const std::map<std::string, std::string>& options, const RunLimits& limits, const std::string& command,
-         const Progress& progress) {
+         const std::map<std::string, std::string>& options, const std::string& figure_size, const RunLimits& limits,
+         const std::string& command, const Progress& progress) {
         const RunOptions base = run_options(limits);
         return run_polled(
             [&](RunMonitor& monitor) {
@@ -319,7 +319,7 @@ void bind_other_verbs(py::module_& m) {
               return c
                   .sweep(ParamValues::parse(c.params_for("sweep"), params), c.variant_or_default(variant),
                          SweepRequest{vary, fast, out_dir, options, command,
-                                      std::get<2>(limits) != default_max_counterexamples},
+                                      std::get<2>(limits) != default_max_counterexamples, figure_size},
                          run)
                   .dump(2);
             },
@@ -327,7 +327,7 @@ void bind_other_verbs(py::module_& m) {
       },
       "the JSON summary `tverify sweep` prints (its files are written to out_dir)", py::arg("construction"),
       py::arg("params"), py::arg("variant"), py::arg("vary"), py::arg("fast"), py::arg("out_dir"), py::arg("options"),
-      py::arg("limits"), py::arg("command"), py::arg("progress"));
+      py::arg("figure_size"), py::arg("limits"), py::arg("command"), py::arg("progress"));
   m.def(
       "recheck",
       [](const std::string& text, const std::string& what, const RunLimits& limits, const Progress& progress) {

@@ -107,8 +107,10 @@ TEST_CASE("help: check and sweep of each construction show its own options and v
       std::vector<std::string> own = c.params;
       if (verb == "sweep") own.insert(own.end(), c.sweep_options.begin(), c.sweep_options.end());
       if (verb == "check") own.insert(own.end(), check_options.begin(), check_options.end());
+      if (verb == "sweep") own.push_back("--figure-size");
       for (const auto& p : own) CHECK(has_option(r.out, p));
       if (verb == "sweep") CHECK_FALSE(has_option(r.out, "--checkpoint"));
+      CHECK(has_option(r.out, "--figure-size") == (verb == "sweep"));
       for (const auto& other : expected()) {
         if (other.name == c.name) continue;
         for (const auto& p : other.params)

@@ -125,8 +125,16 @@ TEST_CASE("report --latex of every kind of certificate and every sweep figure co
   wide.insert(wide.begin() + 2, "--two-column");
   std::ofstream(dir / "claims-2.tex") << tverify_output(dir, per_claim);
   std::ofstream(dir / "wide-2.tex") << tverify_output(dir, wide);
-  std::ofstream(dir / "two.tex") << "\\documentclass[twocolumn]{article}\n\\usepackage{booktabs,array}\n"
-                                    "\\begin{document}\n\\input{claims-2.tex}\n\\input{wide-2.tex}\n\\end{document}\n";
+  // A sweep's figure drawn at --figure-size column fits one column of it.
+  tverify_output(dir, {"sweep", "copy", "--vary", "tau", "--variant", "corrected", "--figure-size", "column", "--out",
+                       "sweeps-column"});
+  CHECK(read_all(dir / "sweeps-column" / "tau-D2-n2-L4-onehot-corrected.gp").find("size 3in,2.2in") !=
+        std::string::npos);
+  std::ofstream(dir / "two.tex")
+      << "\\documentclass[twocolumn]{article}\n\\usepackage{booktabs,array,graphicx,color}\n\\begin{document}\n"
+         "\\graphicspath{{sweeps-column/}}\n\\begin{figure}\\centering\\input{sweeps-column/"
+         "tau-D2-n2-L4-onehot-corrected-latex.tex}\\caption{tau}\\end{figure}\n"
+         "\\input{claims-2.tex}\n\\input{wide-2.tex}\n\\end{document}\n";
   CHECK(tverify::run_program("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "two.tex"}, dir.string(), ""));
   const std::string two = read_all(dir / "two.log");
   INFO(two.substr(two.size() > 3000 ? two.size() - 3000 : 0));
@@ -156,6 +164,11 @@ TEST_CASE("report --two-column: without --latex, or with a row taller than a pag
   CHECK(tall.exit_code == 2);
   CHECK_THAT(tall.err, Catch::Contains("--two-column: row 1 of the table"));
   CHECK(tall.out.empty());
+  const auto size = run_tverify({"sweep", "copy", "--vary", "tau", "--figure-size", "0.5x2in", "--out", "never"}, dir,
+                                dir / "capture");
+  CHECK(size.exit_code == 2);
+  CHECK_THAT(size.err, Catch::Contains("--figure-size must be WIDTHxHEIGHT"));
+  CHECK(!fs::exists(dir / "never"));
 }
 
 TEST_CASE("the claims tables the table scripts write to docs/latex compile with pdflatex, nothing overfull",

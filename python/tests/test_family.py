@@ -36,8 +36,9 @@ def test_a_family_from_a_dict_of_models(tmp_path):
 
 def test_a_family_from_a_callable(tmp_path):
     summary = tverify.sweep("model", vary="family", out=tmp_path / "out", models=lambda tau: export(tmp_path, tau),
-                            parameter="tau", values=["1/4", 1], **TASK)
+                            parameter="tau", values=["1/4", 1], figure_size="page", **TASK)
     assert [m["verdict"] for m in summary["models"]] == ["refuted", "verified"]
+    assert "size 6in,3.6in" in (tmp_path / "out" / "model-family.gp").read_text()
 
 
 def test_family_arguments_are_checked(tmp_path):

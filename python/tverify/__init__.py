@@ -437,12 +437,12 @@ def eval(construction, input, variant=None, trace=False, bits=None, **params):  
 
 def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_inputs=_DEFAULT_MAX_INPUTS,
           max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None, max_memory=None,
-          models=None, parameter=None, values=None, family_file=None, **params):
+          models=None, parameter=None, values=None, family_file=None, figure_size=None, **params):
     """Runs a sweep as `tverify sweep NAME --vary V --out DIR` does: writes its certificate, table and figures to
     `out` and returns the JSON summary it prints, as a dict with its exact numbers ("1/2", "0") as Fractions (as
     Certificate.exact_claims gives them). Keyword arguments are the construction's parameters and
     the sweep's options, named as the CLI's; threads, max_inputs, max_counterexamples, force and max_memory as
-    check's.
+    check's. figure_size: the CLI's --figure-size ("3.3x2.4in", "8x6cm", "column", "page").
 
     A model family (construction "model", vary="family"): family=PATH names a manifest (docs/model.md), or
     models={value: model} with parameter=NAME writes one, each model a path, the model's bytes or a
@@ -454,7 +454,7 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_i
             with tempfile.TemporaryDirectory() as folder:
                 return sweep(construction, vary, out, variant, fast, threads, max_inputs, max_counterexamples, force,
                              progress, max_memory, models, parameter, values, os.path.join(folder, "family.jsonl"),
-                             **params)
+                             figure_size, **params)
         if "family" in params:
             raise ValueError("give family=PATH (a manifest) or models=, not both")
         params["family"] = _write_family(models, parameter, values, os.fspath(family_file))
@@ -473,9 +473,14 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_i
         command.append("--fast")
     if _variant(variant):
         command += ["--variant", variant]
+    if figure_size is not None and not isinstance(figure_size, str):
+        raise TypeError(f"figure_size is a str such as '3.3x2.4in' or 'column' (got {figure_size!r})")
+    if figure_size is not None:
+        command += ["--figure-size", figure_size]
     command = shlex.join(command + limit_words)
     summary = _polled(lambda report: _tverify.sweep(construction, given, _variant(variant), str(vary), fast,
-                                                    os.fspath(out), options, limits, command, report), progress)
+                                                    os.fspath(out), options, figure_size or "", limits, command,
+                                                    report), progress)
     return _with_exact_values(json.loads(summary))
 
 
