@@ -65,8 +65,15 @@ std::string latex_escape(const std::string& text) {
       case '\\': out += "$\\backslash$"; break;
       case '^': out += "\\^{}"; break;
       case '~': out += "\\~{}"; break;
-      case '<': out += "$<$"; break;
-      case '>': out += "$>$"; break;
+      case '<':
+      case '>':
+        if (i < text.size() && text[i] == '=') {  // "<=" and ">=" as the relations they stand for
+          out += c == '<' ? "$\\le$" : "$\\ge$";
+          ++i;
+        } else {
+          out += c == '<' ? "$<$" : "$>$";
+        }
+        break;
       case '|': out += "$|$"; break;
       default: out += static_cast<char>(c);
     }

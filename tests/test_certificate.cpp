@@ -200,6 +200,7 @@ TEST_CASE("LaTeX escapes every special character and splits a table wider than a
         "a\\_\\allowbreak{}b \\& 50\\% \\#1 \\$x\\$ \\{y\\} $\\backslash$z \\^{} \\~{} $<$ $>$ $|$");
   CHECK(latex_escape("\xcf\x84 \xe2\x89\xa4 1") == "$\\tau$ $\\le$ 1");  // tau, <= in UTF-8
   CHECK(latex_escape("\xe2\x98\x83") == "[U+2603]");                     // no unknown character stops pdflatex
+  CHECK(latex_escape("d ln(8Kd) <= 19.4, x >= 0, a < b") == "d ln(8Kd) $\\le$ 19.4, x $\\ge$ 0, a $<$ b");
   Table wide{"wide", {"key"}, {{"k"}}, 1};
   for (int c = 1; c <= 10; ++c) {
     wide.header.push_back("c" + std::to_string(c));
