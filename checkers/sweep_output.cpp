@@ -226,8 +226,8 @@ FigureSize parse_figure_size(const std::string& text) {
   static const std::regex size(R"(([0-9]{1,3}(\.[0-9]{1,3})?)x([0-9]{1,3}(\.[0-9]{1,3})?)(in|cm))");
   std::smatch m;
   if (!std::regex_match(text, m, size)) throw UsageError("--figure-size must be " + forms + " (got '" + text + "')");
-  const double unit = m[5] == "cm" ? 1 / 2.54 : 1.0;
-  const FigureSize out{std::stod(m[1]) * unit, std::stod(m[3]) * unit};
+  const double per_inch = m[5] == "cm" ? 2.54 : 1.0;  // dividing keeps 2.54cm exactly 1 in
+  const FigureSize out{std::stod(m[1]) / per_inch, std::stod(m[3]) / per_inch};
   if (out.width_in < 1 || out.width_in > 20 || out.height_in < 1 || out.height_in > 20)
     throw UsageError("--figure-size must be " + forms + " (got '" + text + "')");
   return out;

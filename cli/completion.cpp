@@ -51,6 +51,8 @@ std::string case_function(const std::string& name, const std::vector<CommandWord
 std::string bash_script(const CLI::App& app) {
   std::vector<CommandWords> commands;
   collect(app, "", commands);
+  for (auto& c : commands)  // the shells `completion` takes, offered where a subcommand would be
+    if (c.path == "completion") c.subcommands = {"bash", "zsh"};
   std::string out =
       "# tverify completion for bash: source it, or put it in ~/.local/share/bash-completion/completions/tverify\n";
   out += case_function(
@@ -61,23 +63,45 @@ std::string bash_script(const CLI::App& app) {
       "_tverify_file_options", commands, [](const CommandWords& c) -> const auto& { return c.file_options; });
   out += case_function(
       "_tverify_dir_options", commands, [](const CommandWords& c) -> const auto& { return c.dir_options; });
-  out += R"BASH(_tverify() {
-  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} path="" word i
+  out += R"BASH(# Whether the words of list $1 include the word $2 (compared as text, not as a pattern).
+_tverify_has() {
+  local w
+  for w in $1; do [[ $w == "$2" ]] && return 0; done
+  return 1
+}
+# Sets COMPREPLY to the output lines of the command given, one candidate a line: no word splitting, no globbing.
+_tverify_reply() {
+  local line
+  COMPREPLY=()
+  while IFS= read -r line; do COMPREPLY+=("$line"); done < <("$@")
+}
+_tverify() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} command_path="" word i
+  # --option=value: bash splits the word at '=', so the option is one or two words back.
+  if [[ $cur == "=" ]]; then
+    cur=""
+  elif [[ $prev == "=" ]]; then
+    prev=${COMP_WORDS[COMP_CWORD-2]}
+  fi
   # The command path: the leading words that name a verb, then a construction.
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=${COMP_WORDS[i]}
-    if [[ " $(_tverify_subcommands "$path") " == *" $word "* ]]; then path=${path:+$path }$word; else break; fi
+    if _tverify_has "$(_tverify_subcommands "$command_path")" "$word"; then
+      command_path=${command_path:+$command_path }$word
+    else
+      break
+    fi
   done
-  if [[ " $(_tverify_file_options "$path") " == *" $prev "* ]]; then
-    COMPREPLY=($(compgen -f -- "$cur"))
-  elif [[ " $(_tverify_dir_options "$path") " == *" $prev "* ]]; then
-    COMPREPLY=($(compgen -d -- "$cur"))
+  if _tverify_has "$(_tverify_file_options "$command_path")" "$prev"; then
+    _tverify_reply compgen -f -- "$cur"
+  elif _tverify_has "$(_tverify_dir_options "$command_path")" "$prev"; then
+    _tverify_reply compgen -d -- "$cur"
   elif [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_tverify_options "$path")" -- "$cur"))
-  elif [[ -n $(_tverify_subcommands "$path") && $i -eq $COMP_CWORD ]]; then
-    COMPREPLY=($(compgen -W "$(_tverify_subcommands "$path")" -- "$cur"))
+    _tverify_reply compgen -W "$(_tverify_options "$command_path")" -- "$cur"
+  elif [[ -n $(_tverify_subcommands "$command_path") && $i -eq $COMP_CWORD ]]; then
+    _tverify_reply compgen -W "$(_tverify_subcommands "$command_path")" -- "$cur"
   else
-    COMPREPLY=($(compgen -f -- "$cur"))
+    _tverify_reply compgen -f -- "$cur"
   fi
 }
 complete -o filenames -F _tverify tverify
@@ -91,7 +115,7 @@ std::string completion_script(const CLI::App& app, const std::string& shell) {
   if (shell == "bash") return bash_script(app);
   if (shell == "zsh")
     return "# tverify completion for zsh (bash's, through bashcompinit): source it from ~/.zshrc\n"
-           "autoload -U +X bashcompinit && bashcompinit\n" +
+           "autoload -U +X compinit && compinit\nautoload -U +X bashcompinit && bashcompinit\n" +
            bash_script(app);
   throw UsageError("completion: the shell must be bash or zsh (got '" + shell + "')");
 }

@@ -120,11 +120,12 @@ std::size_t row_lines(const Cells& cells, const std::vector<double>& shares) {
 // lets a top float take 0.7 of a page (\dbltopfraction), about 40 lines of an article's text height.
 constexpr std::size_t float_lines = 30;
 
-// LaTeX holds at most 18 floats waiting for a place: a long table's floats are set (\\clearpage) every this many.
+// LaTeX holds at most 18 floats waiting for a place: a table's floats, over all its parts, are set (\\clearpage)
+// every this many.
 constexpr std::size_t floats_between_flushes = 8;
 
 // One part of a table as consecutive table* floats, each of the rows that fit one, the later ones "(continued)".
-std::string two_column_part(const Table& t, const std::string& note) {
+std::vector<std::string> two_column_part(const Table& t, const std::string& note) {
   const std::vector<double> shares = column_shares(t);
   std::vector<std::vector<Cells>> floats(1);
   std::size_t used = row_lines(t.header, shares);
@@ -142,15 +143,16 @@ std::string two_column_part(const Table& t, const std::string& note) {
     floats.back().push_back(t.rows[r]);
     used += lines;
   }
-  std::string out;
+  std::vector<std::string> out;
   for (std::size_t f = 0; f < floats.size(); ++f) {
-    if (f > 0 && f % floats_between_flushes == 0) out += "\\clearpage\n";
     const std::string caption = latex_escape(t.caption + (f == 0 ? "" : " (continued)"));
-    out += "\\begin{table*}\\footnotesize\\centering\n\\caption[{" + caption + "}]{" + caption +
-           "}\n\\begin{tabular}{" + column_spec(shares) + "}\n\\toprule\n" + latex_row(t.header) + "\\midrule\n";
-    for (const auto& r : floats[f]) out += latex_row(r);
-    out += "\\bottomrule\n\\end{tabular}\n\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize\\raggedright " +
-           latex_escape(note) + "}\n\\end{table*}\n";
+    std::string text = "\\begin{table*}\\footnotesize\\centering\n\\caption[{" + caption + "}]{" + caption +
+                       "}\n\\begin{tabular}{" + column_spec(shares) + "}\n\\toprule\n" + latex_row(t.header) +
+                       "\\midrule\n";
+    for (const auto& r : floats[f]) text += latex_row(r);
+    text += "\\bottomrule\n\\end{tabular}\n\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize\\raggedright " +
+            latex_escape(note) + "}\n\\end{table*}\n";
+    out.push_back(std::move(text));
   }
   return out;
 }
@@ -243,9 +245,18 @@ std::string markdown_table(const Table& t) {
 
 std::string latex_table(const Table& table, const std::string& note, LatexLayout layout) {
   std::string out;
-  for (const auto& part : split_columns(constant_columns_in_caption(table)))
-    out += (out.empty() ? "" : "\n") +
-           (layout == LatexLayout::TwoColumn ? two_column_part(part, note) : latex_part(part, note));
+  std::size_t floats = 0;
+  for (const auto& part : split_columns(constant_columns_in_caption(table))) {
+    if (layout == LatexLayout::OneColumn) {
+      out += (out.empty() ? "" : "\n") + latex_part(part, note);
+      continue;
+    }
+    for (const auto& text : two_column_part(part, note)) {
+      if (floats > 0 && floats % floats_between_flushes == 0) out += "\\clearpage\n";
+      out += text;
+      ++floats;
+    }
+  }
   return layout == LatexLayout::TwoColumn ? out + "\\clearpage\n" : out;
 }
 

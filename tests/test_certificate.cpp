@@ -3,6 +3,7 @@
 #include "checkers/certificate.hpp"
 #include "checkers/errors.hpp"
 #include "checkers/latex_text.hpp"
+#include "checkers/sweep_output.hpp"
 #include "commands/report.hpp"
 #include "commands/table_render.hpp"
 
@@ -10,6 +11,8 @@
 #include <gmp.h>
 #include <mpfi.h>
 #include <mpfr.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -215,6 +218,27 @@ TEST_CASE("LaTeX escapes every special character and splits a table wider than a
   CHECK_FALSE(keep_columns(wide, {"none"}));
 }
 
+TEST_CASE("two-column LaTeX: a table of many parts and rows is set (\\clearpage) every 8 floats over all its parts",
+          "[certificate]") {
+  // 64 columns of 12-character words (5 a part beside the key: 13 parts) and 60 rows (2 floats a part): 26 floats.
+  Table t{"many", {"key"}, {}, 1};
+  for (int c = 1; c <= 64; ++c) t.header.push_back(fmt::format("column{:06}", c));
+  for (int r = 0; r < 60; ++r) {
+    t.rows.push_back({fmt::format("row{}", r)});
+    for (int c = 1; c <= 64; ++c) t.rows.back().push_back(fmt::format("value{:07}", r * c));
+  }
+  const std::string tex = latex_table(t, "note", LatexLayout::TwoColumn);
+  std::size_t floats = 0, since_flush = 0, most = 0;
+  for (std::size_t at = 0; (at = tex.find('\\', at)) != std::string::npos; ++at) {
+    if (tex.compare(at, 14, "\\begin{table*}") == 0) most = std::max(most, ++since_flush), ++floats;
+    if (tex.compare(at, 10, "\\clearpage") == 0) since_flush = 0;
+  }
+  CHECK(floats > 16);
+  CHECK(most == 8);
+  CHECK(tex.find("longtable") == std::string::npos);
+  CHECK(tex.rfind("\\clearpage\n") == tex.size() - 11);  // and after the table
+}
+
 TEST_CASE("compare_certificates names every field that differs, timings and the command aside", "[certificate]") {
   const Json stored = certificate_json(sample_report(), "tverify check copy --D 2 --n 2 --L 5");
 
@@ -263,4 +287,20 @@ TEST_CASE("compare_certificates names every field that differs, timings and the 
     REQUIRE(d.size() == 1);
     CHECK(d[0].field == "options.requested_claims");
   }
+}
+
+TEST_CASE("figure sizes (--figure-size): inches or centimetres, each side 1 to 20 in inclusive, or column or page",
+          "[certificate]") {
+  auto size = [](const std::string& text) {
+    const FigureSize f = parse_figure_size(text);
+    return std::pair{f.width_in, f.height_in};
+  };
+  CHECK(size("") == std::pair{4.6, 3.2});
+  CHECK(size("column") == std::pair{3.0, 2.2});
+  CHECK(size("page") == std::pair{6.0, 3.6});
+  CHECK(size("3.3x2.4in") == std::pair{3.3, 2.4});
+  CHECK(size("2.54x50.8cm") == std::pair{1.0, 20.0});  // the ends of the range, exactly
+  CHECK(size("1x20in") == std::pair{1.0, 20.0});
+  for (const char* bad : {"0.99x2in", "3x20.5in", "3x2", " 3x2in", "3X2in", "3.x2in", "Column", "3x2mm", "-3x2in"})
+    CHECK_THROWS_WITH(parse_figure_size(bad), Catch::Contains("--figure-size must be WIDTHxHEIGHT"));
 }

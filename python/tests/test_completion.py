@@ -12,7 +12,7 @@ def completions(script, folder, words):
     program = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tverify; printf "%s\\n" "${COMPREPLY[@]}"'
     done = subprocess.run(["bash", "-c", program, "_", str(script), *words], capture_output=True, text=True,
                           cwd=folder, check=True)
-    return done.stdout.split()
+    return done.stdout.splitlines()
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +37,22 @@ def test_verbs_constructions_and_options(script, tmp_path):
 
 def test_files_after_a_file_option(script, tmp_path):
     (tmp_path / "model.onnx").write_text("")
+    (tmp_path / "my model.onnx").write_text("")
+    (tmp_path / "[x].onnx").write_text("")
     (tmp_path / "runs").mkdir()
     assert completions(script, tmp_path, ["tverify", "check", "model", "--onnx", "mo"]) == ["model.onnx"]
     assert completions(script, tmp_path, ["tverify", "sweep", "copy", "--out", "ru"]) == ["runs"]
+    # A name with a space or a glob character is one candidate, as it is.
+    assert completions(script, tmp_path, ["tverify", "check", "model", "--onnx", "my"]) == ["my model.onnx"]
+    assert completions(script, tmp_path, ["tverify", "check", "model", "--onnx", "["]) == ["[x].onnx"]
+    # --option=value: bash splits the word at '=' (COMP_WORDBREAKS).
+    assert completions(script, tmp_path, ["tverify", "check", "model", "--onnx", "=", "mo"]) == ["model.onnx"]
+    assert "model.onnx" in completions(script, tmp_path, ["tverify", "check", "model", "--onnx", "="])
+    assert completions(script, tmp_path, ["tverify", "sweep", "copy", "--out", "=", "r"]) == ["runs"]
+
+
+def test_the_shells_of_completion(script, tmp_path):
+    assert completions(script, tmp_path, ["tverify", "completion", ""]) == ["bash", "zsh"]
 
 
 def test_zsh_and_other_shells(tmp_path):

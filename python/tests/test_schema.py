@@ -103,6 +103,8 @@ def test_certificates_that_break_the_format_do_not_validate(tmp_path):
         "a field of no certificate": lambda c: c.update(extra=1),
         "a negative count": lambda c: c["claims"][0].update(failed=-1),
         "vacuous inside the hypotheses": lambda c: c["claims"][0].update(verdict="vacuous", outside_hypotheses=False),
+        "vacuous without its finding": lambda c: c["claims"][0].update(verdict="vacuous", outside_hypotheses=True),
+        "a finding of a claim that is not vacuous": lambda c: c["claims"][0].update(finding="verified"),
         "a prove certificate's verb": lambda c: c.update(verb="prove"),
         "another tool": lambda c: c.update(tool="other"),
     }

@@ -475,6 +475,8 @@ def sweep(construction, vary, out, variant=None, fast=False, threads=None, max_i
         command += ["--variant", variant]
     if figure_size is not None and not isinstance(figure_size, str):
         raise TypeError(f"figure_size is a str such as '3.3x2.4in' or 'column' (got {figure_size!r})")
+    if figure_size == "":
+        raise ValueError("figure_size must be a size such as '3.3x2.4in', 'column' or 'page' (got '')")
     if figure_size is not None:
         command += ["--figure-size", figure_size]
     command = shlex.join(command + limit_words)
@@ -492,9 +494,14 @@ def _write_family(models, parameter, values, manifest):
     if callable(models) and not isinstance(models, dict):
         if values is None:
             raise ValueError("models=callable needs values=[...]: the parameter's values to build a model for")
-        exact = [_exact_real(v) if not isinstance(v, str) else v for v in values]
-        if len({Fraction(x) for x in exact}) != len(exact):
-            raise ValueError(f"values= names a value twice: {list(values)!r}")
+        values = list(values)
+        try:
+            exact = {Fraction(_option_text(v)) for v in values}
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"values= must be exact numbers (int, Fraction, float, or str such as '1/2'; got "
+                             f"{values!r})") from None
+        if len(exact) != len(values):
+            raise ValueError(f"values= names a value twice: {values!r}")
         models = {value: models(value) for value in values}
     elif values is not None:
         raise ValueError("values= lists the values of a models=callable; a dict of models names its own")
