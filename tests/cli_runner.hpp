@@ -40,6 +40,15 @@ inline std::string read_all(const std::filesystem::path& p) {
   return s.str();
 }
 
+// An empty folder `name` in this process's scratch folder for `suite` under the temporary folder, made afresh.
+inline std::filesystem::path fresh_folder(const std::string& suite, const std::string& name) {
+  const std::filesystem::path d =
+      std::filesystem::temp_directory_path() / ("tverify-" + suite + "-" + std::to_string(::getpid())) / name;
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
 // `capture` is a folder outside `cwd` for the two output files.
 inline CliResult run_tverify(const std::vector<std::string>& args, const std::filesystem::path& cwd,
                              const std::filesystem::path& capture, double timeout = 600) {

@@ -18,13 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh_folder(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("tverify-checkpoint-test-" + std::to_string(::getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 using Seen = std::vector<std::uint64_t>;
 
 // The indices visited, in order; `visits` counts the calls; the monitor (if any) is stopped after `stop_after` calls.
@@ -66,7 +59,7 @@ TEST_CASE(
     "an enumeration stopped part-way resumes from its checkpoint to the uninterrupted result, for any thread "
     "count, visiting only what was left",
     "[checkpoint]") {
-  const fs::path file = fresh_folder("resume") / "run.checkpoint.json";
+  const fs::path file = tverify::testing::fresh_folder("checkpoint-test", "resume") / "run.checkpoint.json";
   constexpr std::uint64_t count = 20000;
   std::vector<std::uint64_t> all(count);
   std::iota(all.begin(), all.end(), 0);
@@ -96,7 +89,7 @@ TEST_CASE(
 
 TEST_CASE("a checkpoint of another run, size, command or build, or a corrupt one, is refused naming what differs",
           "[checkpoint]") {
-  const fs::path folder = fresh_folder("refusals"), file = folder / "a.json";
+  const fs::path folder = tverify::testing::fresh_folder("checkpoint-test", "refusals"), file = folder / "a.json";
   std::atomic<std::uint64_t> visits{0};
   {
     EnumerationCheckpoint checkpoint(file.string(), run_a, false, std::chrono::seconds(0));
@@ -158,7 +151,8 @@ TEST_CASE(
     "check --checkpoint: a resumed run gives the uninterrupted certificate, and recheck ignores the checkpoint "
     "so a forged one is caught",
     "[checkpoint][cli]") {
-  const fs::path folder = fresh_folder("cli"), capture = fresh_folder("cli-capture");
+  const fs::path folder = tverify::testing::fresh_folder("checkpoint-test", "cli"),
+                 capture = tverify::testing::fresh_folder("checkpoint-test", "cli-capture");
   const std::vector<std::string> check{"check", "count3", "--claim", "count3.alg2_alg3"};
   auto run = [&](std::vector<std::string> extra, const std::string& n = "4", const std::string& threads = "2") {
     std::vector<std::string> args = check;

@@ -13,15 +13,8 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-fs::path fresh(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("tverify-family-test-" + std::to_string(::getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 tverify::testing::CliResult run(const std::vector<std::string>& args, const fs::path& cwd) {
-  static const fs::path capture = fresh("capture");
+  static const fs::path capture = tverify::testing::fresh_folder("family-test", "capture");
   return tverify::testing::run_tverify(args, cwd, capture, 120);
 }
 
@@ -38,7 +31,7 @@ TEST_CASE(
     "sweep model --vary family: each model's row is its own check, the verdict change is bracketed, and recheck "
     "reproduces it",
     "[model][sweep][cli]") {
-  const fs::path folder = fresh("sweep");
+  const fs::path folder = tverify::testing::fresh_folder("family-test", "sweep");
   fs::create_directories(folder / "models");
   // The copy construction at three layer-2 temperatures: at tau = 1/4 the softmax is too flat to copy every string
   // of lengths 1..3, at tau = 1 and 2 it copies them (each row below is compared with check model on its file).
@@ -83,7 +76,7 @@ TEST_CASE(
 
 TEST_CASE("sweep model --vary family: a bad manifest or family is one line, exit 2, nothing written",
           "[model][sweep][cli]") {
-  const fs::path folder = fresh("refusals");
+  const fs::path folder = tverify::testing::fresh_folder("family-test", "refusals");
   REQUIRE(run({"export", "copy", "--variant", "corrected", "--D", "2", "--n", "2", "--onnx", "d2.onnx"}, folder)
               .exit_code == 0);
   REQUIRE(run({"export", "copy", "--variant", "corrected", "--D", "3", "--n", "2", "--onnx", "d3.onnx"}, folder)

@@ -27,13 +27,6 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("tverify-outputs-" + std::to_string(::getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 // Runs tverify in `cwd`; its output is captured beside `cwd`, so `cwd` holds only what tverify wrote.
 CliResult run_in(const fs::path& cwd, const std::vector<std::string>& args) {
   const fs::path capture = cwd.parent_path() / (cwd.filename().string() + ".capture");
@@ -65,7 +58,7 @@ const std::vector<std::string> count3_sweep_files{
 }  // namespace
 
 TEST_CASE("write_file_atomically replaces regular files and refuses every other kind of target", "[files]") {
-  const fs::path dir = fresh_dir("atomic");
+  const fs::path dir = tverify::testing::fresh_folder("outputs", "atomic");
   write_file_atomically(dir / "a.txt", "one");
   write_file_atomically(dir / "a.txt", "two");
   CHECK(read_all(dir / "a.txt") == "two");
@@ -81,7 +74,7 @@ TEST_CASE("write_file_atomically replaces regular files and refuses every other 
 }
 
 TEST_CASE("staged files: nothing replaced until commit, no temporary file left either way", "[files]") {
-  const fs::path dir = fresh_dir("staged");
+  const fs::path dir = tverify::testing::fresh_folder("outputs", "staged");
   write_text(dir / "a.csv", "old csv");
   write_text(dir / "a.json", "old json");
   {
@@ -102,7 +95,7 @@ TEST_CASE("staged files: nothing replaced until commit, no temporary file left e
 }
 
 TEST_CASE("an output folder is locked while held, and its stale temporary files are removed", "[files]") {
-  const fs::path dir = fresh_dir("lock");
+  const fs::path dir = tverify::testing::fresh_folder("outputs", "lock");
   write_text(dir / ".tverify-tmp.a.csv.AbC123", "left by a killed run");
   fs::last_write_time(dir / ".tverify-tmp.a.csv.AbC123", fs::file_time_type::clock::now() - std::chrono::minutes(5));
   write_text(dir / ".tverify-tmp.b.json.XyZ789", "being written by a check --json now");
@@ -116,7 +109,7 @@ TEST_CASE("an output folder is locked while held, and its stale temporary files 
 }
 
 TEST_CASE("reading refuses folders, unreadable files and JSON it cannot hold", "[files]") {
-  const fs::path dir = fresh_dir("read");
+  const fs::path dir = tverify::testing::fresh_folder("outputs", "read");
   CHECK_THROWS_WITH(read_text_file(dir.string(), "x"), Catch::Contains("is not a regular file"));
   CHECK_THROWS_WITH(read_text_file("/proc/self/mem", "x"), Catch::Contains("cannot be read"));
   CHECK_THROWS_WITH(read_text_file("", "x"), Catch::Contains("empty"));
@@ -128,7 +121,7 @@ TEST_CASE("reading refuses folders, unreadable files and JSON it cannot hold", "
 }
 
 TEST_CASE("sweep output: a hostile folder name reaches no shell, and the set of files is complete", "[cli][outputs]") {
-  const fs::path cwd = fresh_dir("hostile");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "hostile");
   const std::string hostile = "x'; touch PWNED; '";
   for (const std::string& name : {hostile, std::string("it's \"quoted\" $(touch PWNED2)")}) {
     INFO(name);
@@ -153,14 +146,14 @@ TEST_CASE("sweep output: a hostile folder name reaches no shell, and the set of 
 }
 
 TEST_CASE("sweep output: a sweep whose range holds no probe says so, not a full disk", "[cli][outputs]") {
-  const fs::path cwd = fresh_dir("empty-sweep");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "empty-sweep");
   // --vary bits probes L from 2n = 4 on: --L-max 3 leaves nothing, and gnuplot had nothing to draw.
   expect_one_line_error(run_in(cwd, {"sweep", "copy", "--vary", "bits", "--L-max", "3", "--out", "o"}),
                         "has no probe to write: its range is empty");
 }
 
 TEST_CASE("sweep output: a second run into a locked folder is refused; stale temporaries go", "[cli][outputs]") {
-  const fs::path cwd = fresh_dir("locked");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "locked");
   fs::create_directories(cwd / "out");
   write_text(cwd / "out" / ".tverify-tmp.count3-values.csv.Zz9999", "stale");
   fs::last_write_time(cwd / "out" / ".tverify-tmp.count3-values.csv.Zz9999",
@@ -178,7 +171,7 @@ TEST_CASE("sweep output: a second run into a locked folder is refused; stale tem
 TEST_CASE("sweep output: a set mixed by a run killed between its renames is refused by its readers", "[cli][outputs]") {
   // A SIGKILL after the CSV's rename and before the others' leaves the new run's CSV beside the old run's
   // certificate and manifest: made here from two real sweeps, --n 2 into `old` and --n 3 into `new`.
-  const fs::path cwd = fresh_dir("mixed-set");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "mixed-set");
   REQUIRE(run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "2", "--out", "old"}).exit_code == 0);
   REQUIRE(run_in(cwd, {"sweep", "count3", "--vary", "values", "--n", "3", "--out", "new"}).exit_code == 0);
   CHECK(run_in(cwd, {"report", "old/count3-values.json"}).exit_code == 0);
@@ -202,7 +195,7 @@ TEST_CASE("sweep output: a set mixed by a run killed between its renames is refu
 }
 
 TEST_CASE("certificates onto devices and FIFOs are refused, planted links are not followed", "[cli][outputs]") {
-  const fs::path cwd = fresh_dir("json-targets");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "json-targets");
   REQUIRE(::mkfifo((cwd / "fifo").c_str(), 0644) == 0);
   expect_one_line_error(run_in(cwd, {"check", "copy", "--json", "fifo"}), "is not a regular file");
   CHECK(fs::is_fifo(cwd / "fifo"));
@@ -225,7 +218,7 @@ TEST_CASE("certificates onto devices and FIFOs are refused, planted links are no
 }
 
 TEST_CASE("an output that is one of the run's inputs is refused before anything runs", "[cli][outputs]") {
-  const fs::path cwd = fresh_dir("input-as-output");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "input-as-output");
   const std::string model = std::string(TVERIFY_SOURCE_DIR) + "/tests/models/identity.onnx";
   fs::copy_file(model, cwd / "m.onnx");
   const std::string before = read_all(cwd / "m.onnx");
@@ -240,7 +233,7 @@ TEST_CASE("an output that is one of the run's inputs is refused before anything 
 }
 
 TEST_CASE("a failed certificate write keeps the previous file and names it", "[cli][outputs]") {
-  const fs::path cwd = fresh_dir("full-disk");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "full-disk");
   write_text(cwd / "a.json", "precious");
   // A file-size limit of 4 KiB stands in for a full disk: the certificate (about 30 KB) cannot be written.
   const std::string command = "cd '" + cwd.string() + "' && env -u CI bash -c \"trap '' XFSZ; ulimit -f 4; exec " +
@@ -255,7 +248,7 @@ TEST_CASE("a failed certificate write keeps the previous file and names it", "[c
 }
 
 TEST_CASE("without a trap of SIGXFSZ, a file-size limit is still an error naming the file", "[cli][outputs]") {
-  const fs::path cwd = fresh_dir("file-size-limit");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "file-size-limit");
   write_text(cwd / "a.json", "precious");
   const std::string command = "cd '" + cwd.string() + "' && env -u CI bash -c \"ulimit -f 4; exec " + TVERIFY_BINARY +
                               " check copy --json a.json\" >out.txt 2>err.txt";
@@ -271,7 +264,7 @@ TEST_CASE("without a trap of SIGXFSZ, a file-size limit is still an error naming
 TEST_CASE("prove --smt2 writes through the atomic writer: links replaced, FIFOs and bad names refused",
           "[cli][outputs]") {
   const std::vector<std::string> prove{"prove", "copy", "--claim", "copy.lemma_c3", "--smt2", "queries"};
-  const fs::path cwd = fresh_dir("smt2");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "smt2");
   fs::create_directories(cwd / "queries");
   // A link planted at the dump's name, to a file outside the folder that must not change: refused, naming it.
   write_text(cwd / "victim", "victim");
@@ -316,7 +309,7 @@ TEST_CASE("prove --smt2 writes through the atomic writer: links replaced, FIFOs 
 
 TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and report, never a crash",
           "[cli][certificate]") {
-  const fs::path cwd = fresh_dir("forged");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "forged");
   REQUIRE(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
   const Json good = Json::parse(read_all(cwd / "a.json"));
   struct Forgery {
@@ -360,7 +353,7 @@ TEST_CASE("certificates: wrong types and ranges are exit 2 for recheck and repor
 
 TEST_CASE("recheck names every field that differs, top-level fields and deleted claims included",
           "[cli][certificate]") {
-  const fs::path cwd = fresh_dir("recheck-fields");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "recheck-fields");
   REQUIRE(run_in(cwd, {"check", "copy", "--json", "a.json"}).exit_code == 1);
   CHECK(run_in(cwd, {"recheck", "a.json"}).exit_code == 0);
   // A claim asked for twice is checked and recorded once, and the certificate reproduces.
@@ -403,7 +396,7 @@ TEST_CASE("recheck names every field that differs, top-level fields and deleted 
 }
 
 TEST_CASE("checkpoints: forged rows and other options are refused before --resume uses them", "[cli][fast]") {
-  const fs::path cwd = fresh_dir("forged-checkpoint");
+  const fs::path cwd = tverify::testing::fresh_folder("outputs", "forged-checkpoint");
   const std::vector<std::string> base{"sweep", "copy",   "--fast",    "--variant", "corrected", "--D",   "3",  "--n",
                                       "2",     "--vary", "L=4:16:x2", "--samples", "4",         "--out", "out"};
   REQUIRE(run_in(cwd, base).exit_code == 0);
