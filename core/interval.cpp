@@ -30,6 +30,18 @@ std::string mpfi_to_string(mpfi_srcptr x) {
   return out;
 }
 
+std::string decimal_at_most(const Exact& x, int digits) {
+  mpfr_t rounded;
+  mpfr_init2(rounded, 128);
+  mpfr_set_q(rounded, x.backend().data(), MPFR_RNDD);  // rounded <= x
+  char* text = nullptr;
+  mpfr_asprintf(&text, "%.*RDg", digits, rounded);  // the decimal <= rounded
+  std::string out(text);
+  mpfr_free_str(text);
+  mpfr_clear(rounded);
+  return out;
+}
+
 Exact mpfr_to_exact(mpfr_srcptr x) {
   if (!mpfr_number_p(x)) throw std::domain_error("interval endpoint is not a finite number");
   Exact q;

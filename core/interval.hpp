@@ -28,6 +28,10 @@ constexpr unsigned digits10_for_bits(unsigned bits) {
 }
 
 std::string mpfi_to_string(mpfi_srcptr x);
+
+// A decimal of at most `digits` significant digits that is at most x: x rounded down, for a lower bound that reads
+// well ("0.4999", "1.25e-07").
+std::string decimal_at_most(const Exact& x, int digits);
 Exact mpfr_to_exact(mpfr_srcptr x);
 
 template <unsigned Bits>

@@ -18,6 +18,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 
 using namespace tverify;
@@ -297,10 +298,60 @@ void require_same_outcome(const ClaimResult& a, const ClaimResult& b) {
   CHECK(a.details["lengths"] == b.details["lengths"]);
 }
 
+// The lower end of a recorded margin (an exact value, an enclosure "[lo, hi]"); nullopt for "inf".
+std::optional<Exact> margin_lower(const std::string& text) {
+  if (text == "inf") return std::nullopt;
+  return parse_exact(text[0] == '[' ? text.substr(1, text.find(',') - 1) : text);
+}
+
+// The upper end of a recorded margin; nullopt for "inf".
+std::optional<Exact> margin_upper(const std::string& text) {
+  if (text == "inf") return std::nullopt;
+  const auto comma = text.find(',');
+  return parse_exact(text[0] == '[' ? text.substr(comma + 2, text.size() - comma - 3) : text);
+}
+
+bool at_most(const std::optional<Exact>& a, const std::optional<Exact>& b) { return !b || (a && *a <= *b); }
+
+// The margin bound of a run by bounds is at most the smallest margin enumeration finds one input at a time (on an
+// exact graph its value; otherwise its enclosure's upper end, the bound being a lower bound of the true margin): a
+// bound set too high fails here. It is the smaller of the lowest box's bound and the smallest margin checked one by
+// one, whose lower end enumeration's smallest margin cannot exceed.
+void require_margin_bound_below(const ClaimResult& enumerated, const ClaimResult& bounded) {
+  const Json& e = enumerated.details;
+  const Json& b = bounded.details;
+  if (!e.contains("right_without_margin") && !b.contains("right_without_margin"))
+    CHECK(e.contains("smallest_margin") == b.contains("smallest_margin_bound"));
+  if (!b.contains("smallest_margin_bound")) return;
+  const Json& bound = b["smallest_margin_bound"];
+  INFO("bound " << bound.dump() << ", enumeration's smallest margin " << e.value("smallest_margin", Json()).dump());
+  const auto at_least = margin_lower(bound["at_least"].get<std::string>());
+  if (e.contains("smallest_margin")) {
+    // The smallest margin lies in enumeration's enclosure of it, whose upper end the bound cannot pass.
+    const auto smallest = margin_lower(e["smallest_margin"]["margin"].get<std::string>());
+    CHECK(at_most(at_least, margin_upper(e["smallest_margin"]["margin"].get<std::string>())));
+    if (bound.contains("smallest_checked"))
+      CHECK(at_most(smallest, margin_lower(bound["smallest_checked"]["margin"].get<std::string>())));
+  }
+  std::optional<Exact> parts;  // the smaller part, as printed
+  for (const auto& part :
+       {bound.value("lowest_box", Json::object()).value("margin_at_least", std::string()),
+        bound.contains("smallest_checked") ? bound["smallest_checked"]["margin"].get<std::string>() : std::string()}) {
+    if (part.empty() || part == "inf") continue;
+    const Exact lower = *margin_lower(part);
+    if (!parts || lower < *parts) parts = lower;
+  }
+  CHECK(static_cast<bool>(at_least) == static_cast<bool>(parts));
+  if (parts && at_least)
+    CHECK(boost::multiprecision::abs(*parts - *at_least) <= boost::multiprecision::abs(*parts) * Exact(1, 10000));
+}
+
 }  // namespace
 
-TEST_CASE("bounds: --method bounds gives enumeration's verdicts, counts and counterexamples on every model",
-          "[branch-and-bound]") {
+TEST_CASE(
+    "bounds: --method bounds gives enumeration's verdicts, counts, counterexamples and a margin bound below its "
+    "smallest margin on every model",
+    "[branch-and-bound]") {
   for (const Run& run :
        {Run{"examples/models/previous.onnx", "previous", 16, "1:3"},
         Run{"examples/models/previous.onnx", "previous", 4, "1:5"},  // its BOS is 16: every input fails
@@ -322,6 +373,7 @@ TEST_CASE("bounds: --method bounds gives enumeration's verdicts, counts and coun
     raw["method"] = "bounds";
     const CheckReport bounded = check_model(raw, 2);
     require_same_outcome(only_claim(enumerated), only_claim(bounded));
+    require_margin_bound_below(only_claim(enumerated), only_claim(bounded));
     CHECK(only_claim(bounded).details["method"] == "bounds");
   }
 }

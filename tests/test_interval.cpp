@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
+
 using tverify::Exact;
 using tverify::Sign;
 using I = tverify::Interval<64>;
@@ -128,4 +130,19 @@ TEST_CASE("a thread's widened exponent range keeps e^-1e9 positive, which MPFR's
   };
   CHECK(positive(false) == tverify::Tri::Unknown);  // why the range is widened: the enclosure cannot exclude 0
   CHECK(positive(true) == tverify::Tri::True);
+}
+
+TEST_CASE("decimal_at_most is a short decimal at most its value, within one unit of its last digit", "[interval]") {
+  // Hand values: 1/3 = 0.333333... rounds down to 0.333333; -1/3 down to -0.333334; 2.5 is exact.
+  CHECK(tverify::decimal_at_most(Exact(1, 3), 6) == "0.333333");
+  CHECK(tverify::decimal_at_most(Exact(-1, 3), 6) == "-0.333334");
+  CHECK(tverify::decimal_at_most(Exact(5, 2), 6) == "2.5");
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Exact x(static_cast<long>(rng() % 2000001) - 1000000, static_cast<long>(rng() % 99999 + 1));
+    const Exact d = tverify::parse_exact(tverify::decimal_at_most(x, 6));
+    INFO(x << " -> " << tverify::decimal_at_most(x, 6));
+    CHECK(d <= x);
+    CHECK(x - d <= boost::multiprecision::abs(x) * Exact(1, 100000) + Exact(1, 1000000000));  // 6 significant digits
+  }
 }

@@ -37,6 +37,15 @@ Json decided_boxes_json(const BoundsCover& cover, long long V) {
   return list;
 }
 
+// The first decided box of lowest margin bound, in tree order (the certificate's decided_boxes order).
+void keep_lowest_box(const BoundsCover& cover, long long V, BoundsCoverage& out) {
+  const auto lowest = std::min_element(cover.decided.begin(), cover.decided.end(),
+                                       [](const DecidedBox& a, const DecidedBox& b) { return a.margin < b.margin; });
+  if (lowest == cover.decided.end()) return;
+  out.lowest_box_margin = lowest->margin;
+  out.lowest_box = {{"length", lowest->length}, {"target", lowest->target}, {"box", box_text(lowest->box, V)}};
+}
+
 std::vector<DataBox> boxes_at(const std::map<int, std::vector<DataBox>>& by_length, int n) {
   const auto it = by_length.find(n);
   return it == by_length.end() ? std::vector<DataBox>{} : it->second;
@@ -194,6 +203,7 @@ BoundsCoverage cover_with_bounds(const ExactCheck& check, const BoundsMethod& m)
   for (const auto& [key, value] : counts.items()) out.details[key] = value;
   out.details["lengths_without_prefix_plan"] = cover.lengths_without_plan;
   out.details["decided_boxes"] = decided_boxes_json(cover, m.V);
+  keep_lowest_box(cover, m.V, out);
   if (m.max_boxes) out.details["max_boxes"] = *m.max_boxes;
   const std::uint64_t unknown = counts["inputs_unknown_at_budget"].get<std::uint64_t>();
   if (unknown > 0) {

@@ -25,6 +25,10 @@ struct BoundsCoverage {
   ModelTally tally;
   Json details;               // the certificate's details.bounds
   std::string budget_reason;  // non-empty when --max-boxes ended the run before every input was decided
+  // The decided box whose bound on the margin is lowest (the first such in tree order), and that bound: a lower
+  // bound on the margin of every member at the box's target. Null when no box was decided.
+  Json lowest_box;
+  double lowest_box_margin = 0;
 };
 
 // Throws UsageError when the graph has no box evaluation and the method is required, or when the bounds leave more

@@ -4,6 +4,7 @@
 #include "checkers/model/memory_estimate.hpp"
 #include "checkers/tally.hpp"
 #include "core/exact.hpp"
+#include "core/interval.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -297,6 +298,36 @@ Json length_row(int length, const Tally& t, bool sample) {
   return row;
 }
 
+Json smallest_margin_json(const SmallestMargin& m) {
+  return {{"margin", m.margin.text()}, {"input", m.input}, {"position", m.position}};
+}
+
+// Under the bounds, which decide boxes and not inputs: a lower bound on the margin of every input decided right (but
+// those counted in right_without_margin), the smaller of the lowest decided box's bound (rounded down) and the
+// smallest margin's lower end among the inputs checked one by one. Null when neither exists.
+Json margin_bound_json(const std::optional<SmallestMargin>& checked, const BoundsCoverage& coverage) {
+  constexpr int digits = 6;
+  const bool box = !coverage.lowest_box.is_null(), box_finite = box && coverage.lowest_box_margin < 1e300;
+  if (!box && !checked) return nullptr;
+  Json out = Json::object();
+  std::optional<Exact> least;
+  auto lower = [&](const Exact& x) {
+    if (!least || x < *least) least = x;
+  };
+  if (box) {
+    out["lowest_box"] = coverage.lowest_box;
+    out["lowest_box"]["margin_at_least"] =
+        box_finite ? decimal_at_most(Exact(coverage.lowest_box_margin), digits) : std::string("inf");
+    if (box_finite) lower(Exact(coverage.lowest_box_margin));
+  }
+  if (checked) {
+    out["smallest_checked"] = smallest_margin_json(*checked);
+    if (checked->margin.inf == 0) lower(checked->margin.lower);
+  }
+  out["at_least"] = least ? decimal_at_most(*least, digits) : std::string("inf");
+  return out;
+}
+
 }  // namespace
 
 std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) {
@@ -329,13 +360,13 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
 
   r.details["method"] = coverage ? coverage->details["method"] : Json("enumerate");
   if (coverage) r.details["bounds"] = coverage->details;
-  // When every input was checked one by one: the bounds decide boxes, whose members' margins they do not compute.
-  if (r.details["method"] == "enumerate" && all.smallest_margin)
-    r.details["smallest_margin"] = {{"margin", all.smallest_margin->margin.text()},
-                                    {"input", all.smallest_margin->input},
-                                    {"position", all.smallest_margin->position}};
-  if (r.details["method"] == "enumerate" && all.right_without_margin > 0)
-    r.details["right_without_margin"] = all.right_without_margin;
+  if (r.details["method"] == "bounds" && r.passed > 0) {  // a bound over no input decided right says nothing
+    const Json bound = margin_bound_json(all.smallest_margin, *coverage);
+    if (!bound.is_null()) r.details["smallest_margin_bound"] = bound;
+  } else if (all.smallest_margin) {
+    r.details["smallest_margin"] = smallest_margin_json(*all.smallest_margin);
+  }
+  if (all.right_without_margin > 0) r.details["right_without_margin"] = all.right_without_margin;
   if (!run.bounds_unavailable.empty())
     r.details["bounds"] = {{"method", "enumerate"}, {"bounds_unavailable", run.bounds_unavailable}};
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));

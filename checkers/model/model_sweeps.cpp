@@ -157,7 +157,8 @@ Json sweep_family(const ParamValues& params, const SweepRun& sweep, const RunOpt
       row["error_rate"] = rate_text(r.failed, r.checked);
     else
       row["error_rate_bounds"] = {rate_text(r.failed, r.checked), rate_text(r.failed + r.unknown, r.checked)};
-    if (r.details.contains("smallest_margin")) row["smallest_margin"] = r.details["smallest_margin"];
+    for (const char* margin : {"smallest_margin", "smallest_margin_bound"})
+      if (r.details.contains(margin)) row[margin] = r.details[margin];
     row["lengths"] = r.details["lengths"];
     row["smallest_counterexample"] = smallest_counterexample(r);
     const auto [lo, hi] = error_rate_range(row);

@@ -84,6 +84,16 @@ def test_model_certificates_validate_as_check_and_model(tmp_path):
     validator("model").validate(model)
     with pytest.raises(ValidationError):  # a copy certificate is no model certificate
         validator("model").validate(certificate(tmp_path, "check", *CHECKS[0], name="copy.json"))
+    # By bounds: the margin's lower bound instead of the smallest margin; one without its at_least fails.
+    previous = os.path.join(SOURCE_DIR, "examples", "models", "previous.onnx")
+    bounded = certificate(tmp_path, "check", "model", "--onnx", previous, "--task", "previous", "--V", "16",
+                          "--lengths", "1:3", "--method", "bounds", name="bounds.json")
+    details = bounded["claims"][0]["details"]
+    assert "smallest_margin_bound" in details and "smallest_margin" not in details
+    validator("model").validate(bounded)
+    with pytest.raises(ValidationError):
+        validator("model").validate(broken(bounded, lambda c: c["claims"][0]["details"]["smallest_margin_bound"]
+                                           .pop("at_least")))
 
 
 def broken(certificate, edit):
