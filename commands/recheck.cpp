@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 
 namespace tverify {
@@ -171,31 +172,63 @@ CertificateCommand certificate_command(const Json& cert, const std::string& path
 
 namespace {
 
-// A relative input file's path that names no file from the current folder but one from the certificate's folder is
-// read from there. Returns each parameter so moved, with its path as the certificate records it.
-std::map<std::string, std::string> read_from_certificate_folder(CertificateCommand& command, const std::string& verb,
-                                                                const std::string& certificate_path) {
+// The path a relative input file's recorded path is read from: the certificate's folder's file when it names no file
+// from the current folder but one from there; nullopt when the recorded path stands.
+std::optional<std::string> in_certificate_folder(const std::string& recorded, const ParamSpec& spec,
+                                                 const std::filesystem::path& folder) {
   namespace fs = std::filesystem;
-  std::map<std::string, std::string> moved;
-  const fs::path folder = fs::path(certificate_path).parent_path();
+  const fs::path file(recorded);
+  std::error_code ignored;
+  if (recorded.empty() || recorded == spec.default_value || file.is_absolute() || fs::exists(file, ignored) ||
+      folder.empty() || !fs::exists(folder / file, ignored))
+    return std::nullopt;
+  return (folder / file).string();
+}
+
+// Each input file of the command (its parameters', and a sweep's options') whose recorded path names a file only from
+// the certificate's folder is read from there. Returns each path so moved, as the certificate records it, with the
+// path read.
+std::map<std::string, std::string> read_from_certificate_folder(Rerun& run, const std::string& verb,
+                                                                const std::string& certificate_path) {
+  const std::filesystem::path folder = std::filesystem::path(certificate_path).parent_path();
+  std::map<std::string, std::string> moved;  // the path read -> the path recorded
+  CertificateCommand& command = run.command;
   for (const ParamSpec& spec : command.construction.params_for(verb)) {
     if (!spec.input_file || !command.params.has(spec.name)) continue;
     const std::string recorded = command.params.text(spec.name);
-    const fs::path file(recorded);
-    std::error_code ignored;
-    if (recorded.empty() || recorded == spec.default_value || file.is_absolute() || fs::exists(file, ignored) ||
-        folder.empty() || !fs::exists(folder / file, ignored))
-      continue;
-    moved[spec.name] = recorded;
-    command.params = command.params.with_text(spec.name, (folder / file).string());
+    if (const auto read = in_certificate_folder(recorded, spec, folder)) {
+      moved[*read] = recorded;
+      command.params = command.params.with_text(spec.name, *read);
+    }
+  }
+  if (verb != "sweep") return moved;
+  for (const SweepSpec& sweep : command.construction.sweeps()) {
+    if (sweep.vary != vary_key(run.sweep.vary)) continue;
+    for (const ParamSpec& spec : sweep.options) {
+      const auto given = run.sweep.options.find(spec.name);
+      if (!spec.input_file || given == run.sweep.options.end()) continue;
+      if (const auto read = in_certificate_folder(given->second, spec, folder)) {
+        moved[*read] = given->second;
+        given->second = *read;
+      }
+    }
   }
   return moved;
 }
 
-// The fresh certificate's paths as the stored one records them, for the files read from the certificate's folder.
+// The fresh certificate with every path read from the certificate's folder given as the stored one records it: in its
+// parameters, its sweep options and its summary.
 Json as_recorded(Json fresh, const std::map<std::string, std::string>& moved) {
-  for (const auto& [name, recorded] : moved)
-    if (fresh.contains("params") && fresh["params"].contains(name)) fresh["params"][name] = recorded;
+  if (moved.empty()) return fresh;
+  const std::function<void(Json&)> restore = [&](Json& j) {
+    if (j.is_string()) {
+      if (const auto it = moved.find(j.get<std::string>()); it != moved.end()) j = it->second;
+    } else if (j.is_structured()) {
+      for (auto& item : j) restore(item);
+    }
+  };
+  for (const char* part : {"params", "sweep", "summary"})
+    if (fresh.contains(part)) restore(fresh[part]);
   return fresh;
 }
 
@@ -203,7 +236,7 @@ Json as_recorded(Json fresh, const std::map<std::string, std::string>& moved) {
 
 RecheckResult recheck_certificate(const Json& cert, const std::string& path, RunOptions options) {
   Rerun run = rerun_of(cert, path);
-  const auto moved = read_from_certificate_folder(run.command, cert.value("verb", "check"), path);
+  const auto moved = read_from_certificate_folder(run, cert.value("verb", "check"), path);
   options.max_counterexamples = run.max_counterexamples;
   const auto& [c, params, variant] = run.command;
   RecheckResult result;

@@ -56,7 +56,7 @@ TEST_CASE(
   CHECK(summary["models"][2]["value"] == "2");
   for (const Json& m : summary["models"]) {
     const auto alone =
-        run(with({"check", "model", "--onnx", m["onnx"].get<std::string>(), "--json", "-"}, task), folder);
+        run(with({"check", "model", "--onnx", "models/" + m["onnx"].get<std::string>(), "--json", "-"}, task), folder);
     const Json own = Json::parse(alone.out)["claims"][0];
     CHECK(m["verdict"] == own["verdict"]);
     CHECK(m["failed"] == own["failed"]);
@@ -67,10 +67,16 @@ TEST_CASE(
   CHECK(summary["verdict_changes"] ==
         Json::parse(R"([{"from": {"tau": "1/4", "verdict": "refuted"}, "to": {"tau": "1", "verdict": "verified"}}])"));
   CHECK(run({"recheck", "out/model-family.json"}, folder).exit_code == 0);
+  // The certificate beside the manifest's folder, rechecked from another folder: the manifest's relative path names
+  // no file from there, so it is read from the certificate's folder, and its models from the manifest's folder.
+  fs::copy_file(folder / "out" / "model-family.json", folder / "model-family.json");
+  const auto elsewhere = run({"recheck", (folder.filename() / "model-family.json").string()}, folder.parent_path());
+  INFO(elsewhere.out << elsewhere.err);
+  CHECK(elsewhere.exit_code == 0);
   // A model replaced after the sweep: recheck names the difference.
-  const fs::path first = summary["models"][0]["onnx"].get<std::string>();
-  fs::copy_file(folder / summary["models"][1]["onnx"].get<std::string>(), folder / first,
-                fs::copy_options::overwrite_existing);
+  const fs::path models = folder / "models";
+  fs::copy_file(models / summary["models"][1]["onnx"].get<std::string>(),
+                models / summary["models"][0]["onnx"].get<std::string>(), fs::copy_options::overwrite_existing);
   CHECK(run({"recheck", "out/model-family.json"}, folder).exit_code == 1);
 }
 

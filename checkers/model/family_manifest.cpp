@@ -77,7 +77,8 @@ Family read_family(const std::string& path) {
       if (m.value == value)
         throw UsageError(at + ": " + name + " = " + text + " is the value of an earlier line (" + m.value_text + ")");
     const std::filesystem::path onnx = j["onnx"].get<std::string>();
-    family.members.push_back({std::move(value), std::move(text), (onnx.is_absolute() ? onnx : folder / onnx).string()});
+    family.members.push_back(
+        {std::move(value), std::move(text), (onnx.is_absolute() ? onnx : folder / onnx).string(), onnx.string()});
   }
   if (family.members.empty()) throw UsageError(what + ": no model (one JSON object per line)");
   std::sort(family.members.begin(), family.members.end(),

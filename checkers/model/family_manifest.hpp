@@ -18,8 +18,9 @@ namespace tverify::model {
 
 struct FamilyMember {
   Exact value;
-  std::string value_text;  // as written in the manifest
-  std::string onnx;        // resolved against the manifest's folder
+  std::string value_text;       // as written in the manifest
+  std::string onnx;             // resolved against the manifest's folder
+  std::string onnx_as_written;  // as the manifest gives it: what certificates record, wherever they are read from
 };
 
 struct Family {

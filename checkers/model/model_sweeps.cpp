@@ -147,7 +147,7 @@ Json sweep_family(const ParamValues& params, const SweepRun& sweep, const RunOpt
         family, member, [&] { return check_task(member_run(params, member, run, report), claim_of(params)).front(); });
     claim_id = r.id;
     Json row{{"value", exact_to_string(member.value)},
-             {"onnx", member.onnx},
+             {"onnx", member.onnx_as_written},
              {"sha256", report.options["model"]["sha256"]},
              {"verdict", to_string(r.verdict)},
              {"inputs", r.checked},
