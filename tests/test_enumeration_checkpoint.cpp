@@ -204,3 +204,37 @@ TEST_CASE(
   CHECK(every.exit_code == 2);
   CHECK_THAT(every.err, Catch::Contains("--checkpoint-every"));
 }
+
+TEST_CASE("check --checkpoint: a bound tree forged with its digest recomputed is refused on resume, not read",
+          "[checkpoint][cli][branch-and-bound]") {
+  const fs::path folder = tverify::testing::fresh_folder("checkpoint-test", "trees"),
+                 capture = tverify::testing::fresh_folder("checkpoint-test", "trees-capture");
+  auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{
+        "check",     "model",    "--onnx",   std::string(TVERIFY_SOURCE_DIR) + "/examples/models/previous.onnx",
+        "--task",    "previous", "--V",      "16",
+        "--lengths", "1:2",      "--method", "bounds"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return tverify::testing::run_tverify(args, folder, capture, 120);
+  };
+  REQUIRE(run({"--checkpoint", "ck.json"}).exit_code == 0);
+  const Json saved = Json::parse(tverify::testing::read_all(folder / "ck.json"));
+  // The bound trees' enumeration: each finished chunk's accumulator is a list of trees, each [boxes, decided, open,
+  // wrong, unexplored, ...]. Length 1's tree leaves its one box open: its position set emptied, then a token past V.
+  std::size_t trees = saved["enumerations"].size();
+  for (std::size_t e = 0; e < saved["enumerations"].size(); ++e)
+    if (saved["enumerations"][e]["label"] == "bound trees") trees = e;
+  REQUIRE(trees < saved["enumerations"].size());
+  for (const Json bad_set : {Json::array(), Json::array({0, 16}), Json::array({2, 1})}) {
+    Json forged = saved;
+    Json& first_tree = forged["enumerations"][trees]["finished"][0][1][0];
+    REQUIRE(first_tree[2].size() == 1);  // open: one box of length 1
+    first_tree[2][0][0] = bad_set;
+    write_text(folder / "ck.json", resealed(forged).dump());
+    const auto resumed = run({"--checkpoint", "ck.json", "--resume", "--json", "forged.json"});
+    INFO(bad_set.dump() << ": " << resumed.err);
+    CHECK(resumed.exit_code == 2);
+    CHECK_THAT(resumed.err, Catch::Contains("bound tree 1 (length 1, target 0) holds a box that is not one"));
+    CHECK(!fs::exists(folder / "forged.json"));
+  }
+}

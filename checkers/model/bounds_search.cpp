@@ -1,5 +1,6 @@
 #include "checkers/model/bounds_search.hpp"
 
+#include "checkers/errors.hpp"
 #include "checkers/progress.hpp"
 #include "checkers/wire.hpp"
 #include "model/box_decision.hpp"
@@ -200,6 +201,28 @@ TreeResult explore(const BoundsRequest& r, const Tree& tree, std::uint64_t cap, 
   return out;
 }
 
+// Whether a box is one of `length` positions over V tokens, each position's tokens non-empty and ascending.
+bool box_of(const DataBox& box, int length, long long V) {
+  if (box.size() != static_cast<std::size_t>(length)) return false;
+  return std::all_of(box.begin(), box.end(), [V](const std::vector<std::int64_t>& set) {
+    return !set.empty() && set.front() >= 0 && set.back() < V && std::is_sorted(set.begin(), set.end()) &&
+           std::adjacent_find(set.begin(), set.end()) == set.end();
+  });
+}
+
+// Whether a tree's result holds only boxes of its length over V tokens, decided for its own target: what exploring
+// gives, and what a result restored from a checkpoint or received from another rank must be before its members are
+// listed (a forged one, with its digest recomputed, would otherwise be read out of bounds).
+bool well_formed(const TreeResult& t, const Tree& tree, long long V) {
+  auto boxes_of_tree = [&](const std::vector<DataBox>& boxes) {
+    return std::all_of(boxes.begin(), boxes.end(), [&](const DataBox& b) { return box_of(b, tree.length, V); });
+  };
+  return boxes_of_tree(t.open) && boxes_of_tree(t.wrong) && boxes_of_tree(t.unexplored) &&
+         std::all_of(t.decided.begin(), t.decided.end(), [&](const DecidedBox& d) {
+           return d.length == tree.length && d.target == tree.target && box_of(d.box, tree.length, V);
+         });
+}
+
 }  // namespace
 
 std::uint64_t sequences_of_length(long long V, int n) {
@@ -236,6 +259,14 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
       [](std::vector<TreeResult>& into, std::vector<TreeResult>&& from) {
         for (auto& t : from) into.push_back(std::move(t));
       });
+  if (results.size() != trees.size())
+    throw UsageError(fmt::format("--resume: {} bound trees restored for a run of {}", results.size(), trees.size()));
+  for (std::size_t k = 0; k < trees.size(); ++k)
+    if (!well_formed(results[k], trees[k], r.V))
+      throw UsageError(fmt::format(
+          "--resume: bound tree {} (length {}, target {}) holds a box that is not one of its length over {} tokens: "
+          "the checkpoint was not written by this run",
+          k + 1, trees[k].length, trees[k].target, r.V));
   BoundsCover cover;
   for (const TreeResult& t : results)
     if (!t.no_box_evaluation.empty()) {
