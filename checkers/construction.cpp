@@ -149,6 +149,12 @@ std::vector<ParamSpec> Construction::params_for(const std::string& verb) const {
   return out;
 }
 
+bool Construction::shown_for(const std::string& verb, const std::string& param) const {
+  if (!declaration_.features.never_read) return true;
+  const auto never = declaration_.features.never_read(verb);
+  return std::find(never.begin(), never.end(), param) == never.end();
+}
+
 void Construction::require_verb(const std::string& verb) const {
   if (verb == "prove" && (!has_proofs() || !actions_.prove))
     throw UsageError("construction '" + name() + "' has no Z3 proofs (its claims are checked with `tverify check " +

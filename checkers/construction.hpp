@@ -112,6 +112,9 @@ struct ConstructionFeatures {
   // takes.
   std::function<std::vector<std::string>(const std::string& verb, const SweepRequest* sweep, const ParamValues&)>
       unread_params{};
+  // The parameters `verb` never reads, whatever the values: left out of its --help and its completion. They are still
+  // parsed, so that unread_params refuses one given by name. Unset: none.
+  std::function<std::vector<std::string>(const std::string& verb)> never_read{};
 };
 
 // What a construction is, as data.
@@ -156,6 +159,8 @@ class Construction {
   // The parameters `verb` reads: params(), or for "prove" the declared prove_params and for "export" and "weights"
   // the declared export_params.
   std::vector<ParamSpec> params_for(const std::string& verb) const;
+  // Whether `verb`'s --help and completion show the parameter (ConstructionFeatures::never_read).
+  bool shown_for(const std::string& verb, const std::string& param) const;
   const std::vector<VariantSpec>& variants() const { return declaration_.variants; }
   const std::vector<ClaimSpec>& claims() const { return declaration_.claims; }
   const std::vector<SweepSpec>& sweeps() const { return declaration_.sweeps; }

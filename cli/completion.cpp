@@ -20,6 +20,7 @@ struct CommandWords {
 void collect(const CLI::App& app, const std::string& path, std::vector<CommandWords>& out) {
   CommandWords words{path, {}, {}, {}, {}};
   for (const CLI::Option* o : app.get_options()) {
+    if (o->get_group().empty()) continue;  // hidden from --help: an option this command never reads
     for (const auto& name : o->get_lnames()) {
       const std::string option = "--" + name;
       words.options.push_back(option);

@@ -146,7 +146,10 @@ struct ConstructionArgs {
   void add_to(CLI::App* app, const Construction& c, const std::string& for_verb) {
     construction = &c;
     verb = for_verb;
-    for (const auto& p : c.params_for(verb)) params.add(app, p);
+    for (const auto& p : c.params_for(verb)) {
+      params.add(app, p);
+      if (!c.shown_for(verb, p.name)) params.options.at(p.name)->group("");  // parsed, refused by name, not shown
+    }
   }
   // The given values validated against the parameters the verb reads, defaults filled in.
   ParamValues parse() const { return ParamValues::parse(construction->params_for(verb), params.given()); }

@@ -161,3 +161,31 @@ TEST_CASE("help: eval offers --bits only where the construction has a floating-p
   for (const std::string name : {"count3", "cat", "markov"})
     CHECK_FALSE(has_option(run_cli({"eval", name, "--help"}).out, "--bits"));
 }
+
+TEST_CASE("help: each verb of model lists the options it reads; one it never reads is still refused by name",
+          "[cli][help]") {
+  // From docs/model.md: eval reads the model and one input; check and sweep read the task and its domain, not --logits.
+  const auto eval = listed_options(run_cli({"eval", "model", "--help"}).out);
+  for (const std::string p : {"--onnx", "--input", "--logits", "--weights-as-decimal"}) CHECK(contains(eval, p));
+  for (const std::string p : {"--task", "--V", "--N", "--p", "--q", "--lengths", "--decode", "--bos", "--expected",
+                              "--samples", "--seed", "--method", "--max-boxes"})
+    CHECK_FALSE(contains(eval, p));
+  for (const std::string verb : {"check", "sweep"}) {
+    const auto listed = listed_options(run_cli({verb, "model", "--help"}).out);
+    INFO(verb);
+    CHECK_FALSE(contains(listed, "--logits"));
+    for (const std::string p :
+         {"--onnx", "--task", "--V", "--lengths", "--decode", "--expected", "--samples", "--seed", "--method"})
+      CHECK(contains(listed, p));
+  }
+  const std::string model = std::string(TVERIFY_SOURCE_DIR) + "/examples/models/previous.onnx";
+  const auto task = run_cli({"eval", "model", "--onnx", model, "--input", "16,1", "--task", "previous"});
+  CHECK(task.exit_code == 2);
+  CHECK_THAT(task.err, Catch::Contains("--task applies to check and sweep model"));
+  const auto lengths = run_cli({"eval", "model", "--onnx", model, "--input", "16,1", "--lengths", "1:2"});
+  CHECK(lengths.exit_code == 2);
+  CHECK_THAT(lengths.err, Catch::Contains("--lengths is not read by `tverify eval model`"));
+  const auto logits = run_cli({"check", "model", "--onnx", model, "--task", "previous", "--logits"});
+  CHECK(logits.exit_code == 2);
+  CHECK_THAT(logits.err, Catch::Contains("--logits is not read by `tverify check model`"));
+}

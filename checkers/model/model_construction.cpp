@@ -150,6 +150,14 @@ std::vector<std::string> model_unread_params(const std::string& verb, const Swee
   return out;
 }
 
+// What eval never reads (the check's options, refused by name) and what check and sweep never read (--logits).
+std::vector<std::string> model_never_read(const std::string& verb) {
+  if (verb == "eval")
+    return {"task",      "V",       "N",      "p",    "q",      "expected", "samples",
+            "max-boxes", "lengths", "decode", "seed", "method", "bos"};
+  return {"logits"};
+}
+
 }  // namespace
 
 Construction model_construction() {
@@ -159,8 +167,10 @@ Construction model_construction() {
     return [&spec](const ModelRun& run, const ClaimSelection&) { return check_task(run, spec); };
   };
   // eval prints the certified argmax at every position (no --trace); there are no Z3 proofs.
-  const ConstructionFeatures features{
-      .eval_traces = false, .estimates_memory = true, .unread_params = model_unread_params};
+  const ConstructionFeatures features{.eval_traces = false,
+                                      .estimates_memory = true,
+                                      .unread_params = model_unread_params,
+                                      .never_read = model_never_read};
   return {{"model",
            "a user's ONNX model (torch.onnx.export), checked against a reference task",
            model_params(),

@@ -32,6 +32,11 @@ def test_verbs_constructions_and_options(script, tmp_path):
     # Options of that command only: --onnx is the model's, --vary a sweep's.
     options = completions(script, tmp_path, ["tverify", "check", "copy", "--"])
     assert "--checkpoint" in options and "--onnx" not in options and "--vary" not in options
+    # eval model offers what eval reads: the model and one input, not the check's task and domain.
+    evaluated = completions(script, tmp_path, ["tverify", "eval", "model", "--"])
+    assert "--input" in evaluated and "--logits" in evaluated and "--task" not in evaluated
+    assert "--lengths" not in evaluated and "--logits" not in completions(script, tmp_path,
+                                                                           ["tverify", "check", "model", "--"])
     assert "--vary" in completions(script, tmp_path, ["tverify", "sweep", "model", "--"])
 
 
