@@ -69,16 +69,18 @@ std::string plot_words(const std::string& text) {
   return out;
 }
 
-std::string gnuplot_label(const std::string& label, LabelTarget target) {
+std::string latex_of_label(const std::string& label) {
   const std::vector<std::string> parts = pieces(label);
   std::string out;
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    const bool math = k % 2 == 1;
-    if (target == LabelTarget::Latex)
-      out += math ? "$" + parts[k] + "$" : latex_escape(parts[k]);
-    else
-      out += math ? enhanced_math(parts[k]) : enhanced_words(parts[k]);
-  }
+  for (std::size_t k = 0; k < parts.size(); ++k) out += k % 2 == 1 ? "$" + parts[k] + "$" : latex_escape(parts[k]);
+  return out;
+}
+
+std::string gnuplot_label(const std::string& label, LabelTarget target) {
+  if (target == LabelTarget::Latex) return double_quoted(latex_of_label(label));
+  const std::vector<std::string> parts = pieces(label);
+  std::string out;
+  for (std::size_t k = 0; k < parts.size(); ++k) out += k % 2 == 1 ? enhanced_math(parts[k]) : enhanced_words(parts[k]);
   return double_quoted(out);
 }
 

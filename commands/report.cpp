@@ -1,7 +1,10 @@
 #include "commands/report.hpp"
 
 #include "checkers/certificate.hpp"
+#include "checkers/construction.hpp"
 #include "checkers/errors.hpp"
+#include "checkers/plot_labels.hpp"
+#include "commands/column_words.hpp"
 #include "commands/table_render.hpp"
 
 #include <fmt/format.h>
@@ -98,6 +101,26 @@ std::string sweep_kind(const Json& cert) {
                      sweep.value("fast", false) ? " --fast" : "");
 }
 
+// The same in words, for LaTeX: "Sweep of copy over $\tau$ (fast path)".
+std::string sweep_kind_words(const Json& cert) {
+  const Json& sweep = cert["sweep"];
+  return fmt::format("Sweep of {} over {}{}", plot_words(cert.value("construction", "")),
+                     column_words(vary_key(sweep.value("vary", ""))), sweep.value("fast", false) ? " (fast path)" : "");
+}
+
+// Entries of an object in words, "; "-separated: its parameters ("$D$ = 2"), or its summary's numbers.
+std::string settings_words(const Json& object) {
+  std::string out;
+  for (const auto& [key, value] : object.items())
+    if (value.is_primitive()) out += (out.empty() ? "" : "; ") + setting_words(column_words(key), json_text(value));
+  return out;
+}
+
+// Each header key in its words.
+void name_columns(Table& t) {
+  for (const auto& key : t.header) t.words[key] = column_words(key);
+}
+
 // A sweep certificate: its caption names the sweep and its summary's numbers; one row per probe.
 Table sweep_table(const Json& cert) {
   std::string summary;
@@ -108,6 +131,11 @@ Table sweep_table(const Json& cert) {
           cert["probes"]["columns"].get<Cells>(),
           {},
           1};
+  const std::string summary_words = settings_words(cert["summary"]);
+  t.latex_caption = fmt::format("{} ({}; variant {}; {}){}", sweep_kind_words(cert),
+                                plot_words(cert["sweep"].value("output", "")), plot_words(cert.value("variant", "")),
+                                settings_words(cert["params"]), summary_words.empty() ? "" : ": " + summary_words);
+  name_columns(t);
   for (const auto& row : cert["probes"]["rows"]) t.rows.push_back(row.get<Cells>());
   return t;
 }
@@ -129,6 +157,9 @@ Table sweep_summary_table(const std::vector<Json>& certs) {
           keys.size()};
   t.header.insert(t.header.end(), summary.begin(), summary.end());
   t.constant_columns_in_caption = true;
+  t.latex_caption =
+      fmt::format("{}, {} certificate{}", sweep_kind_words(certs.front()), certs.size(), certs.size() == 1 ? "" : "s");
+  name_columns(t);
   auto cell = [](const Json& object, const std::string& key) {
     return object.contains(key) && object[key].is_primitive() ? json_text(object[key]) : "";
   };

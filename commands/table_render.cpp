@@ -2,6 +2,8 @@
 
 #include "checkers/errors.hpp"
 #include "checkers/latex_text.hpp"
+#include "checkers/plot_labels.hpp"
+#include "commands/column_words.hpp"
 
 #include <fmt/format.h>
 
@@ -80,6 +82,26 @@ std::string latex_row(const Cells& cells) {
   return out + " \\tabularnewline\n";
 }
 
+// The header row: each key in its words where the table has them.
+std::string latex_header(const Table& t) {
+  std::string out;
+  for (std::size_t i = 0; i < t.header.size(); ++i) {
+    const auto words = t.words.find(t.header[i]);
+    out += (i ? " & " : "") + (words != t.words.end() ? latex_of_label(words->second) : latex_escape(t.header[i]));
+  }
+  return out + " \\tabularnewline\n";
+}
+
+std::string latex_caption(const Table& t) {
+  return t.latex_caption.empty() ? latex_escape(t.caption) : latex_of_label(t.latex_caption);
+}
+
+// Text added at the end of the caption, in both forms: `plain` as text, `words` as a plot label.
+void extend_caption(Table& t, const std::string& plain, const std::string& words) {
+  if (!t.latex_caption.empty()) t.latex_caption += words;
+  t.caption += plain;
+}
+
 // The column specification: each column its share of the line, ragged right.
 std::string column_spec(const std::vector<double>& shares) {
   std::string spec;
@@ -91,12 +113,12 @@ std::string column_spec(const std::vector<double>& shares) {
 
 std::string latex_part(const Table& t, const std::string& note) {
   const std::string spec = column_spec(column_shares(t));
-  const std::string caption = latex_escape(t.caption);
+  const std::string caption = latex_caption(t);
   // LaTeX typesets a caption twice (it measures it first), and a \footnotemark there would step the footnote counter
   // twice: the counter is stepped once before the table, and the mark and the text name its value.
   std::string out = "\\begingroup\\footnotesize\n\\stepcounter{footnote}\n\\begin{longtable}{" + spec + "}\n";
   out += "\\caption[{" + caption + "}]{" + caption + "\\footnotemark[\\value{footnote}]}\\\\\n\\toprule\n" +
-         latex_row(t.header) + "\\midrule\n\\endfirsthead\n\\toprule\n" + latex_row(t.header) +
+         latex_header(t) + "\\midrule\n\\endfirsthead\n\\toprule\n" + latex_header(t) +
          "\\midrule\n\\endhead\n\\midrule\n" +
          fmt::format("\\multicolumn{{{}}}{{r}}{{continued on the next page}}\\\\\n", t.header.size()) +
          "\\endfoot\n\\bottomrule\n\\endlastfoot\n";
@@ -145,9 +167,11 @@ std::vector<std::string> two_column_part(const Table& t, const std::string& note
   }
   std::vector<std::string> out;
   for (std::size_t f = 0; f < floats.size(); ++f) {
-    const std::string caption = latex_escape(t.caption + (f == 0 ? "" : " (continued)"));
+    Table captioned = t;
+    if (f > 0) extend_caption(captioned, " (continued)", " (continued)");
+    const std::string caption = latex_caption(captioned);
     std::string text = "\\begin{table*}\\footnotesize\\centering\n\\caption[{" + caption + "}]{" + caption +
-                       "}\n\\begin{tabular}{" + column_spec(shares) + "}\n\\toprule\n" + latex_row(t.header) +
+                       "}\n\\begin{tabular}{" + column_spec(shares) + "}\n\\toprule\n" + latex_header(t) +
                        "\\midrule\n";
     for (const auto& r : floats[f]) text += latex_row(r);
     text += "\\bottomrule\n\\end{tabular}\n\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize\\raggedright " +
@@ -182,17 +206,28 @@ std::vector<Table> split_columns(const Table& t) {
       part.insert(part.end(), cells.begin() + static_cast<long>(first), cells.begin() + static_cast<long>(last));
       return part;
     };
-    Table part{fmt::format("{} (part {} of {})", t.caption, p + 1, ranges.size()), pick(t.header), {}, keys};
+    Table part = t;
+    part.header = pick(t.header);
+    part.rows.clear();
+    part.key_columns = keys;
+    const std::string which = fmt::format(" (part {} of {})", p + 1, ranges.size());
+    extend_caption(part, which, which);
     for (const auto& r : t.rows) part.rows.push_back(pick(r));
     out.push_back(std::move(part));
   }
   return out;
 }
 
+// A column's one value in the caption's words.
+std::string column_setting_words(const Table& t, const std::string& key, const std::string& value) {
+  const auto words = t.words.find(key);
+  return setting_words(words != t.words.end() ? words->second : plot_words(key), value);
+}
+
 // The table with each key column that holds one value in every row moved into the caption ("variant: paper"), and
 // with constant_columns_in_caption every other such column too once there are two rows; at least one key column stays.
 Table constant_columns_in_caption(Table t) {
-  std::string moved;
+  std::string moved, moved_words;
   for (std::size_t c = 0; c < t.header.size() && !t.rows.empty();) {
     const bool movable = c < t.key_columns ? t.key_columns > 1 : t.constant_columns_in_caption && t.rows.size() > 1;
     if (!movable || !std::all_of(t.rows.begin(), t.rows.end(), [&](const Cells& r) { return r[c] == t.rows[0][c]; })) {
@@ -200,11 +235,12 @@ Table constant_columns_in_caption(Table t) {
       continue;
     }
     moved += (moved.empty() ? "" : "; ") + t.header[c] + ": " + t.rows[0][c];
+    moved_words += (moved_words.empty() ? "" : "; ") + column_setting_words(t, t.header[c], t.rows[0][c]);
     t.header.erase(t.header.begin() + static_cast<long>(c));
     for (auto& r : t.rows) r.erase(r.begin() + static_cast<long>(c));
     if (c < t.key_columns) --t.key_columns;
   }
-  if (!moved.empty()) t.caption += " (" + moved + ")";
+  if (!moved.empty()) extend_caption(t, " (" + moved + ")", " (" + moved_words + ")");
   return t;
 }
 

@@ -180,22 +180,30 @@ TEST_CASE("report --wide tabulates the certificates of one kind of sweep one row
   CHECK(md.find("| copy | corrected | 2 | 2 | 4 | 1/16 | 21/16 |\n| copy | corrected | 2 | 2 | 5 | 1/16 | 3/2 |") !=
         std::string::npos);
   CHECK(md.find("| 1 | refuted |") == std::string::npos);
-  // LaTeX: the columns with one value in every row, parameters or summary, are said once in the caption.
+  // LaTeX: the columns with one value in every row, parameters or summary, are said once in the caption, and
+  // captions and column headers are in words, parameters in math (Markdown keeps the keys --columns selects by).
   const std::string tex = certificates_table(certs, TableFormat::Latex, TableLayout::PerCertificate);
-  CHECK(tex.find("{sweep copy --vary tau, 2 certificates (construction: copy; variant: corrected; D: 2; n: 2; "
-                 "resolution: 1/16)}") != std::string::npos);
-  CHECK(tex.find("L & smallest\\_\\allowbreak{}verified\\_\\allowbreak{}tau \\tabularnewline\n"
-                 "\\midrule\n\\endfirsthead") != std::string::npos);
+  CHECK(tex.find("{Sweep of copy over $\\tau$, 2 certificates (construction: copy; variant: corrected; $D$ = 2; "
+                 "$n$ = 2; resolution: 1/16)}") != std::string::npos);
+  CHECK(tex.find("$L$ & smallest verified $\\tau$ \\tabularnewline\n\\midrule\n\\endfirsthead") != std::string::npos);
+  CHECK(tex.find("tau_") == std::string::npos);
+  CHECK(tex.find("tau\\_") == std::string::npos);
+  // One table per certificate: its summary's numbers in the caption, in words.
+  const std::string each = certificates_table({certs[0]}, TableFormat::Latex);
+  CHECK(each.find("{Sweep of copy over $\\tau$ (tau-L4; variant corrected; $D$ = 2; $n$ = 2; $L$ = 4): "
+                  "construction: copy; resolution: 1/16; smallest verified $\\tau$: 21/16") != std::string::npos);
+  CHECK(each.find("$\\tau$ & verdict \\tabularnewline") != std::string::npos);
   CHECK(tex.find("5 & 3/2 \\tabularnewline") != std::string::npos);
   // Another kind of sweep gets its own table; a single certificate keeps every column.
   Json other = tau_sweep_certificate(4, "21/16");
   other["sweep"]["vary"] = "L";
   const std::string two =
       certificates_table({certs[0], other, certs[1]}, TableFormat::Latex, TableLayout::PerCertificate);
-  CHECK(two.find("{sweep copy --vary tau, 2 certificates (") != std::string::npos);
-  CHECK(two.find("{sweep copy --vary L, 1 certificate (construction: copy; variant: corrected; D: 2; n: 2)}") !=
-        std::string::npos);
-  CHECK(two.find("L & resolution & smallest") != std::string::npos);
+  CHECK(two.find("{Sweep of copy over $\\tau$, 2 certificates (") != std::string::npos);
+  CHECK(
+      two.find("{Sweep of copy over $L$, 1 certificate (construction: copy; variant: corrected; $D$ = 2; $n$ = 2)}") !=
+      std::string::npos);
+  CHECK(two.find("$L$ & resolution & smallest verified $\\tau$") != std::string::npos);
 }
 
 TEST_CASE("LaTeX escapes every special character and splits a table wider than a page", "[report]") {
