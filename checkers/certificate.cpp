@@ -207,6 +207,7 @@ Json validated_certificate(const Json& j, const std::string& what) {
     if (!o.is_object()) check.fail("options", "an object");
     check.count(o, "max_counterexamples", "options.max_counterexamples", 100000, false);
     check.count(o, "timeout_ms", "options.timeout_ms", 86'400'000, false, 1000);  // --timeout-s 1..86400
+    if (o.contains("cross_check") && o["cross_check"] != true) check.fail("options.cross_check", "true, or absent");
     if (o.contains("requested_claims") && !o["requested_claims"].is_array())
       check.fail("options.requested_claims", "a list");
     if (o.contains("requested_claims"))

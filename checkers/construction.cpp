@@ -245,6 +245,7 @@ CheckReport Construction::prove(const ParamValues& params, const std::string& va
   const ClaimSelection asked = requested_claims("prove", params, variant, claim_ids);
   CheckReport report = new_report("prove", params, variant);
   report.options = Json{{"timeout_ms", options.timeout_ms}, {"requested_claims", claim_ids}};
+  if (options.cross_check) report.options["cross_check"] = true;
   actions_.prove(params, variant, asked, options, run, report);
   require_results(asked, report);
   mark_vacuous_outside_hypotheses(report.claims);

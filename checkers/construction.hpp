@@ -21,7 +21,8 @@ namespace tverify {
 
 struct ProofOptions {
   unsigned timeout_ms = 60'000;
-  std::string smt2_dir;  // empty: no SMT-LIB2 dump
+  std::string smt2_dir;      // empty: no SMT-LIB2 dump
+  bool cross_check = false;  // each query also put to cvc5 (checkers/second_solver.hpp)
 };
 
 struct VariantSpec {

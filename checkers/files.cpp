@@ -4,12 +4,9 @@
 #include "checkers/errors.hpp"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,7 +19,6 @@
 #include <optional>
 #include <set>
 
-extern char** environ;
 
 namespace tverify {
 namespace fs = std::filesystem;
@@ -350,69 +346,6 @@ OutputDirLock::OutputDirLock(OutputDirLock&& other) noexcept : fd_(other.fd_) { 
 
 OutputDirLock::~OutputDirLock() {
   if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the lock
-}
-
-std::optional<std::string> find_program(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    std::error_code ec;
-    const fs::path candidate = fs::absolute(fs::path(dirs.substr(start, end - start)) / program, ec);
-    if (!ec && fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-    start = end + 1;
-  }
-  return std::nullopt;
-}
-
-bool run_program(const std::string& program, const std::vector<std::string>& args, const std::string& cwd,
-                 const std::string& input) {
-  const std::optional<std::string> executable = find_program(program);  // resolved here, before the chdir below
-  if (!executable) return false;
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return false;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  std::vector<std::string> argv_text{program};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, executable->c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe_fds[0]);
-  if (spawned != 0) {
-    ::close(pipe_fds[1]);
-    return false;
-  }
-  // A program that exits without reading all its input must not kill this one with SIGPIPE: block it on this thread
-  // while writing (the signal is synchronous, so it stays pending here) and discard it afterwards.
-  sigset_t pipe_set, previous;
-  sigemptyset(&pipe_set);
-  sigaddset(&pipe_set, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_set, &previous);
-  const char* p = input.data();
-  std::size_t left = input.size();
-  while (left > 0) {
-    const ssize_t n = ::write(pipe_fds[1], p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    p += n, left -= static_cast<std::size_t>(n);
-  }
-  ::close(pipe_fds[1]);
-  const timespec no_wait{0, 0};
-  while (sigtimedwait(&pipe_set, nullptr, &no_wait) > 0) {}
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return false;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 void create_output_folder(const std::string& dir, const std::string& option) {

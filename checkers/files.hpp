@@ -97,12 +97,4 @@ class OutputDirLock {
   int fd_ = -1;
 };
 
-// Runs `program` (found on PATH before the change of folder) with `args`, no shell, in folder `cwd`, its standard
-// input fed from `input`, its output discarded.
-// Returns whether it ran and exited 0.
-bool run_program(const std::string& program, const std::vector<std::string>& args, const std::string& cwd,
-                 const std::string& input);
-// The absolute path of the executable file `program` on PATH, if there is one.
-std::optional<std::string> find_program(const std::string& program);
-
 }  // namespace tverify

@@ -1,6 +1,7 @@
 #include "checkers/proof_dump.hpp"
 
 #include "checkers/files.hpp"
+#include "checkers/second_solver.hpp"
 
 #include <filesystem>
 
@@ -9,6 +10,8 @@ namespace tverify {
 proofs::QueryOptions query_options(const ProofOptions& options) {
   proofs::QueryOptions query;
   query.timeout_ms = options.timeout_ms;
+  if (options.cross_check)
+    query.second_solver = [timeout = options.timeout_ms](const std::string& smt2) { return ask_cvc5(smt2, timeout); };
   if (options.smt2_dir.empty()) return query;
   query.dump = [dir = options.smt2_dir](const std::string& name, const std::string& smt2) {
     create_output_folder(dir, "--smt2");

@@ -5,6 +5,7 @@
 #include "checkers/errors.hpp"
 #include "checkers/file_manifest.hpp"
 #include "checkers/files.hpp"
+#include "checkers/programs.hpp"
 #include "checkers/plot_labels.hpp"
 
 #include <fmt/format.h>

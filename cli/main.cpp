@@ -12,6 +12,7 @@
 #include "commands/recheck.hpp"
 #include "commands/recorded_command.hpp"
 #include "checkers/registry.hpp"
+#include "checkers/second_solver.hpp"
 #include "commands/enclosure_text.hpp"
 #include "commands/report.hpp"
 #include "checkers/suggest.hpp"
@@ -267,10 +268,12 @@ int run_eval(const Construction& c, const ParamValues& params, const std::map<st
 }
 
 int run_prove(const ConstructionArgs& args, const std::vector<std::string>& claims, const std::string& variant,
-              const std::string& json_path, const std::string& smt2_dir, const std::string& timeout_s,
+              const std::string& json_path, const std::string& smt2_dir, const std::string& timeout_s, bool cross_check,
               const CommonRunArgs& common, const std::string& command) {
   ProofOptions proof;
   proof.timeout_ms = static_cast<unsigned>(parse_integer_option("--timeout-s", timeout_s, 1, 86400) * 1000);
+  if (cross_check) require_cvc5();
+  proof.cross_check = cross_check;
   const int code = run_claims_verb(
       args, variant, json_path, common, command,
       [&](const Construction& c, const ParamValues& params, const std::string& v, const RunOptions& options) {
@@ -472,6 +475,7 @@ int run(int argc, char** argv) {
   auto* prove = app.add_subcommand("prove", "prove claims of a construction with Z3 (all inputs symbolically)");
   prove->require_subcommand(1);
   std::string smt2_dir, timeout_s = "60";
+  bool cross_check = false;
   auto* sweep = app.add_subcommand(
       "sweep", "sweep a parameter; write its certificate (JSON), table (CSV) and figures (PNG, PDF, LaTeX)");
   sweep->require_subcommand(1);
@@ -503,6 +507,9 @@ int run(int argc, char** argv) {
       add_claim_options(pr, "prove");
       pr->add_option("--smt2", smt2_dir, "dump every query as SMT-LIB2 into this directory")->type_name("DIR");
       pr->add_option("--timeout-s", timeout_s, "Z3 timeout per query in seconds (default 60)")->type_name("INT");
+      pr->add_flag("--cross-check", cross_check,
+                   "run every query through cvc5 as well (its SMT-LIB2 text); sat against unsat makes the claim "
+                   "unknown, and the certificate records both answers");
     }
     if (!c->sweeps().empty()) {
       auto* sw = sweep->add_subcommand(c->name(), c->paper());
@@ -614,7 +621,8 @@ int run(int argc, char** argv) {
       return 0;
     }
     if (c->has_proofs() && prove->got_subcommand(c->name()))
-      return run_prove(prove_args[c->name()], claims, variant, json_path, smt2_dir, timeout_s, common, command);
+      return run_prove(prove_args[c->name()], claims, variant, json_path, smt2_dir, timeout_s, cross_check, common,
+                       command);
     if (eval->got_subcommand(c->name())) {
       const ParamValues params = eval_args[c->name()].parse();
       const long bits = bits_text.empty() ? 0 : parse_integer_option("--bits", bits_text, 2, 65536);

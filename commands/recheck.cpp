@@ -5,6 +5,7 @@
 #include "checkers/files.hpp"
 #include "commands/recorded_command.hpp"
 #include "checkers/registry.hpp"
+#include "checkers/second_solver.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -61,6 +62,7 @@ struct Rerun {
   std::vector<std::string> claims;
   std::size_t max_counterexamples = default_max_counterexamples;
   unsigned timeout_ms = default_timeout_ms;
+  bool cross_check = false;
   SweepRequest sweep;
   std::vector<CertificateDifference> differences;  // between the stored fields and the command
 };
@@ -71,6 +73,7 @@ Rerun from_stored_fields(const Json& cert, const CertificateCommand& stored, std
   if (options.contains("max_counterexamples"))
     run.max_counterexamples = options["max_counterexamples"].get<std::size_t>();
   if (options.contains("timeout_ms")) run.timeout_ms = options["timeout_ms"].get<unsigned>();
+  run.cross_check = options.value("cross_check", false);
   if (is_sweep(cert)) {
     const Json& sweep = cert["sweep"];
     run.sweep =
@@ -88,7 +91,10 @@ Rerun from_recorded_command(const Json& cert, const CertificateCommand& stored, 
   const std::string verb = cert.value("verb", "check");
   Rerun run{CertificateCommand{c, ParamValues::parse(c.params_for(verb), recorded.params),
                                c.variant_or_default(recorded.variant)},
-            recorded.claims, recorded.max_counterexamples, recorded.timeout_ms,
+            recorded.claims,
+            recorded.max_counterexamples,
+            recorded.timeout_ms,
+            recorded.cross_check,
             SweepRequest{recorded.vary, recorded.fast, "", recorded.sweep_options, cert.value("command", ""),
                          recorded.max_counterexamples_given}};
   auto text = [](const Json& params, const std::string& key) {
@@ -252,6 +258,8 @@ RecheckResult recheck_certificate(const Json& cert, const std::string& path, Run
     if (cert.value("verb", "check") == "prove") {
       ProofOptions proof;
       proof.timeout_ms = run.timeout_ms;
+      if (run.cross_check) require_cvc5();
+      proof.cross_check = run.cross_check;
       fresh = c.prove(params, variant, run.claims, proof, options);
     } else {
       fresh = c.check(params, variant, run.claims, options);

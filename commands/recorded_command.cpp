@@ -108,6 +108,7 @@ std::vector<RunOptionSpec> run_options_of(const std::string& verb, const Constru
   if (verb == "prove") {
     out.push_back(text_option("smt2"));
     out.push_back(count_option("timeout-s", 1, 86400));
+    out.push_back(flag_option("cross-check"));
   }
   if (verb == "sweep") {
     out.push_back(text_option("vary"));
@@ -153,6 +154,8 @@ std::variant<RecordedCommand, std::string> read_recorded_command(const std::stri
         out.max_counterexamples_given = true;
       } else if (name == "max-memory")
         parse_memory_size(text, "--max-memory");  // recheck runs under its own budget
+      else if (name == "cross-check")
+        out.cross_check = true;
       else if (name == "timeout-s")
         out.timeout_ms = static_cast<unsigned>(count_value(*table.run_option(name), text) * 1000);
       else if (const RunOptionSpec* spec = table.run_option(name); !spec->flag && spec->min <= spec->max)

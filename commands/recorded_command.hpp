@@ -43,6 +43,7 @@ struct RecordedCommand {
   std::size_t max_counterexamples = default_max_counterexamples;
   bool max_counterexamples_given = false;
   unsigned timeout_ms = default_timeout_ms;  // prove's --timeout-s
+  bool cross_check = false;                  // prove's --cross-check
   std::string vary;                          // sweep's --vary, --fast and its options
   bool fast = false;
   std::map<std::string, std::string> sweep_options;

@@ -49,12 +49,11 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   for (const auto& h : hypotheses) solver.add(h);
   solver.add(!goal);
   QueryOutcome out;
+  const std::string text = solver.to_smt2("unknown");  // ends with (check-sat)
   if (options.dump)
-    out.smt2_path =
-        options.dump(name, "; tverify query " + name + ": hypotheses and the negated goal; unsat proves the goal\n" +
-                               solver.to_smt2("unknown"));  // ends with (check-sat)
+    out.smt2_path = options.dump(
+        name, "; tverify query " + name + ": hypotheses and the negated goal; unsat proves the goal\n" + text);
   if (options.solve_dumped_text) {
-    const std::string text = solver.to_smt2("unknown");
     solver.reset();
     solver.from_string(text.c_str());
   }
@@ -72,6 +71,7 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   } else {
     out.reason = solver.reason_unknown();
   }
+  if (options.second_solver) out.second = options.second_solver(text);
   return out;
 }
 
@@ -82,6 +82,7 @@ ProofResult from_outcome(std::string statement, const QueryOutcome& q) {
   r.reason = q.reason;
   r.smt2_path = q.smt2_path;
   r.seconds = q.seconds;
+  r.second = q.second;
   return r;
 }
 

@@ -19,10 +19,21 @@ namespace tverify::proofs {
 // Receives a query's name and its SMT-LIB2 text, and returns where it put it.
 using QueryDump = std::function<std::string(const std::string& name, const std::string& smt2)>;
 
+// A second solver's answer to the same query, run on its SMT-LIB2 text (prove --cross-check: cvc5, run by
+// checkers/second_solver.hpp).
+struct SecondAnswer {
+  std::string solver;  // "cvc5 1.0.3"
+  std::string answer;  // "unsat", "sat", "unknown", "timeout" or "error"
+  std::string detail;  // for unknown and error: what the solver said
+  double seconds = 0;
+};
+using SecondSolver = std::function<SecondAnswer(const std::string& smt2)>;
+
 struct QueryOptions {
   unsigned timeout_ms = 60'000;
   QueryDump dump{};                // empty: no dump
   bool solve_dumped_text = false;  // solve the query as printed in SMT-LIB2 (re-parsed), exactly what --smt2 dumps
+  SecondSolver second_solver{};    // empty: Z3 alone
   std::string name{};  // the stem of the dump files' names, given by the caller (the claim's id); proofs append to it
 
   QueryOptions named(std::string stem) const {
@@ -40,6 +51,7 @@ struct QueryOutcome {
   std::string reason;     // Z3's reason for unknown
   std::string smt2_path;  // where the query was dumped, if it was
   double seconds = 0;
+  std::optional<SecondAnswer> second;  // with a second solver
 };
 
 // What a proof query established, in words: the claim checkers turn it into a verdict (checkers/proof_verdict.hpp).
@@ -51,6 +63,7 @@ struct ProofResult {
   std::string reason;          // why unknown
   std::string smt2_path;
   double seconds = 0;
+  std::optional<SecondAnswer> second;  // the second solver's answer to the same query, with one
 };
 
 // Asserts every hypothesis and not(goal); `name` names the query to its dump.

@@ -14,6 +14,7 @@
 #include "commands/recheck.hpp"
 #include "commands/recorded_command.hpp"
 #include "checkers/registry.hpp"
+#include "checkers/second_solver.hpp"
 #include "commands/report.hpp"
 #include "core/thread_caches.hpp"
 #include "proofs/z3_query.hpp"
@@ -218,21 +219,23 @@ void bind_claims_verbs(py::module_& m) {
       "prove",
       [](const std::string& construction, const std::map<std::string, std::string>& params, const std::string& variant,
          const std::vector<std::string>& claims, const RunLimits& limits, unsigned timeout_s,
-         const std::string& smt2_dir, const std::string& command, const Progress& progress) {
+         const std::string& smt2_dir, bool cross_check, const std::string& command, const Progress& progress) {
         ClaimsRequest r{construction, variant, command, params, claims, run_options(limits)};
         ProofOptions proof;
         proof.timeout_ms = timeout_s * 1000;
         proof.smt2_dir = smt2_dir;
+        proof.cross_check = cross_check;
         return claims_verb(r, "prove", progress,
                            [&proof](const Construction& c, const ParamValues& p, const std::string& v,
                                     const std::vector<std::string>& ids, const RunOptions& o) {
                              if (!proof.smt2_dir.empty()) ensure_writable_dir(proof.smt2_dir, "smt2");
+                             if (proof.cross_check) require_cvc5();
                              return c.prove(p, v, ids, proof, o);
                            });
       },
       "the certificate text of `tverify prove` and its exit code", py::arg("construction"), py::arg("params"),
       py::arg("variant"), py::arg("claims"), py::arg("limits"), py::arg("timeout_s"), py::arg("smt2_dir"),
-      py::arg("command"), py::arg("progress"));
+      py::arg("cross_check"), py::arg("command"), py::arg("progress"));
 }
 
 // One tensor's entries: (rational part, coefficient, radicand) as exact texts, a + b sqrt(r); a symbolic entry as

@@ -4,6 +4,7 @@
 // line; so do the claims tables the table scripts write, as docs/latex/claims.tex inputs them. Needs pdflatex
 // (texlive-latex-base and texlive-latex-recommended, installed by scripts/setup); about 10 s.
 #include "checkers/files.hpp"
+#include "checkers/programs.hpp"
 #include "cli_runner.hpp"
 
 #include <catch2/catch.hpp>

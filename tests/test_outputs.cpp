@@ -3,6 +3,7 @@
 // certificates and checkpoints that are validated field by field (a forged field is exit 2, or a named difference).
 #include "checkers/errors.hpp"
 #include "checkers/files.hpp"
+#include "checkers/programs.hpp"
 #include "cli_runner.hpp"
 
 #include <catch2/catch.hpp>

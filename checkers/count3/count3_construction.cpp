@@ -130,6 +130,8 @@ void prove_count3(const ParamValues&, const std::string&, const ClaimSelection&,
   printed.details["tight_constants"] = {{"statement", tight.details.value("proved_statement", "")},
                                         {"verdict", to_string(tight.verdict)},
                                         {"seconds", tight.details.value("seconds", 0.0)}};
+  if (tight.details.contains("cross_check"))
+    printed.details["tight_constants"]["cross_check"] = tight.details["cross_check"];
   printed.summary += std::string("; tight constants (eps <= 1, M eps >= n): ") + to_string(tight.verdict);
   report.claims.push_back(std::move(printed));
 }

@@ -71,6 +71,15 @@ def test_prove_certificates_validate(tmp_path, args):
     validator("prove").validate(certificate(tmp_path, "prove", *args))
 
 
+def test_a_cross_checked_prove_certificate_validates(tmp_path):
+    crossed = certificate(tmp_path, "prove", "count3", "--cross-check")
+    assert crossed["claims"][0]["details"]["cross_check"]["answer"] == "unsat"
+    validator("prove").validate(crossed)
+    with pytest.raises(ValidationError):  # an answer no solver gives
+        validator("prove").validate(broken(crossed, lambda c: c["claims"][0]["details"]["cross_check"]
+                                           .update(answer="probably")))
+
+
 @pytest.mark.parametrize("args", SWEEPS, ids=lambda a: " ".join(a[:3]))
 def test_sweep_certificates_validate(tmp_path, args):
     for written in sweep_certificates(tmp_path, *args):

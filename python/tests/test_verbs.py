@@ -30,6 +30,17 @@ def test_prove_is_the_cli_certificate(tmp_path):
     assert cert.json["verb"] == "prove"
 
 
+def test_a_cross_checked_prove_is_the_cli_certificate(tmp_path):
+    ran = cli("prove", "count3", "--cross-check", "--json", "p.json", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    cert = tverify.prove("count3", cross_check=True, progress=False)
+    assert cert.json["options"]["cross_check"] is True
+    assert cert.json["command"].endswith(" --cross-check")  # the command recheck re-runs
+    assert cert.json["claims"][0]["details"]["cross_check"]["agrees"] is True
+    with pytest.raises(ValueError, match="cross_check must be True or False"):
+        tverify.prove("count3", cross_check="yes", progress=False)
+
+
 def test_eval_is_the_cli_text(tmp_path):
     ran = cli("eval", "copy", "--input", "0,1,1,0", "--variant", "corrected", "--trace", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr

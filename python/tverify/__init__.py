@@ -363,12 +363,13 @@ def check(construction, claims=None, variant=None, threads=None, max_inputs=_DEF
     return Certificate(text, code)
 
 
-def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, smt2=None,
+def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, smt2=None, cross_check=False,
           max_inputs=_DEFAULT_MAX_INPUTS, max_counterexamples=_DEFAULT_MAX_COUNTEREXAMPLES, force=False, progress=None,
           max_memory=None, **params):
     """Proves claims with Z3 over all inputs symbolically, as `tverify prove` does; a Certificate as check's.
     timeout_s: each query's Z3 timeout in seconds (1..86400); smt2: a folder to dump every query into as SMT-LIB2
-    (the CLI's --smt2), written before Z3 runs it; the other options as check's."""
+    (the CLI's --smt2), written before Z3 runs it; cross_check=True: every query through cvc5 as well (the CLI's
+    --cross-check); the other options as check's."""
     spec = _construction(construction)
     given, words = _params(spec, params)
     claims = _claim_ids(claims)
@@ -379,9 +380,13 @@ def prove(construction, claims=None, variant=None, threads=None, timeout_s=60, s
         command += ["--timeout-s", str(timeout_s)]
     if smt2 is not None:
         command += ["--smt2", os.fspath(smt2)]
+    if not isinstance(cross_check, bool):
+        raise ValueError(f"cross_check must be True or False (got {cross_check!r})")
+    if cross_check:
+        command += ["--cross-check"]
     text, code = _polled(lambda report: _tverify.prove(construction, given, _variant(variant), claims, limits, timeout_s,
-                                                       "" if smt2 is None else os.fspath(smt2), shlex.join(command),
-                                                       report), progress)
+                                                       "" if smt2 is None else os.fspath(smt2), cross_check,
+                                                       shlex.join(command), report), progress)
     return Certificate(text, code)
 
 
