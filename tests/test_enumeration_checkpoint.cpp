@@ -225,16 +225,39 @@ TEST_CASE("check --checkpoint: a bound tree forged with its digest recomputed is
   for (std::size_t e = 0; e < saved["enumerations"].size(); ++e)
     if (saved["enumerations"][e]["label"] == "bound trees") trees = e;
   REQUIRE(trees < saved["enumerations"].size());
-  for (const Json bad_set : {Json::array(), Json::array({0, 16}), Json::array({2, 1})}) {
-    Json forged = saved;
-    Json& first_tree = forged["enumerations"][trees]["finished"][0][1][0];
-    REQUIRE(first_tree[2].size() == 1);  // open: one box of length 1
-    first_tree[2][0][0] = bad_set;
+  auto refused = [&](const Json& forged, const std::string& tree) {
     write_text(folder / "ck.json", resealed(forged).dump());
     const auto resumed = run({"--checkpoint", "ck.json", "--resume", "--json", "forged.json"});
-    INFO(bad_set.dump() << ": " << resumed.err);
+    INFO(resumed.err);
     CHECK(resumed.exit_code == 2);
-    CHECK_THAT(resumed.err, Catch::Contains("bound tree 1 (length 1, target 0) holds a box that is not one"));
+    CHECK_THAT(resumed.err, Catch::Contains("bound tree " + tree + " is not one this run makes"));
     CHECK(!fs::exists(folder / "forged.json"));
+  };
+  // Each tree its own chunk: [chunk, [tree]], trees in order (length 1; length 2, targets 0 and 1), each tree
+  // [boxes, decided, open, wrong, unexplored, no_instances, ...] and each decided box [length, target, box, margin].
+  auto tree = [&](Json& checkpoint, std::size_t k) -> Json& {
+    for (Json& chunk : checkpoint["enumerations"][trees]["finished"])
+      if (chunk[0] == k) return chunk[1][0];
+    FAIL("no chunk " << k);
+    return checkpoint;
+  };
+  for (const Json bad_set : {Json::array(), Json::array({0, 16}), Json::array({2, 1}), Json::array({1, 1})}) {
+    Json forged = saved;
+    REQUIRE(tree(forged, 0)[2].size() == 1);  // open: one box of length 1
+    tree(forged, 0)[2][0][0] = bad_set;
+    refused(forged, "1 (length 1, target 0)");
   }
+  Json emptied = saved;  // the open box taken away: the tree no longer covers length 1
+  tree(emptied, 0)[2] = Json::array();
+  refused(emptied, "1 (length 1, target 0)");
+  Json retargeted = saved;
+  REQUIRE(!tree(retargeted, 2)[1].empty());  // length 2, target 1: decided boxes
+  tree(retargeted, 2)[1][0][1] = 0;
+  refused(retargeted, "3 (length 2, target 1)");
+  Json negative = saved;
+  tree(negative, 2)[1][0][3] = -1;
+  refused(negative, "3 (length 2, target 1)");
+  Json counted = saved;  // sequences of no instance beyond the length's 256
+  tree(counted, 1)[5] = 1000;
+  refused(counted, "2 (length 2, target 0)");
 }

@@ -2,6 +2,7 @@
 
 #include "checkers/errors.hpp"
 #include "checkers/model/bounds_search.hpp"
+#include "core/interval.hpp"
 
 #include <fmt/format.h>
 
@@ -21,9 +22,10 @@ bool whole_length(const std::vector<DataBox>& boxes, long long V) {
   });
 }
 
+// The boxes' sizes added up, saturating at 2^64 - 1 (the boxes of every target of a length may hold n V^n members).
 std::uint64_t listed_size(const std::vector<DataBox>& boxes) {
   std::uint64_t sum = 0;
-  for (const DataBox& box : boxes) sum += box_size(box);
+  for (const DataBox& box : boxes) sum += std::min(box_size(box), UINT64_MAX - sum);
   return sum;
 }
 
@@ -33,7 +35,7 @@ Json decided_boxes_json(const BoundsCover& cover, long long V) {
     list.push_back({{"length", d.length},
                     {"target", d.target},
                     {"box", box_text(d.box, V)},
-                    {"margin", fmt::format("{:.4g}", d.margin)}});
+                    {"margin", decimal_at_most(Exact(d.margin), 4)}});  // rounded down, as the bound
   return list;
 }
 

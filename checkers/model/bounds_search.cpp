@@ -210,17 +210,27 @@ bool box_of(const DataBox& box, int length, long long V) {
   });
 }
 
-// Whether a tree's result holds only boxes of its length over V tokens, decided for its own target: what exploring
-// gives, and what a result restored from a checkpoint or received from another rank must be before its members are
-// listed (a forged one, with its digest recomputed, would otherwise be read out of bounds).
-bool well_formed(const TreeResult& t, const Tree& tree, long long V) {
-  auto boxes_of_tree = [&](const std::vector<DataBox>& boxes) {
-    return std::all_of(boxes.begin(), boxes.end(), [&](const DataBox& b) { return box_of(b, tree.length, V); });
+// Whether a tree's result is one exploring gives: boxes of its length over V tokens, decided for its own target with
+// a margin bound in [0, 1e300], which with the sequences of no instance partition the length's V^n sequences, after at
+// most `cap` box evaluations. A result restored from a checkpoint or received from another rank must be one before its
+// members are listed: a forged one, with its digest recomputed, would otherwise be read out of bounds, or count
+// sequences it never decided.
+bool well_formed(const TreeResult& t, const Tree& tree, long long V, std::uint64_t cap) {
+  const std::uint64_t all = sequences_of_length(V, tree.length);
+  if (t.no_instances > all || t.boxes > cap) return false;
+  std::uint64_t covered = t.no_instances;
+  auto cover = [&](const DataBox& box) {
+    if (!box_of(box, tree.length, V)) return false;
+    covered += box_size(box);  // each below 2^63, and `covered` checked at most all < 2^63 before each
+    return covered <= all;
   };
-  return boxes_of_tree(t.open) && boxes_of_tree(t.wrong) && boxes_of_tree(t.unexplored) &&
-         std::all_of(t.decided.begin(), t.decided.end(), [&](const DecidedBox& d) {
-           return d.length == tree.length && d.target == tree.target && box_of(d.box, tree.length, V);
-         });
+  auto boxes_of_tree = [&](const std::vector<DataBox>& boxes) {
+    return std::all_of(boxes.begin(), boxes.end(), cover);
+  };
+  const bool decided = std::all_of(t.decided.begin(), t.decided.end(), [&](const DecidedBox& d) {
+    return d.length == tree.length && d.target == tree.target && d.margin >= 0 && d.margin <= 1e300 && cover(d.box);
+  });
+  return decided && boxes_of_tree(t.open) && boxes_of_tree(t.wrong) && boxes_of_tree(t.unexplored) && covered == all;
 }
 
 }  // namespace
@@ -259,20 +269,20 @@ BoundsCover search_bounds(const BoundsRequest& r, const RunOptions& options) {
       [](std::vector<TreeResult>& into, std::vector<TreeResult>&& from) {
         for (auto& t : from) into.push_back(std::move(t));
       });
-  if (results.size() != trees.size())
-    throw UsageError(fmt::format("--resume: {} bound trees restored for a run of {}", results.size(), trees.size()));
-  for (std::size_t k = 0; k < trees.size(); ++k)
-    if (!well_formed(results[k], trees[k], r.V))
-      throw UsageError(fmt::format(
-          "--resume: bound tree {} (length {}, target {}) holds a box that is not one of its length over {} tokens: "
-          "the checkpoint was not written by this run",
-          k + 1, trees[k].length, trees[k].target, r.V));
   BoundsCover cover;
   for (const TreeResult& t : results)
     if (!t.no_box_evaluation.empty()) {
       cover.no_box_evaluation = t.no_box_evaluation;
       return cover;
     }
+  if (results.size() != trees.size())
+    throw UsageError(fmt::format("--resume: {} bound trees restored for a run of {}", results.size(), trees.size()));
+  for (std::size_t k = 0; k < trees.size(); ++k)
+    if (!well_formed(results[k], trees[k], r.V, tree_cap(r, trees[k], trees_of_length(trees[k].length))))
+      throw UsageError(
+          fmt::format("--resume: bound tree {} (length {}, target {}) is not one this run makes (boxes of its length "
+                      "over {} tokens that cover it once): the checkpoint was not written by this run",
+                      k + 1, trees[k].length, trees[k].target, r.V));
   // The budget counted tree by tree in order: the first tree that passes it is explored again with what is left,
   // and the trees after it are unexplored.
   ProgressBar silent("", 0, false);  // the tree explored again was counted in the first pass

@@ -307,7 +307,7 @@ Json smallest_margin_json(const SmallestMargin& m) {
 // smallest margin's lower end among the inputs checked one by one. Null when neither exists.
 Json margin_bound_json(const std::optional<SmallestMargin>& checked, const BoundsCoverage& coverage) {
   constexpr int digits = 6;
-  const bool box = !coverage.lowest_box.is_null(), box_finite = box && coverage.lowest_box_margin < 1e300;
+  const bool box = !coverage.lowest_box.is_null();  // its margin bound finite: an infinite one is kept as 1e300
   if (!box && !checked) return nullptr;
   Json out = Json::object();
   std::optional<Exact> least;
@@ -316,9 +316,8 @@ Json margin_bound_json(const std::optional<SmallestMargin>& checked, const Bound
   };
   if (box) {
     out["lowest_box"] = coverage.lowest_box;
-    out["lowest_box"]["margin_at_least"] =
-        box_finite ? decimal_at_most(Exact(coverage.lowest_box_margin), digits) : std::string("inf");
-    if (box_finite) lower(Exact(coverage.lowest_box_margin));
+    out["lowest_box"]["margin_at_least"] = decimal_at_most(Exact(coverage.lowest_box_margin), digits);
+    lower(Exact(coverage.lowest_box_margin));
   }
   if (checked) {
     out["smallest_checked"] = smallest_margin_json(*checked);
