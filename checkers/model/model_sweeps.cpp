@@ -6,6 +6,7 @@
 #include "checkers/plot_labels.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/exact.hpp"
+#include "core/interval.hpp"
 
 #include <fmt/format.h>
 
@@ -14,6 +15,16 @@
 
 namespace tverify::model {
 namespace {
+
+// The smallest margin of a check's inputs decided right, as a decimal rounded down: the lower end of its enclosure
+// (an exact value is its own), or under the bounds their lower bound; empty when there is none.
+std::string margin_at_least(const Json& details) {
+  if (details.contains("smallest_margin_bound")) return details["smallest_margin_bound"]["at_least"].get<std::string>();
+  if (!details.contains("smallest_margin")) return "";
+  const std::string text = details["smallest_margin"]["margin"].get<std::string>();
+  if (text == "inf") return text;
+  return decimal_at_most(parse_exact(text[0] == '[' ? text.substr(1, text.find(',') - 1) : text), 6);
+}
 
 std::string six_decimals(const std::string& exact) {
   return fmt::format("{:.6f}", parse_exact(exact).convert_to<double>());
@@ -136,9 +147,9 @@ Json sweep_family(const ParamValues& params, const SweepRun& sweep, const RunOpt
   ensure_writable_dir(sweep.output.dir, "--out");
   const Family family = read_family(sweep.options.text("family"));
   require_consistent_family(params, family, run);
-  SweepTable table{
-      {family.parameter, "value_exact", "verdict", "inputs", "failed", "unknown", "error_rate", "error_rate_upper"},
-      {}};
+  SweepTable table{{family.parameter, "value_exact", "verdict", "inputs", "failed", "unknown", "error_rate",
+                    "error_rate_upper", "margin_at_least"},
+                   {}};
   Json models = Json::array();
   std::string claim_id;
   for (const FamilyMember& member : family.members) {
@@ -164,7 +175,7 @@ Json sweep_family(const ParamValues& params, const SweepRun& sweep, const RunOpt
     const auto [lo, hi] = error_rate_range(row);
     table.rows.push_back({fmt::format("{}", member.value.convert_to<double>()), exact_to_string(member.value),
                           to_string(r.verdict), std::to_string(r.checked), std::to_string(r.failed),
-                          std::to_string(r.unknown), six_decimals(lo), six_decimals(hi)});
+                          std::to_string(r.unknown), six_decimals(lo), six_decimals(hi), margin_at_least(r.details)});
     models.push_back(std::move(row));
   }
   const Json changes = verdict_changes(models, family.parameter);
