@@ -7,7 +7,7 @@ namespace tverify {
 
 std::string ParamSpec::range_text() const {
   if (kind == Kind::Integer) return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
-  if (kind == Kind::Text) return "text";
+  if (kind == Kind::Text) return input_file ? "a file's path" : "text";
   if (kind == Kind::Flag) return "a flag (given or not)";
   if (kind == Kind::Probability) return "an exact number strictly between 0 and 1, such as 1/3 or 0.8";
   if (kind == Kind::IntegerRange)
@@ -41,6 +41,12 @@ ParamSpec choice_param(std::string name, std::string help, std::vector<std::stri
 
 ParamSpec text_param(std::string name, std::string help, std::string default_value) {
   return {std::move(name), std::move(help), ParamSpec::Kind::Text, 0, 0, {}, std::move(default_value)};
+}
+
+ParamSpec text_param(std::string name, std::string help, std::string default_value, std::string metavar) {
+  ParamSpec spec = text_param(std::move(name), std::move(help), std::move(default_value));
+  spec.metavar = std::move(metavar);
+  return spec;
 }
 
 ParamSpec input_file_param(std::string name, std::string help, std::string default_value) {

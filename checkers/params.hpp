@@ -28,6 +28,7 @@ struct ParamSpec {
   std::string default_value;                   // empty: optional, absent unless given (ParamValues::has)
   std::string rational_min{}, rational_max{};  // PositiveRational: inclusive exact bounds ("1/1048576"); empty: none
   bool input_file = false;                     // Text: the path of a file the run reads (recheck resolves it)
+  std::string metavar = "TEXT";                // Text: the kind of value --help shows ("LIST", "RATIONAL")
 
   std::string range_text() const;  // "an integer in [1, 64]" / "one of paper, corrected"
 };
@@ -38,6 +39,8 @@ ParamSpec integer_param(std::string name, std::string help, long long min, long 
 ParamSpec range_param(std::string name, std::string help, long long min, long long max, std::string default_value);
 ParamSpec choice_param(std::string name, std::string help, std::vector<std::string> choices, std::string default_value);
 ParamSpec text_param(std::string name, std::string help, std::string default_value);
+// A Text parameter of a kind --help names: "LIST" (comma-separated), "RATIONAL", ...
+ParamSpec text_param(std::string name, std::string help, std::string default_value, std::string metavar);
 ParamSpec flag_param(std::string name, std::string help);
 // A Text parameter naming a file the run reads ("none" or empty default: no file).
 ParamSpec input_file_param(std::string name, std::string help, std::string default_value);

@@ -24,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -111,10 +112,13 @@ struct DeclaredOptions {
       flags.push_back(p.name);
       return;
     }
-    const std::string default_text = p.default_value.empty() ? "" : "; default " + p.default_value;
+    // A text's form is in its help (and its metavar), not in the word "text".
+    std::vector<std::string> said;
+    if (p.kind != ParamSpec::Kind::Text || p.input_file) said.push_back(p.range_text());
+    if (!p.default_value.empty()) said.push_back("default " + p.default_value);
+    const std::string parenthesis = said.empty() ? "" : fmt::format(" ({})", fmt::join(said, "; "));
     options[p.name] =
-        app->add_option("--" + p.name, values[p.name], p.help + " (" + p.range_text() + default_text + ")" + note)
-            ->type_name(metavar_of(p));
+        app->add_option("--" + p.name, values[p.name], p.help + parenthesis + note)->type_name(metavar_of(p));
   }
   // What --help shows after the option: the kind of value it takes.
   static std::string metavar_of(const ParamSpec& p) {
@@ -124,7 +128,7 @@ struct DeclaredOptions {
       case ParamSpec::Kind::PositiveRational:
       case ParamSpec::Kind::Probability: return "RATIONAL";
       case ParamSpec::Kind::Choice: return "WORD";
-      case ParamSpec::Kind::Text: return p.input_file ? "FILE" : "TEXT";
+      case ParamSpec::Kind::Text: return p.input_file ? "FILE" : p.metavar;
       case ParamSpec::Kind::Flag: return "";
     }
     return "TEXT";
@@ -187,7 +191,7 @@ struct SweepArgs {
                            s.selector.empty() ? "" : " --" + s.selector, s.help);
       any_fast = any_fast || s.fast;
     }
-    app->add_option("--vary", vary, "what varies" + kinds)->required();
+    app->add_option("--vary", vary, "what varies" + kinds)->required()->type_name("NAME[=RANGE]");
     app->add_option("--out", out_dir, "output directory for the certificate, table and figures (created if missing)")
         ->required()
         ->type_name("DIR");
@@ -466,7 +470,7 @@ int run(int argc, char** argv) {
 
   auto* list = app.add_subcommand("list", "list constructions, their parameters (ranges, defaults) and claim ids");
   std::string list_name;
-  list->add_option("construction", list_name, "one construction, with each claim's wording");
+  list->add_option("construction", list_name, "one construction, with each claim's wording")->type_name("NAME");
 
   CommonRunArgs common;
   CheckpointArgs checkpoint;
@@ -548,7 +552,7 @@ int run(int argc, char** argv) {
   auto* report = app.add_subcommand("report", "tabulate certificates for a write-up");
   std::vector<std::string> report_paths;
   bool markdown = false, latex = false, wide = false;
-  report->add_option("certificates", report_paths, "certificate files")->required();
+  report->add_option("certificates", report_paths, "certificate files")->required()->type_name("FILE");
   auto* md_flag = report->add_flag("--markdown", markdown, "a Markdown table (default)");
   report
       ->add_flag("--latex", latex,
@@ -567,7 +571,7 @@ int run(int argc, char** argv) {
   auto* recheck =
       app.add_subcommand("recheck", "re-run a certificate and say whether it reproduces (exit 0) or not (1)");
   std::string recheck_path;
-  recheck->add_option("certificate", recheck_path, "a certificate file")->required();
+  recheck->add_option("certificate", recheck_path, "a certificate file")->required()->type_name("FILE");
   CommonRunArgs recheck_common;
   recheck_common.add_to(recheck);
   recheck_common.add_memory_to(recheck);

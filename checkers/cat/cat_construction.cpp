@@ -175,7 +175,7 @@ std::vector<ParamSpec> cat_params() {
       integer_param("N", "N-gram length (1 for AR)", 1, 4, "2"),
       integer_param("L", "largest sequence length (every length N+1..L is checked)", 2, 64, "8"),
       text_param("filter", "'geometric' (F_j = 2^-j) or N exact numbers 'F_0,F_1,...' (F_0 weighs the newest token)",
-                 "geometric"),
+                 "geometric", "LIST"),
       rational_param("c",
                      "inverse temperature c (logits scale with c^2); 'auto': the smallest k/64 meeting the "
                      "sufficient condition",
@@ -186,7 +186,7 @@ std::vector<ParamSpec> cat_params() {
                     "dimension of the stereo embedding (its setup grows about tenfold per dimension: about a minute "
                     "at 8)",
                     2, 8, "3"),
-      text_param("vectors", "custom embedding: 'x,y,..;x,y,..' (V unit vectors)", "none"),
+      text_param("vectors", "custom embedding: 'x,y,..;x,y,..' (V unit vectors)", "none", "VECTORS"),
       integer_param("samples", "random filters sampled by cat.filters", 1, 100'000, "200"),
       seed_param("seed of the filter samples")};
 }
@@ -338,6 +338,12 @@ std::vector<std::string> cat_unread_params(const std::string& verb, const SweepR
   return out;
 }
 
+// eval takes one --input, and the sweeps enumerate their own domains: neither draws a sample.
+std::vector<std::string> cat_never_read(const std::string& verb) {
+  if (verb == "eval" || verb == "sweep") return {"samples", "seed"};
+  return {};
+}
+
 }  // namespace
 
 Construction cat_construction() {
@@ -350,7 +356,8 @@ Construction cat_construction() {
            // c auto depends on L (the sufficient condition counts the keys)
            {.export_params = std::vector<std::string>{"V", "N", "L", "filter", "c", "embedding", "dim", "vectors"},
             .eval_length_param = "L",
-            .unread_params = cat_unread_params}},
+            .unread_params = cat_unread_params,
+            .never_read = cat_never_read}},
           {check_in_groups<CatCheckContext>(prepare_cat_run, cat_claim_groups()),
            {},
            sweep_cat,

@@ -95,7 +95,7 @@ std::vector<SweepSpec> copy_sweeps() {
        "the same strings in floating-point formats instead (a measurement)",
        {samples, seed,
         text_param("formats", "measure these formats instead (float64,float32,bfloat16,float16); selects that sweep",
-                   ""),
+                   "", "LIST"),
         resume_option()},
        "formats"},
       {"L",
@@ -120,6 +120,13 @@ std::vector<std::string> copy_unread_params(const std::string& verb, const Sweep
   if (vary_key(sweep->vary) == "L") return {"L", "S"};
   if (vary_key(sweep->vary) == "tau") return {"tau", "S"};
   if (vary_key(sweep->vary) == "bits") return {"S"};
+  return {};
+}
+
+// eval generates from one --input; no sweep reads the GSSM's |S|, nor prove (its queries are the transformer's).
+std::vector<std::string> copy_never_read(const std::string& verb) {
+  if (verb == "eval") return {"L", "S", "reading"};
+  if (verb == "prove" || verb == "sweep") return {"S"};
   return {};
 }
 
@@ -415,7 +422,8 @@ Construction copy_construction() {
            {.evaluates_in_floating_point = true,
             .export_params = std::vector<std::string>{"D", "n", "embedding", "tau"},
             .eval_length_param = "L",
-            .unread_params = copy_unread_params}},
+            .unread_params = copy_unread_params,
+            .never_read = copy_never_read}},
           {check_in_groups<CopyCheckContext>(prepare_copy_run, copy_claim_groups()), prove_copy, sweep_copy, eval_copy,
            export_copy, weights_of_copy}};
 }

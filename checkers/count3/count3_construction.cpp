@@ -239,6 +239,13 @@ std::vector<std::string> count3_unread_params(const std::string& verb, const Swe
   return {};
 }
 
+// eval runs the programs on one --input; check runs every program (--program picks the one a sweep plots).
+std::vector<std::string> count3_never_read(const std::string& verb) {
+  if (verb == "eval") return {"n", "values", "distribution", "samples", "seed"};
+  if (verb == "check") return {"program"};
+  return {};
+}
+
 }  // namespace
 
 Construction count3_construction() {
@@ -250,7 +257,8 @@ Construction count3_construction() {
            count3_sweeps(),
            {.prove_params = std::vector<std::string>{},  // Lemma A.6 is proved for every n at once
             .eval_length_param = "n",
-            .unread_params = count3_unread_params}},
+            .unread_params = count3_unread_params,
+            .never_read = count3_never_read}},
           {check_in_groups<Count3CheckContext>(prepare_count3_run, count3_claim_groups()), prove_count3, sweep_count3,
            eval_count3}};
 }

@@ -113,11 +113,11 @@ std::vector<VariantSpec> markov_variants() {
 }
 
 std::vector<SweepSpec> markov_sweeps() {
-  return {
-      {"pq",
-       false,
-       "the (p, q) grid: where theta_pi's Hessian block H_alpha is positive definite, singular or neither",
-       {text_param("resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)", "")}}};
+  return {{"pq",
+           false,
+           "the (p, q) grid: where theta_pi's Hessian block H_alpha is positive definite, singular or neither",
+           {text_param("resolution", "the grid step of p and q: 1/G with G an integer in [2, 200] (default 1/20)", "",
+                       "RATIONAL")}}};
 }
 
 void prove_markov(const ParamValues& params, const std::string&, const ClaimSelection& asked,
@@ -211,6 +211,11 @@ std::vector<std::string> markov_unread_params(const std::string& verb, const Swe
   return {};
 }
 
+// eval takes one prefix, never a sample.
+std::vector<std::string> markov_never_read(const std::string& verb) {
+  return verb == "eval" ? std::vector<std::string>{"samples"} : std::vector<std::string>{};
+}
+
 }  // namespace
 
 Construction markov_construction() {
@@ -221,7 +226,8 @@ Construction markov_construction() {
       .prove_params = std::vector<std::string>{"d", "N"},
       .export_params = std::vector<std::string>{"p", "q", "d", "m", "r", "N", "tied", "arbitrary", "seed"},
       .records_counterexample_limit = false,
-      .unread_params = markov_unread_params};
+      .unread_params = markov_unread_params,
+      .never_read = markov_never_read};
   return {{"markov", "Makkuva, Bondaschi, Girish, Nagle, Jaggi, Kim, Gastpar: Attention with Markov (arXiv 2402.04161)",
            markov_params(), markov_variants(), markov_claims(), markov_sweeps(), features},
           {check_in_groups<MarkovSetup>(prepare_markov_run, markov_claim_groups()),
