@@ -47,6 +47,19 @@ Cells certificate_cells(const Json& cert) {
   return {cert.value("construction", ""), cert.value("variant", ""), params_text(cert["params"])};
 }
 
+// Entries of an object in words, "; "-separated: its parameters ("$D$ = 2"), or its summary's numbers; true and false
+// as yes and no, null left out, and the entries the caption already says (which construction, sweep and variant).
+std::string settings_words(const Json& object) {
+  std::string out;
+  for (const auto& [key, value] : object.items()) {
+    if (!value.is_primitive() || value.is_null() || key == "construction" || key == "sweep" || key == "variant")
+      continue;
+    const std::string text = value.is_boolean() ? (value.get<bool>() ? "yes" : "no") : json_text(value);
+    out += (out.empty() ? "" : "; ") + setting_words(column_words(key), text);
+  }
+  return out;
+}
+
 Table per_claim(const std::vector<Json>& certs) {
   Table t{"",
           {"construction", "variant", "parameters", "claim", "domain inputs", "passed/failed/unknown", "verdict",
@@ -106,14 +119,6 @@ std::string sweep_kind_words(const Json& cert) {
   const Json& sweep = cert["sweep"];
   return fmt::format("Sweep of {} over {}{}", plot_words(cert.value("construction", "")),
                      column_words(vary_key(sweep.value("vary", ""))), sweep.value("fast", false) ? " (fast path)" : "");
-}
-
-// Entries of an object in words, "; "-separated: its parameters ("$D$ = 2"), or its summary's numbers.
-std::string settings_words(const Json& object) {
-  std::string out;
-  for (const auto& [key, value] : object.items())
-    if (value.is_primitive()) out += (out.empty() ? "" : "; ") + setting_words(column_words(key), json_text(value));
-  return out;
 }
 
 // Each header key in its words.

@@ -191,7 +191,13 @@ TEST_CASE("report --wide tabulates the certificates of one kind of sweep one row
   // One table per certificate: its summary's numbers in the caption, in words.
   const std::string each = certificates_table({certs[0]}, TableFormat::Latex);
   CHECK(each.find("{Sweep of copy over $\\tau$ (tau-L4; variant corrected; $D$ = 2; $n$ = 2; $L$ = 4): "
-                  "construction: copy; resolution: 1/16; smallest verified $\\tau$: 21/16") != std::string::npos);
+                  "resolution: 1/16; smallest verified $\\tau$: 21/16") != std::string::npos);
+  Json flagged = certs[0];  // a flag in words, a missing number left out
+  flagged["summary"]["monotone_on_probes"] = true;
+  flagged["summary"]["largest_failing_tau"] = nullptr;
+  const std::string said = certificates_table({flagged}, TableFormat::Latex);
+  CHECK(said.find("smallest verified $\\tau$: 21/16; monotone on probes: yes") != std::string::npos);
+  CHECK(said.find("null") == std::string::npos);
   CHECK(each.find("$\\tau$ & verdict \\tabularnewline") != std::string::npos);
   CHECK(tex.find("5 & 3/2 \\tabularnewline") != std::string::npos);
   // Another kind of sweep gets its own table; a single certificate keeps every column.
