@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 
 extern char** environ;
 
@@ -32,15 +33,15 @@ struct Pipe {
 };
 
 // Writes the input and reads the output (when captured) as each is ready, so that neither side waits on a full pipe,
-// until the output ends; false when the time limit passed first.
-// Closes both ends given (each -1 once closed).
+// until the output ends; false when the time limit passed, or the caller asked to stop, first. Both ends are
+// non-blocking; it closes them (each -1 once closed).
 bool exchange(int to_child, int from_child, const std::string& input, std::string* output,
-              std::optional<std::chrono::steady_clock::time_point> deadline) {
+              std::optional<std::chrono::steady_clock::time_point> deadline, const std::function<bool()>& stop_asked) {
   auto close_end = [](int& fd) {
     if (fd >= 0) ::close(fd);
     fd = -1;
   };
-  auto stop = [&](bool in_time) {
+  auto finish = [&](bool in_time) {
     close_end(to_child), close_end(from_child);
     return in_time;
   };
@@ -48,15 +49,16 @@ bool exchange(int to_child, int from_child, const std::string& input, std::strin
   if (input.empty()) close_end(to_child);
   char buffer[4096];
   while (to_child >= 0 || from_child >= 0) {
+    if (stop_asked && stop_asked()) return finish(false);
     pollfd fds[2] = {{to_child, POLLOUT, 0}, {from_child, POLLIN, 0}};
-    int wait_ms = -1;
+    int wait_ms = stop_asked ? 100 : -1;  // a caller's stop is looked at every 100 ms
     if (deadline) {
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return stop(false);
-      wait_ms = static_cast<int>(std::min<long long>(left.count(), 1'000'000));
+      if (left.count() <= 0) return finish(false);
+      wait_ms = static_cast<int>(std::min<long long>(left.count(), wait_ms < 0 ? 1'000'000 : wait_ms));
     }
-    if (::poll(fds, 2, wait_ms) < 0 && errno != EINTR) return stop(true);
+    if (::poll(fds, 2, wait_ms) < 0 && errno != EINTR) return finish(true);
     if (to_child >= 0 && (fds[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
       const ssize_t n = ::write(to_child, input.data() + written, input.size() - written);
       if (n > 0) written += static_cast<std::size_t>(n);
@@ -132,8 +134,11 @@ ProgramRun run_program(const ProgramCall& call) {
   pthread_sigmask(SIG_BLOCK, &pipe_set, &previous);
   const int to_child = in.fds[1], from_child = out.fds[0];
   in.fds[1] = out.fds[0] = -1;  // exchange closes them
+  // This side's ends never block: a write takes what the pipe holds, so the deadline and the output are seen to.
+  ::fcntl(to_child, F_SETFL, ::fcntl(to_child, F_GETFL) | O_NONBLOCK);
+  ::fcntl(from_child, F_SETFL, ::fcntl(from_child, F_GETFL) | O_NONBLOCK);
   const bool in_time = exchange(to_child, call.capture_output ? from_child : -1, call.input, &run.output,
-                                call.limit ? std::optional(start + *call.limit) : std::nullopt);
+                                call.limit ? std::optional(start + *call.limit) : std::nullopt, call.stop);
   if (!call.capture_output) ::close(from_child);
   const timespec no_wait{0, 0};
   while (sigtimedwait(&pipe_set, nullptr, &no_wait) > 0) {}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct ProgramCall {
   std::string input;            // its standard input
   bool capture_output = false;  // else its standard output is discarded; its standard error always is
   std::optional<std::chrono::milliseconds> limit{};  // killed (SIGKILL) when it runs longer
+  std::function<bool()> stop{};  // looked at every 100 ms while it runs: true kills it (SIGKILL), as a time limit
 };
 
 ProgramRun run_program(const ProgramCall& call);

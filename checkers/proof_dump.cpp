@@ -11,7 +11,10 @@ proofs::QueryOptions query_options(const ProofOptions& options) {
   proofs::QueryOptions query;
   query.timeout_ms = options.timeout_ms;
   if (options.cross_check)
-    query.second_solver = [timeout = options.timeout_ms](const std::string& smt2) { return ask_cvc5(smt2, timeout); };
+    query.second_solver = [timeout = options.timeout_ms](const std::string& smt2,
+                                                         const std::function<bool()>& stopped) {
+      return ask_cvc5(smt2, timeout, stopped);
+    };
   if (options.smt2_dir.empty()) return query;
   query.dump = [dir = options.smt2_dir](const std::string& name, const std::string& smt2) {
     create_output_folder(dir, "--smt2");

@@ -5,28 +5,35 @@
 
 #include <chrono>
 #include <sstream>
+#include <utility>
 
 namespace tverify {
 namespace {
 
-// "cvc5 1.0.3", from the first line of `cvc5 --version` ("This is cvc5 version 1.0.3").
+// "cvc5 1.0.3", from the word after "version" in `cvc5 --version` ("This is cvc5 version 1.0.3 [git ...]").
 std::string cvc5_version() {
   static const std::string version = [] {
     ProgramCall call{"cvc5", {"--version"}};
     call.capture_output = true;
     call.limit = std::chrono::seconds(10);
-    const ProgramRun run = run_program(call);
-    const std::string first = run.output.substr(0, run.output.find('\n'));
-    const auto at = first.rfind(' ');
-    return "cvc5" + (at == std::string::npos ? std::string() : " " + first.substr(at + 1));
+    std::istringstream words(run_program(call).output);
+    std::string word;
+    while (words >> word)
+      if (word == "version" && words >> word) return "cvc5 " + word;
+    return std::string("cvc5");
   }();
   return version;
 }
 
-// The first line of cvc5's output, and the rest (an error's text).
-std::pair<std::string, std::string> first_line(const std::string& output) {
-  const auto end = output.find('\n');
-  return {output.substr(0, end), end == std::string::npos ? std::string() : output.substr(end + 1)};
+// The first line of cvc5's output that is an answer ("unsat", "sat", "unknown"), or else its first line.
+std::pair<bool, std::string> answer_line(const std::string& output) {
+  std::istringstream lines(output);
+  std::string line, first;
+  while (std::getline(lines, line)) {
+    if (line == "unsat" || line == "sat" || line == "unknown") return {true, line};
+    if (first.empty()) first = line;
+  }
+  return {false, first};
 }
 
 }  // namespace
@@ -38,24 +45,24 @@ void require_cvc5() {
         "package cvc5; scripts/setup does)");
 }
 
-proofs::SecondAnswer ask_cvc5(const std::string& smt2, unsigned timeout_ms) {
+proofs::SecondAnswer ask_cvc5(const std::string& smt2, unsigned timeout_ms, const std::function<bool()>& stopped) {
+  const std::string solver = cvc5_version();  // before the clock starts: it runs cvc5 once per process
   ProgramCall call{"cvc5", {"--lang=smt2", "--tlimit=" + std::to_string(timeout_ms)}};
   call.input = "(set-logic ALL)\n" + smt2;
   call.capture_output = true;
   call.limit = std::chrono::milliseconds(timeout_ms) + std::chrono::seconds(5);
+  call.stop = stopped;
   const auto start = std::chrono::steady_clock::now();
   const ProgramRun run = run_program(call);
-  proofs::SecondAnswer answer{cvc5_version(), "error", "", 0};
+  proofs::SecondAnswer answer{solver, "error", "", 0};
   answer.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto [line, rest] = first_line(run.output);
+  const auto [answered, line] = answer_line(run.output);
   if (!run.started) {
     answer.detail = "cvc5 could not be started";
-  } else if (line == "unsat" || line == "sat") {
+  } else if (answered) {
     answer.answer = line;
-  } else if (line == "unknown") {
-    answer.answer = "unknown";
-  } else if (run.timed_out || (run.output.empty() && answer.seconds * 1000 >= timeout_ms)) {
-    answer.answer = "timeout";
+  } else if (run.timed_out || (line.empty() && answer.seconds * 1000 >= timeout_ms)) {
+    answer.answer = "timeout";  // --tlimit ends cvc5 by abort(), with nothing on its output
   } else {
     answer.detail = line.empty() ? "no answer (exit code " + std::to_string(run.exit_code) + ")" : line;
   }

@@ -5,6 +5,7 @@
 
 #include "proofs/z3_query.hpp"
 
+#include <functional>
 #include <string>
 
 namespace tverify {
@@ -12,7 +13,8 @@ namespace tverify {
 // UsageError naming the Debian package when no cvc5 executable is on PATH.
 void require_cvc5();
 
-// cvc5's answer to the query; a run past timeout_ms (and a grace of a few seconds) is killed and answers "timeout".
-proofs::SecondAnswer ask_cvc5(const std::string& smt2, unsigned timeout_ms);
+// cvc5's answer to the query; a run past timeout_ms (and a grace of a few seconds), or stopped, is killed and answers
+// "timeout".
+proofs::SecondAnswer ask_cvc5(const std::string& smt2, unsigned timeout_ms, const std::function<bool()>& stopped = {});
 
 }  // namespace tverify

@@ -1,6 +1,8 @@
 #include "proofs/z3_query.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -12,6 +14,7 @@ namespace {
 // The contexts whose query is running, for interrupt_queries.
 std::mutex running_mutex;
 std::multiset<z3::context*> running;
+std::atomic<std::uint64_t> interruptions{0};  // how many times interrupt_queries was called
 
 class RunningQuery {
  public:
@@ -33,6 +36,7 @@ class RunningQuery {
 }  // namespace
 
 void interrupt_queries() {
+  ++interruptions;
   std::lock_guard lock(running_mutex);
   for (z3::context* ctx : running) ctx->interrupt();  // Z3_interrupt: meant to be called from another thread
 }
@@ -49,7 +53,10 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   for (const auto& h : hypotheses) solver.add(h);
   solver.add(!goal);
   QueryOutcome out;
-  const std::string text = solver.to_smt2("unknown");  // ends with (check-sat)
+  const std::uint64_t interrupted_before = interruptions.load();
+  const auto stopped = [interrupted_before] { return interruptions.load() != interrupted_before; };
+  const bool wants_text = options.dump || options.solve_dumped_text || options.second_solver;
+  const std::string text = wants_text ? solver.to_smt2("unknown") : std::string();  // ends with (check-sat)
   if (options.dump)
     out.smt2_path = options.dump(
         name, "; tverify query " + name + ": hypotheses and the negated goal; unsat proves the goal\n" + text);
@@ -71,7 +78,7 @@ QueryOutcome prove(z3::context& ctx, const std::string& name, const std::vector<
   } else {
     out.reason = solver.reason_unknown();
   }
-  if (options.second_solver) out.second = options.second_solver(text);
+  if (options.second_solver && !stopped()) out.second = options.second_solver(text, stopped);
   return out;
 }
 

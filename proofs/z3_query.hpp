@@ -24,10 +24,11 @@ using QueryDump = std::function<std::string(const std::string& name, const std::
 struct SecondAnswer {
   std::string solver;  // "cvc5 1.0.3"
   std::string answer;  // "unsat", "sat", "unknown", "timeout" or "error"
-  std::string detail;  // for unknown and error: what the solver said
+  std::string detail;  // for an error: what the solver said
   double seconds = 0;
 };
-using SecondSolver = std::function<SecondAnswer(const std::string& smt2)>;
+// `stopped` turns true when interrupt_queries is called: the second solver then stops too.
+using SecondSolver = std::function<SecondAnswer(const std::string& smt2, const std::function<bool()>& stopped)>;
 
 struct QueryOptions {
   unsigned timeout_ms = 60'000;

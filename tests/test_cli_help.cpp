@@ -106,11 +106,12 @@ TEST_CASE("help: check and sweep of each construction show its own options and v
       const auto r = run_cli({verb, c.name, "--help"});
       REQUIRE(r.exit_code == 0);
       // A parameter the verb never reads is not listed (by hand from each construction's docs: no copy sweep reads
-      // the GSSM's --S, count3's check runs every program, CAT's sweeps draw no sample).
+      // the GSSM's --S, count3's check runs every program, CAT's sweeps draw no sample, markov's sweep sets p and q).
       const std::map<std::pair<std::string, std::string>, std::vector<std::string>> never_read{
           {{"copy", "sweep"}, {"--S"}},
           {{"count3", "check"}, {"--program"}},
-          {{"cat", "sweep"}, {"--samples", "--seed"}}};
+          {{"cat", "sweep"}, {"--samples", "--seed"}},
+          {{"markov", "sweep"}, {"--p", "--q", "--samples"}}};
       const auto hidden = never_read.count({c.name, verb}) ? never_read.at({c.name, verb}) : std::vector<std::string>{};
       std::vector<std::string> own;
       for (const auto& p : c.params)

@@ -31,7 +31,7 @@ proofs::ProofResult proved_with(const std::string& second_answer) {
 ClaimResult lemma_a6_beside(const std::string& answer) {
   proofs::QueryOptions query;
   query.name = "count3.lemma_a6";
-  query.second_solver = [answer](const std::string& smt2) {
+  query.second_solver = [answer](const std::string& smt2, const std::function<bool()>&) {
     REQUIRE(smt2.find("(check-sat)") != std::string::npos);  // the whole query, as --smt2 dumps it
     return proofs::SecondAnswer{"stand-in", answer, "", 0};
   };

@@ -211,9 +211,11 @@ std::vector<std::string> markov_unread_params(const std::string& verb, const Swe
   return {};
 }
 
-// eval takes one prefix, never a sample.
+// eval takes one prefix, never a sample; the one sweep, over the (p, q) grid, draws none and sets p and q itself.
 std::vector<std::string> markov_never_read(const std::string& verb) {
-  return verb == "eval" ? std::vector<std::string>{"samples"} : std::vector<std::string>{};
+  if (verb == "eval") return {"samples"};
+  if (verb == "sweep") return {"p", "q", "samples"};
+  return {};
 }
 
 }  // namespace

@@ -369,8 +369,10 @@ std::vector<ClaimResult> check_task(const ModelRun& run, const ClaimSpec& spec) 
   if (!run.bounds_unavailable.empty())
     r.details["bounds"] = {{"method", "enumerate"}, {"bounds_unavailable", run.bounds_unavailable}};
   r.summary = (sample ? "sample error rate " : "error rate ") + fmt::format("{}", fmt::join(rates, ", "));
-  if (r.details.contains("smallest_margin"))
-    r.summary += "; smallest margin " + r.details["smallest_margin"]["margin"].get<std::string>();
+  if (r.details.contains("smallest_margin") && all.smallest_margin->margin.text().front() != '[')
+    r.summary += "; smallest margin " + all.smallest_margin->margin.text();
+  else if (r.details.contains("smallest_margin"))  // an enclosure: its lower end, in a few digits
+    r.summary += "; smallest margin at least " + decimal_at_most(all.smallest_margin->margin.lower, 6);
   else if (r.details.contains("smallest_margin_bound"))
     r.summary += "; smallest margin at least " + r.details["smallest_margin_bound"]["at_least"].get<std::string>();
   if (r.verdict == Verdict::Unknown && coverage && !coverage->budget_reason.empty())
