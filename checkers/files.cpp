@@ -19,7 +19,6 @@
 #include <optional>
 #include <set>
 
-
 namespace tverify {
 namespace fs = std::filesystem;
 namespace {
