@@ -45,8 +45,7 @@ void BM_FinitePrecisionCopy(benchmark::State& state) {
   const copy::TokenString x = copy::repeat_free_string(16, 4, static_cast<std::size_t>(length), 1);
   bool copied = false;
   for (auto _ : state) {
-    const copy::FinitePrecisionCopy reference(t);  // a fresh memo each time
-    const RuntimeMpfr::Precision precision(3);
+    const copy::FinitePrecisionCopy reference(t, 3);  // a fresh memo each time
     copied = reference.copies(x);
   }
   state.counters["copied"] = copied;

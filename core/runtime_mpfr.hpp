@@ -1,7 +1,9 @@
 // MPFR floating point with a precision chosen at run time (the precision study of Remark 2.6 needs 2, 3, 4, ... bits;
 // Boost's compile-time Mpfr<Bits> counts decimal digits and cannot go below 5 bits, and its variable-precision
-// default is a process-wide static). Each thread sets its working precision with RuntimeMpfr::Precision; every
-// result is rounded to nearest at that precision by MPFR itself. A measurement type: never rigorous.
+// default is a process-wide static). A new value takes its thread's working precision, set with RuntimeMpfr::Precision
+// by the evaluator that owns the thread: each evaluator takes its precision as an argument (FinitePrecisionCopy(exact,
+// bits), layer1_table(..., bits, ...), MpfrBitsCopy::run(x, bits, ...)), so no caller sets it. A copy keeps the
+// precision of its source. Every result is rounded to nearest by MPFR itself. A measurement type: never rigorous.
 #pragma once
 
 #include "core/exact.hpp"

@@ -139,8 +139,7 @@ TEST_CASE("finite precision: 53 bits copies every repeat-free string, 1 bit or t
           "[copy][transformer][precision]") {
   auto copied = [](long bits, std::optional<Exact> tau) {
     const CopyTransformer exact(config(2, 3, 8, TransformerVariant::Corrected, EmbeddingKind::OneHot, tau));
-    const FinitePrecisionCopy finite(exact);
-    const RuntimeMpfr::Precision precision(bits);
+    const FinitePrecisionCopy finite(exact, bits);
     int ok = 0, total = 0;
     for (std::uint64_t i = 0; i < 256; ++i) {
       const TokenString x = string_at(i, 2, 8);
@@ -154,6 +153,11 @@ TEST_CASE("finite precision: 53 bits copies every repeat-free string, 1 bit or t
   CHECK(copied(53, std::nullopt) == 48);
   CHECK(copied(1, std::nullopt) < 48);    // one bit breaks it (ties and rounding of the averages)
   CHECK(copied(53, Exact(1, 100)) == 0);  // near-uniform attention: the harness can fail
+  {
+    const RuntimeMpfr::Precision caller(1);  // the evaluator's argument decides, not its caller's working precision
+    CHECK(copied(53, std::nullopt) == 48);
+    CHECK(copied(1, std::nullopt) < 48);
+  }
 }
 
 TEST_CASE("copy.lemma_c2: the printed scaling fails ||Psi|| = 1, the corrected one satisfies every property",

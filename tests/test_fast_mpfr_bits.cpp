@@ -35,14 +35,12 @@ Outcomes expect_same_generation(const CopyTransformerConfig& config, int max_len
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> length(1, max_length);
   const CopyTransformer transformer(config);
-  const FinitePrecisionCopy reference(transformer);
   const MpfrBitsCopy fast(transformer, max_levels);
   Outcomes seen;
   for (int k = 0; k < count; ++k) {
     const TokenString x = random_string(rng, config.alphabet, length(rng));
     for (int bits : bit_widths) {
-      const RuntimeMpfr::Precision precision(bits);
-      const auto expected = reference.first_wrong_step(x);
+      const auto expected = FinitePrecisionCopy(transformer, bits).first_wrong_step(x);
       const BitsRun run = fast.run(x, bits, threads);
       INFO("D=" << config.alphabet << " n=" << config.n << " string " << k << " (length " << x.size() << ") at " << bits
                 << " bits");
@@ -116,7 +114,6 @@ TEST_CASE("min-bits sweep: each L's fewest bits are FinitePrecisionCopy's on the
   o.threads = 2;
   const Json summary = sweep_copy_min_bits(base, grid, o);
   const CopyTransformer exact(base);
-  const FinitePrecisionCopy reference(exact);
   int probed_above_two = 0;
   for (const Json& row : summary["rows"]) {
     const long length = row["L"].get<long>();
@@ -128,7 +125,7 @@ TEST_CASE("min-bits sweep: each L's fewest bits are FinitePrecisionCopy's on the
     }
     std::optional<int> fewest;
     for (int bits = 2; bits <= MpfrBitsCopy::kMaxBits && !fewest; ++bits) {
-      const RuntimeMpfr::Precision precision(bits);
+      const FinitePrecisionCopy reference(exact, bits);
       if (std::all_of(copied.begin(), copied.end(), [&](const TokenString& x) { return reference.copies(x); }))
         fewest = bits;
     }

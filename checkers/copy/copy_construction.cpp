@@ -391,8 +391,7 @@ Evaluation eval_copy(const ParamValues& params, const std::string& variant, cons
   eval_transformer(params, variant, x, trace, e);
   if (bits > 0) {
     const CopyTransformer exact(transformer_config(params, variant, static_cast<int>(x.size())));
-    const FinitePrecisionCopy finite(exact);
-    const RuntimeMpfr::Precision precision(bits);
+    const FinitePrecisionCopy finite(exact, bits);
     const bool copies = finite.copies(x);
     e.text += fmt::format("Same transformer in MPFR at {} bits (round to nearest; a measurement, not a verdict): {}\n",
                           bits, copies ? "copies x" : "does not copy x");

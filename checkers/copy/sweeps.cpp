@@ -172,10 +172,9 @@ Json sweep_precision(const CopyTransformerConfig& config, const CopySweepOptions
     const auto strings = precision_test_strings(c, sweep, exhaustive);
     if (strings.empty()) continue;  // no repeat-free string of this length
     const CopyTransformer exact(c);
-    const FinitePrecisionCopy finite(exact);
     std::optional<long> fewest;
     for (long bits = kMinBits; bits <= 64 && !fewest; ++bits) {
-      const RuntimeMpfr::Precision precision(bits);
+      const FinitePrecisionCopy finite(exact, bits);
       bool all = true;
       for (const auto& x : strings)
         if (!(all = finite.copies(x))) break;

@@ -1,5 +1,8 @@
 #include "constructions/copy/finite_precision.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace tverify::copy {
 namespace {
 
@@ -20,10 +23,10 @@ RuntimeMpfr relu(const RuntimeMpfr& x) { return x.sign() > 0 ? x : RuntimeMpfr(0
 
 }  // namespace
 
-const FinitePrecisionCopy::Weights& FinitePrecisionCopy::weights() const {
-  if (bits_ == RuntimeMpfr::working_bits()) return weights_;
-  bits_ = RuntimeMpfr::working_bits();
-  memo_.clear();
+FinitePrecisionCopy::FinitePrecisionCopy(const CopyTransformer& exact, long bits) : exact_(exact), bits_(bits) {
+  if (bits < 1)
+    throw std::logic_error("FinitePrecisionCopy: bits must be at least 1 (got " + std::to_string(bits) + ")");
+  const RuntimeMpfr::Precision precision(bits);
   const auto& mlp = exact_.layer1_mlp();
   weights_.psi = rounded(exact_.embedding());
   weights_.inner = rounded(mlp.inner);
@@ -37,11 +40,10 @@ const FinitePrecisionCopy::Weights& FinitePrecisionCopy::weights() const {
                   log(F(Exact(BigInt(8) *
                               big_pow(static_cast<unsigned long>(c.alphabet), static_cast<unsigned long>(c.n)) *
                               exact_.dim())));
-  return weights_;
 }
 
 const FinitePrecisionCopy::Block& FinitePrecisionCopy::layer1(const TokenString& window) const {
-  const Weights& w = weights();  // a precision change clears the memo first
+  const Weights& w = weights();
   if (auto it = memo_.find(window); it != memo_.end()) return it->second;
   const std::size_t d = static_cast<std::size_t>(exact_.dim());
   std::vector<F> u;  // [h_1 | .. | h_{n+1}] at the window's last position
@@ -83,6 +85,7 @@ RuntimeMpfr FinitePrecisionCopy::value_dot_psi(const Block& block, std::size_t t
 }
 
 Token FinitePrecisionCopy::next_token(std::span<const Block* const> blocks) const {
+  const RuntimeMpfr::Precision precision(bits_);
   const Weights& w = weights();
   const std::size_t d = static_cast<std::size_t>(exact_.dim()), half = key_width();
   const Block& query = *blocks.back();
@@ -115,6 +118,7 @@ Token FinitePrecisionCopy::next_token(std::span<const Block* const> blocks) cons
 }
 
 std::optional<std::size_t> FinitePrecisionCopy::first_wrong_step(const TokenString& x) const {
+  const RuntimeMpfr::Precision precision(bits_);
   const std::size_t span = static_cast<std::size_t>(exact_.config().n) + 1;
   TokenString sequence = exact_.copy_sequence(x, 0);
   std::vector<const Block*> blocks;

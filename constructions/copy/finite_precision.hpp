@@ -1,6 +1,6 @@
 // The copy transformer of Theorem 2.3 evaluated in finite precision: every weight, embedding entry and activation
-// rounded to nearest at the calling thread's RuntimeMpfr working precision, the softmax (max-shifted) and the readout
-// computed in that precision, and the argmax taken by value (the first of equal values wins). The weights are the
+// rounded to nearest at the precision `bits` it is made with, the softmax (max-shifted) and the readout computed in
+// that precision, and the argmax taken by value (the first of equal values wins). The weights are the
 // exact construction's (CopyTransformer), rounded. A measurement of what a precision does (Remark 2.6), never a
 // verification. Not thread-safe: one object per thread.
 #pragma once
@@ -19,9 +19,11 @@ class FinitePrecisionCopy {
   using F = RuntimeMpfr;
   using Block = std::vector<F>;  // layer 1 at one position: [T^value | T^key | T^query]
 
-  explicit FinitePrecisionCopy(const CopyTransformer& exact) : exact_(exact) {}
+  // `bits`: the MPFR precision of every rounding, at least 1.
+  FinitePrecisionCopy(const CopyTransformer& exact, long bits);
 
-  // Generates L tokens after <BOS>, x, <COPY> at the working precision; true when they are x.
+  long bits() const { return bits_; }
+  // Generates L tokens after <BOS>, x, <COPY> at `bits`; true when they are x.
   bool copies(const TokenString& x) const { return !first_wrong_step(x); }
   // The first generation step (0-based) whose token is not x's, or nullopt when x is copied.
   std::optional<std::size_t> first_wrong_step(const TokenString& x) const;
@@ -35,8 +37,8 @@ class FinitePrecisionCopy {
     std::vector<F> inner_bias;
     F tau;
   };
-  const Weights& weights() const;  // rounded at the working precision (recomputed when it changes)
-  // Psi, tau and the key width at the working precision.
+  const Weights& weights() const { return weights_; }  // rounded at `bits`
+  // Psi, tau and the key width at `bits`.
   const std::vector<std::vector<F>>& psi() const { return weights().psi; }
   const F& tau() const { return weights().tau; }
   std::size_t key_width() const;
@@ -51,8 +53,8 @@ class FinitePrecisionCopy {
   F value_dot_psi(const Block& block, std::size_t token) const;
 
   const CopyTransformer& exact_;
-  mutable long bits_ = -1;
-  mutable Weights weights_;
+  long bits_;
+  Weights weights_;
   mutable std::map<TokenString, Block> memo_;
 };
 

@@ -74,8 +74,7 @@ Layer1Table layer1_table(const copy::CopyTransformer& transformer, const copy::T
   std::vector<PositionDoubles> positions(count);
   Layer1Table t;
   run_workers(threads, [&](unsigned w) {
-    const RuntimeMpfr::Precision precision(bits);
-    const copy::FinitePrecisionCopy finite(transformer);
+    const copy::FinitePrecisionCopy finite(transformer, bits);
     SparseMpfrLayer1 layer1(finite);
     if (w == 0) t.key_width = finite.key_width(), t.tokens = finite.psi().size();
     const std::size_t lo = count * w / threads, hi = count * (w + 1) / threads;

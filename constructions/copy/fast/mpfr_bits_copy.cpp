@@ -218,7 +218,7 @@ BitsRun MpfrBitsCopy::run(const copy::TokenString& x, int bits, unsigned threads
                            std::to_string(bits) + ")");
   threads = std::max(1u, threads);
   const RuntimeMpfr::Precision precision(bits);
-  const copy::FinitePrecisionCopy finite(transformer_);
+  const copy::FinitePrecisionCopy finite(transformer_, bits);
   const copy::TokenString sequence = transformer_.copy_sequence(x, x.size());
   const std::size_t prompt = x.size() + 2, positions = prompt + x.size() - 1;  // queries at prompt-1 .. 2L
   const Layer1Table table = layer1_table(transformer_, sequence, positions, bits, threads);

@@ -4,7 +4,9 @@
 
 namespace tverify::copy::fast {
 
-SparseMpfrLayer1::SparseMpfrLayer1(const copy::FinitePrecisionCopy& finite) : dim_(finite.dim()), n_(finite.n()) {
+SparseMpfrLayer1::SparseMpfrLayer1(const copy::FinitePrecisionCopy& finite)
+    : dim_(finite.dim()), n_(finite.n()), bits_(finite.bits()) {
+  const RuntimeMpfr::Precision precision(bits_);
   const auto& w = finite.weights();
   for (int t = 1; t <= n_ + 1; ++t) head_windows_.push_back(finite.head_window(t));
   psi_rows_.resize(w.psi.size());
@@ -67,6 +69,7 @@ void SparseMpfrLayer1::output_layer() {
 }
 
 SparseMpfrLayer1::Output SparseMpfrLayer1::compute(const copy::TokenString& window) {
+  const RuntimeMpfr::Precision precision(bits_);
   averages(window);
   hidden_layer();
   output_layer();

@@ -1,8 +1,9 @@
-// Layer 1 of the copy transformer in MPFR at the working precision, as copy::FinitePrecisionCopy computes it (its
-// layer 1 and T^value . Psi(x)), without their zero terms: each sum skips the products with a zero factor (adding +-0
-// changes no value), so a one-hot window costs a few dozen MPFR operations instead of tens of thousands. The
-// remaining operations run in the same order with the same two roundings per product and sum. For MpfrBitsCopy;
-// tests/test_fast_mpfr_bits.cpp compares the whole generation against FinitePrecisionCopy. One object per thread.
+// Layer 1 of the copy transformer in MPFR at the precision of the FinitePrecisionCopy it is made from, as
+// copy::FinitePrecisionCopy computes it (its layer 1 and T^value . Psi(x)), without their zero terms: each sum skips
+// the products with a zero factor (adding +-0 changes no value), so a one-hot window costs a few dozen MPFR operations
+// instead of tens of thousands. The remaining operations run in the same order with the same two roundings per product
+// and sum. For MpfrBitsCopy; tests/test_fast_mpfr_bits.cpp compares the whole generation against FinitePrecisionCopy.
+// One object per thread.
 #pragma once
 
 #include "constructions/copy/finite_precision.hpp"
@@ -15,7 +16,7 @@ namespace tverify::copy::fast {
 class SparseMpfrLayer1 {
  public:
   using F = RuntimeMpfr;
-  // The rounded weights of `finite` at the calling thread's working precision.
+  // The rounded weights of `finite`, and its precision for every operation.
   explicit SparseMpfrLayer1(const copy::FinitePrecisionCopy& finite);
 
   struct Output {
@@ -33,6 +34,7 @@ class SparseMpfrLayer1 {
 
   std::size_t dim_, width_;
   int n_;
+  long bits_;
   std::vector<std::size_t> head_windows_;
   SparseLists psi_rows_;       // per token: (coordinate, Psi entry) non-zero
   SparseLists inner_columns_;  // per input coordinate c: (hidden unit, weight) non-zero, by unit
