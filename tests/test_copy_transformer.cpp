@@ -3,6 +3,7 @@
 // printed construction (or a deliberately broken one) fails.
 #include "checkers/copy/transformer_claims.hpp"
 #include "constructions/copy/finite_precision.hpp"
+#include "constructions/copy/rounded_layer1.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -158,6 +159,46 @@ TEST_CASE("finite precision: 53 bits copies every repeat-free string, 1 bit or t
     CHECK(copied(53, std::nullopt) == 48);
     CHECK(copied(1, std::nullopt) < 48);
   }
+}
+
+// The rounded evaluators' layer 1 (RoundedLayer1) in exact arithmetic: no rounding, so it must equal the literal
+// construction's layer 1 (the attention heads of Lemma C.1 and the MLP) on every window.
+struct ExactOps {
+  Exact zero() const { return Exact(0); }
+  Exact add(const Exact& a, const Exact& b) const { return a + b; }
+  Exact mul(const Exact& a, const Exact& b) const { return a * b; }
+  Exact div(const Exact& a, std::size_t count) const { return a / Exact(static_cast<long>(count)); }
+};
+
+TEST_CASE("rounded layer 1: in exact arithmetic, the literal construction's layer 1 on every window",
+          "[copy][transformer][precision]") {
+  for (const auto variant : {TransformerVariant::Paper, TransformerVariant::Corrected})
+    for (const auto [D, n] : {std::pair{2, 1}, std::pair{2, 2}, std::pair{3, 2}}) {
+      const CopyTransformer exact(config(D, n, 4, variant));
+      const auto layer1 = RoundedLayer1<Exact>::of(
+          exact, [](const Surd& s) { return s.to_exact(); }, Exact(0));
+      const auto tokens = static_cast<std::uint64_t>(exact.embedding().rows());
+      int windows = 0;
+      for (std::size_t length = 1; length <= static_cast<std::size_t>(n) + 1; ++length)
+        for (std::uint64_t i = 0, count = big_pow(tokens, length).convert_to<std::uint64_t>(); i < count; ++i) {
+          TokenString w;
+          for (std::uint64_t r = i, k = 0; k < length; ++k, r /= tokens) w.push_back(static_cast<Token>(r % tokens));
+          const std::vector<Exact> block = layer1.block(ExactOps{}, w);
+          const Layer1Output& literal = exact.layer1(w)[w.size() - 1];
+          std::vector<Exact> expected;
+          for (const auto* part : {&literal.value, &literal.key, &literal.query})
+            for (const Surd& s : *part) expected.push_back(s.to_exact());
+          INFO("D=" << D << " n=" << n << " window " << i << " of length " << length);
+          REQUIRE(block == expected);
+          for (std::size_t x = 0; x < layer1.psi.size(); ++x) {
+            Exact dot(0);
+            for (std::size_t c = 0; c < layer1.dim; ++c) dot += literal.value[c].to_exact() * layer1.psi[x][c];
+            REQUIRE(layer1.value_dot_psi(ExactOps{}, block, x) == dot);
+          }
+          ++windows;
+        }
+      CHECK(windows > 0);
+    }
 }
 
 TEST_CASE("copy.lemma_c2: the printed scaling fails ||Psi|| = 1, the corrected one satisfies every property",

@@ -12,14 +12,13 @@ RuntimeMpfr rounded(const Surd& s) {
   return v;
 }
 
-std::vector<std::vector<RuntimeMpfr>> rounded(const Matrix<Surd>& m) {
-  std::vector<std::vector<RuntimeMpfr>> out(m.rows());
-  for (std::size_t r = 0; r < m.rows(); ++r)
-    for (std::size_t c = 0; c < m.cols(); ++c) out[r].push_back(rounded(m(r, c)));
-  return out;
-}
-
-RuntimeMpfr relu(const RuntimeMpfr& x) { return x.sign() > 0 ? x : RuntimeMpfr(0); }
+// The operations of RoundedLayer1 at the thread's working precision, each rounded to nearest.
+struct MpfrOps {
+  RuntimeMpfr zero() const { return RuntimeMpfr(0); }
+  RuntimeMpfr add(const RuntimeMpfr& a, const RuntimeMpfr& b) const { return a + b; }
+  RuntimeMpfr mul(const RuntimeMpfr& a, const RuntimeMpfr& b) const { return a * b; }
+  RuntimeMpfr div(const RuntimeMpfr& a, std::size_t count) const { return a / RuntimeMpfr(static_cast<long>(count)); }
+};
 
 }  // namespace
 
@@ -27,12 +26,8 @@ FinitePrecisionCopy::FinitePrecisionCopy(const CopyTransformer& exact, long bits
   if (bits < 1)
     throw std::logic_error("FinitePrecisionCopy: bits must be at least 1 (got " + std::to_string(bits) + ")");
   const RuntimeMpfr::Precision precision(bits);
-  const auto& mlp = exact_.layer1_mlp();
-  weights_.psi = rounded(exact_.embedding());
-  weights_.inner = rounded(mlp.inner);
-  weights_.outer = rounded(mlp.outer);
-  weights_.inner_bias.clear();
-  for (const auto& b : mlp.inner_bias) weights_.inner_bias.push_back(rounded(b));
+  weights_.layer1 = RoundedLayer1<F>::of(
+      exact_, [](const Surd& s) { return rounded(s); }, F(0));
   const auto& c = exact_.config();
   weights_.tau =
       c.tau ? F(*c.tau)
@@ -43,45 +38,12 @@ FinitePrecisionCopy::FinitePrecisionCopy(const CopyTransformer& exact, long bits
 }
 
 const FinitePrecisionCopy::Block& FinitePrecisionCopy::layer1(const TokenString& window) const {
-  const Weights& w = weights();
   if (auto it = memo_.find(window); it != memo_.end()) return it->second;
-  const std::size_t d = static_cast<std::size_t>(exact_.dim());
-  std::vector<F> u;  // [h_1 | .. | h_{n+1}] at the window's last position
-  for (int t = 1; t <= exact_.config().n + 1; ++t) {
-    const std::size_t span = std::min(exact_.head_window(t), window.size());
-    for (std::size_t k = 0; k < d; ++k) {
-      F sum(0);
-      for (std::size_t q = window.size() - span; q < window.size(); ++q)
-        sum += w.psi[static_cast<std::size_t>(window[q])][k];
-      u.push_back(sum / F(static_cast<long>(span)));
-    }
-  }
-  std::vector<F> hidden;
-  for (std::size_t m = 0; m < w.inner.size(); ++m) {
-    F pre = w.inner_bias[m];
-    for (std::size_t c = 0; c < u.size(); ++c)
-      if (w.inner[m][c].sign() != 0) pre += w.inner[m][c] * u[c];
-    hidden.push_back(relu(pre));
-  }
-  Block out;
-  for (const auto& row : w.outer) {
-    F sum(0);
-    for (std::size_t m = 0; m < row.size(); ++m)
-      if (row[m].sign() != 0) sum += row[m] * hidden[m];
-    out.push_back(sum);
-  }
-  return memo_.emplace(window, std::move(out)).first->second;
+  return memo_.emplace(window, weights_.layer1.block(MpfrOps{}, window)).first->second;
 }
 
 std::size_t FinitePrecisionCopy::key_width() const {
-  return (weights().outer.size() - static_cast<std::size_t>(exact_.dim())) / 2;
-}
-
-RuntimeMpfr FinitePrecisionCopy::value_dot_psi(const Block& block, std::size_t token) const {
-  const auto& psi_row = weights().psi[token];
-  F v(0);
-  for (std::size_t c = 0; c < psi_row.size(); ++c) v += block[c] * psi_row[c];
-  return v;
+  return (weights_.layer1.outer.size() - static_cast<std::size_t>(exact_.dim())) / 2;
 }
 
 Token FinitePrecisionCopy::next_token(std::span<const Block* const> blocks) const {
@@ -106,9 +68,10 @@ Token FinitePrecisionCopy::next_token(std::span<const Block* const> blocks) cons
   }
   Token best = 0;
   F best_score(0);
-  for (std::size_t token = 0; token < w.psi.size(); ++token) {
+  for (std::size_t token = 0; token < w.layer1.psi.size(); ++token) {
     F r(0);
-    for (std::size_t j = 0; j < blocks.size(); ++j) r += weight[j] / total * value_dot_psi(*blocks[j], token);
+    for (std::size_t j = 0; j < blocks.size(); ++j)
+      r += weight[j] / total * w.layer1.value_dot_psi(MpfrOps{}, *blocks[j], token);
     if (token == 0 || r > best_score) {
       best = static_cast<Token>(token);
       best_score = r;

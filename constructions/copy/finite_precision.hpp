@@ -5,6 +5,7 @@
 // verification. Not thread-safe: one object per thread.
 #pragma once
 
+#include "constructions/copy/rounded_layer1.hpp"
 #include "constructions/copy/transformer.hpp"
 #include "core/runtime_mpfr.hpp"
 
@@ -33,14 +34,13 @@ class FinitePrecisionCopy {
   // weights.
   Token next_token(std::span<const Block* const> blocks) const;
   struct Weights {
-    std::vector<std::vector<F>> psi, inner, outer;
-    std::vector<F> inner_bias;
+    RoundedLayer1<F> layer1;
     F tau;
   };
   const Weights& weights() const { return weights_; }  // rounded at `bits`
   // Psi, tau and the key width at `bits`.
-  const std::vector<std::vector<F>>& psi() const { return weights().psi; }
-  const F& tau() const { return weights().tau; }
+  const std::vector<std::vector<F>>& psi() const { return weights_.layer1.psi; }
+  const F& tau() const { return weights_.tau; }
   std::size_t key_width() const;
   std::size_t dim() const { return static_cast<std::size_t>(exact_.dim()); }
   int n() const { return exact_.config().n; }
@@ -49,8 +49,6 @@ class FinitePrecisionCopy {
  private:
   // Layer 1 at the last position of `window` (its last min(p, n) + 1 tokens), memoised per window.
   const Block& layer1(const TokenString& window) const;
-  // T^value . Psi(token), summed over the value coordinates in order.
-  F value_dot_psi(const Block& block, std::size_t token) const;
 
   const CopyTransformer& exact_;
   long bits_;

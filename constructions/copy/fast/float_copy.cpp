@@ -1,9 +1,12 @@
 #include "constructions/copy/fast/float_copy.hpp"
 
+#include "constructions/copy/rounded_layer1.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 
 namespace tverify::copy::fast {
 
@@ -49,6 +52,7 @@ struct Arith {
   T mul(T a, T b) const { return round(static_cast<double>(a) * b); }
   T div(T a, T b) const { return round(static_cast<double>(a) / b); }
   T exp(T a) const { return round(std::exp(static_cast<double>(a))); }
+  T zero() const { return T(0); }
 };
 
 template <class A>
@@ -56,53 +60,22 @@ FloatRun copies_impl(const A& ar, const copy::CopyTransformer& t, const copy::To
   FloatRun run;
   using T = typename A::T;
   auto rounded = [&](const copy::Surd& s) { return ar.round(s.template to_interval<64>().midpoint_double()); };
-  const auto& psi_exact = t.embedding();
-  const auto& mlp = t.layer1_mlp();
-  const std::size_t d = psi_exact.cols(), tokens = psi_exact.rows(), hidden = mlp.inner.rows(),
-                    outputs = mlp.outer.rows();
-  const std::size_t key_dim = (outputs - d) / 2;
-  const int n = t.config().n;
-  std::vector<std::vector<T>> psi(tokens, std::vector<T>(d));
-  for (std::size_t a = 0; a < tokens; ++a)
-    for (std::size_t c = 0; c < d; ++c) psi[a][c] = rounded(psi_exact(a, c));
-  std::vector<std::vector<std::pair<std::size_t, T>>> inner(hidden), outer(outputs);
-  std::vector<T> bias(hidden, T(0));
-  for (std::size_t h = 0; h < hidden; ++h) {
-    for (std::size_t c = 0; c < mlp.inner.cols(); ++c)
-      if (!is_zero(mlp.inner(h, c))) inner[h].emplace_back(c, rounded(mlp.inner(h, c)));
-    if (!mlp.inner_bias.empty()) bias[h] = rounded(mlp.inner_bias[h]);
-  }
-  for (std::size_t o = 0; o < outputs; ++o)
-    for (std::size_t h = 0; h < hidden; ++h)
-      if (!is_zero(mlp.outer(o, h))) outer[o].emplace_back(h, rounded(mlp.outer(o, h)));
+  const auto layer1 = copy::RoundedLayer1<T>::of(t, rounded, T(0));
+  const std::size_t d = layer1.dim, tokens = layer1.psi.size(), key_dim = (layer1.outer.size() - d) / 2;
+  const std::size_t span = static_cast<std::size_t>(t.config().n) + 1;
   const T tau = ar.round(t.tau_interval<64>().midpoint_double());
 
   const copy::TokenString seq = t.copy_sequence(x, x.size());
   const std::size_t len = seq.size();
   std::vector<std::vector<T>> keys(len), queries(len), values(len);
-  std::vector<T> u((static_cast<std::size_t>(n) + 1) * d), h(hidden);
   for (std::size_t p = 0; p < len; ++p) {
-    for (int w = 1; w <= n + 1; ++w) {  // h_w: the average of the last min(w, p + 1) embeddings, in the format
-      const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(w), p + 1);
-      for (std::size_t c = 0; c < d; ++c) {
-        T sum = 0;
-        for (std::size_t j = p + 1 - count; j <= p; ++j) sum = ar.add(sum, psi[static_cast<std::size_t>(seq[j])][c]);
-        u[(static_cast<std::size_t>(w) - 1) * d + c] = ar.div(sum, T(count));
-      }
-    }
-    for (std::size_t k = 0; k < hidden; ++k) {
-      T v = bias[k];
-      for (const auto& [c, wgt] : inner[k]) v = ar.add(v, ar.mul(wgt, u[c]));
-      h[k] = v > 0 ? v : T(0);
-    }
-    std::vector<T> y(outputs, T(0));
-    for (std::size_t o = 0; o < outputs; ++o)
-      for (const auto& [k, wgt] : outer[o]) y[o] = ar.add(y[o], ar.mul(wgt, h[k]));
+    const std::size_t first = p + 1 >= span ? p + 1 - span : 0;
+    const std::vector<T> y =
+        layer1.block(ar, std::span<const copy::Token>(seq.begin() + static_cast<long>(first), p + 1 - first));
     keys[p].assign(y.begin() + static_cast<long>(d), y.begin() + static_cast<long>(d + key_dim));
     queries[p].assign(y.begin() + static_cast<long>(d + key_dim), y.end());
-    values[p].assign(tokens, T(0));
-    for (std::size_t a = 0; a < tokens; ++a)
-      for (std::size_t c = 0; c < d; ++c) values[p][a] = ar.add(values[p][a], ar.mul(y[c], psi[a][c]));
+    values[p].clear();
+    for (std::size_t a = 0; a < tokens; ++a) values[p].push_back(layer1.value_dot_psi(ar, y, a));
   }
   const std::size_t prompt = x.size() + 2;
   std::vector<T> scores;

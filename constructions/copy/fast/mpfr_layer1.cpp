@@ -7,21 +7,19 @@ namespace tverify::copy::fast {
 SparseMpfrLayer1::SparseMpfrLayer1(const copy::FinitePrecisionCopy& finite)
     : dim_(finite.dim()), n_(finite.n()), bits_(finite.bits()) {
   const RuntimeMpfr::Precision precision(bits_);
-  const auto& w = finite.weights();
-  for (int t = 1; t <= n_ + 1; ++t) head_windows_.push_back(finite.head_window(t));
+  const auto& w = finite.weights().layer1;
+  head_windows_ = w.head_windows;
   psi_rows_.resize(w.psi.size());
   for (std::size_t x = 0; x < w.psi.size(); ++x)
     for (std::size_t c = 0; c < w.psi[x].size(); ++c)
       if (w.psi[x][c].sign() != 0) psi_rows_[x].emplace_back(c, w.psi[x][c]);
-  const std::size_t inputs = w.inner.empty() ? 0 : w.inner.front().size();
+  const std::size_t inputs = w.inputs;
   inner_columns_.resize(inputs);
   for (std::size_t m = 0; m < w.inner.size(); ++m)
-    for (std::size_t c = 0; c < inputs; ++c)
-      if (w.inner[m][c].sign() != 0) inner_columns_[c].emplace_back(m, w.inner[m][c]);
+    for (const auto& [c, weight] : w.inner[m]) inner_columns_[c].emplace_back(m, weight);
   outer_columns_.resize(w.inner.size());
   for (std::size_t o = 0; o < w.outer.size(); ++o)
-    for (std::size_t m = 0; m < w.outer[o].size(); ++m)
-      if (w.outer[o][m].sign() != 0) outer_columns_[m].emplace_back(o, w.outer[o][m]);
+    for (const auto& [m, weight] : w.outer[o]) outer_columns_[m].emplace_back(o, weight);
   bias_ = w.inner_bias;
   width_ = w.outer.size();
   u_.assign(inputs, F(0));
