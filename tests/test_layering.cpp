@@ -1,6 +1,7 @@
 // The layers of the source tree and the one direction includes run: every `#include "folder/..."` of a source file
-// goes to its own layer or a lower one, never up. The table below is the layering docs/adding-a-construction.md
-// draws; a folder missing from it fails the test, so a new top-level folder has to take its place here.
+// goes to its own layer or a lower one, never up. The table is cmake/Layers.cmake's, which also gives each layer's
+// library only its own folder and the lower ones to include; a folder missing from it fails the test, so a new
+// top-level folder has to take its place there.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -15,19 +16,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The layers, lowest first; a file may include its own layer and every layer below it.
+// The layers, lowest first, as cmake/Layers.cmake writes them (TVERIFY_LAYERS: comma-separated, folders that share a
+// layer joined by "+"); a file may include its own layer and every layer below it.
 const std::map<std::string, int>& layer_of_folder() {
-  static const std::map<std::string, int> layers{
-      {"core", 0},           // arithmetic
-      {"model", 1},          // the ONNX model engine
-      {"constructions", 2},  // the constructions and their fast evaluators
-      {"proofs", 3},         // Z3 queries
-      {"checkers", 4},       // claims, checks, sweeps, certificates, the registry
-      {"mpi", 5},            // the cluster's transport
-      {"commands", 5},       // recheck, report, recorded command lines
-      {"cli", 6},            // the executable
-      {"python", 6},         // the Python binding
-  };
+  static const std::map<std::string, int> layers = [] {
+    std::map<std::string, int> out;
+    const std::string table = TVERIFY_LAYERS;
+    int layer = 0;
+    for (std::size_t start = 0; start <= table.size(); ++layer) {
+      const std::size_t end = std::min(table.find(',', start), table.size());
+      for (std::size_t from = start; from < end;) {
+        const std::size_t to = std::min(table.find('+', from), end);
+        out.emplace(table.substr(from, to - from), layer);
+        from = to + 1;
+      }
+      start = end + 1;
+    }
+    return out;
+  }();
   return layers;
 }
 
@@ -69,6 +75,9 @@ TEST_CASE("layering: every include runs to the file's own layer or a lower one",
 
 TEST_CASE("layering: every top-level source folder has its place in the table", "[layering]") {
   const fs::path root = TVERIFY_SOURCE_DIR;
+  CHECK(layer_of_folder().at("core") == 0);  // the table read as written: lowest first, "+" sharing a layer
+  CHECK(layer_of_folder().at("mpi") == layer_of_folder().at("commands"));
+  CHECK(layer_of_folder().at("python") == 6);
   for (const auto& entry : fs::directory_iterator(root)) {
     if (!entry.is_directory()) continue;
     const std::string name = entry.path().filename().string();
