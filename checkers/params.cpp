@@ -25,6 +25,12 @@ std::string ParamSpec::range_text() const {
   return out;
 }
 
+std::string ParamSpec::range_and_default() const {
+  std::string out = kind != Kind::Text || input_file ? range_text() : "";
+  if (!default_value.empty()) out += (out.empty() ? "" : "; ") + std::string("default ") + default_value;
+  return out;
+}
+
 ParamSpec integer_param(std::string name, std::string help, long long min, long long max, std::string default_value) {
   return {std::move(name), std::move(help), ParamSpec::Kind::Integer, min, max, {}, std::move(default_value)};
 }

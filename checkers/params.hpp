@@ -31,6 +31,9 @@ struct ParamSpec {
   std::string metavar = "TEXT";                // Text: the kind of value --help shows ("LIST", "RATIONAL")
 
   std::string range_text() const;  // "an integer in [1, 64]" / "one of paper, corrected"
+  // What help and `tverify list` say after the description: the range and the default ("an integer in [1, 64];
+  // default 2"); a plain text's form is in its help and metavar, so not the word "text". Empty when nothing is said.
+  std::string range_and_default() const;
 };
 
 // Named constructors, so that a declaration reads as what it declares. An empty default makes the parameter

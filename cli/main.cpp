@@ -24,7 +24,6 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -112,11 +111,8 @@ struct DeclaredOptions {
       flags.push_back(p.name);
       return;
     }
-    // A text's form is in its help (and its metavar), not in the word "text".
-    std::vector<std::string> said;
-    if (p.kind != ParamSpec::Kind::Text || p.input_file) said.push_back(p.range_text());
-    if (!p.default_value.empty()) said.push_back("default " + p.default_value);
-    const std::string parenthesis = said.empty() ? "" : fmt::format(" ({})", fmt::join(said, "; "));
+    const std::string said = p.range_and_default();
+    const std::string parenthesis = said.empty() ? "" : " (" + said + ")";
     options[p.name] =
         app->add_option("--" + p.name, values[p.name], p.help + parenthesis + note)->type_name(metavar_of(p));
   }

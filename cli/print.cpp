@@ -71,8 +71,10 @@ std::string format_construction_list() {
 
 std::string format_construction(const Construction& c) {
   std::string out = fmt::format("{}: {}\nparameters:\n", c.name(), c.paper());
-  for (const auto& p : c.params())
-    out += fmt::format("  --{:<10} {} ({}; default {})\n", p.name, p.help, p.range_text(), p.default_value);
+  for (const auto& p : c.params()) {
+    const std::string said = p.range_and_default();
+    out += fmt::format("  --{:<10} {}{}\n", p.name, p.help, said.empty() ? "" : " (" + said + ")");
+  }
   out += "variants:\n";
   for (const auto& v : c.variants()) out += fmt::format("  {:<17} {}\n", v.name, v.help);
   out += fmt::format("(default {})\nclaims:\n", c.variants().front().name);

@@ -412,6 +412,13 @@ TEST_CASE("help works for every verb and exits 0", "[cli]") {
     CHECK(r.out.find(" TEXT") == std::string::npos);
     CHECK(r.out.find("(text") == std::string::npos);
   }
+  for (const char* name : {"copy", "count3", "cat", "markov", "model"}) {  // nor does `tverify list NAME`
+    const CliRun r = run_cli(std::string("list ") + name);
+    INFO("list " << name);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("(text") == std::string::npos);
+  }
+  CHECK(run_cli("list markov").out.find("(default geometric)") != std::string::npos);
   CHECK(run_cli("sweep markov --help").out.find("--resolution RATIONAL") != std::string::npos);
   CHECK(run_cli("sweep copy --help").out.find("--formats LIST") != std::string::npos);
   CHECK(run_cli("report --help").out.find("certificates FILE") != std::string::npos);
