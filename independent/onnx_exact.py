@@ -1,11 +1,17 @@
-"""An exact ONNX interpreter for rational graphs, written from the ONNX operator specification alone: it shares no code
-with tverify, so that it can check tverify's answers.
+"""An ONNX interpreter written from the ONNX operator specification alone: it shares no code with tverify, so that it
+can check tverify's answers.
 
 Reals are Fractions (a stored float32 or float64 weight is the exact binary number it stores), integers are Python
 ints checked against their element type's range, booleans are bools; every tensor is a numpy object array with its
-ONNX element type beside it. Only what can be computed exactly is: an op outside the list below, a non-finite
-weight, a division by zero or an integer outside its type's range (where ONNX Runtime and numpy wrap around) raises
-Refused, naming the node.
+ONNX element type beside it. The rational ops are computed exactly. The irrational ones (Exp, Log, Sqrt, Pow with a
+fractional exponent, Erf, Tanh, Sigmoid, Softmax, LayerNormalization) give an `intervals.Interval` enclosing the exact
+real wherever the exact value is not rational (e^0 = 1 and the square root of a square stay exact), at the precision
+the caller sets with `intervals.precision`; the rational ops then compute on the enclosures, so every real is exact
+or enclosed. A comparison that the enclosures leave undecided raises `intervals.Undecided` (the caller may retry at a
+higher precision). An infinity is carried only where the model stores one in a tensor of zeros and infinities (a
+mask, as `masked_fill(..., -inf)` exports it): a Softmax gives its entry weight exactly 0. Anything else this does not
+compute (an op outside the list below, a non-finite weight among finite ones, a division by zero, an integer outside
+its type's range, an indeterminate form) raises Refused, naming the node.
 """
 from fractions import Fraction
 import math
@@ -13,6 +19,9 @@ import math
 import numpy as np
 import onnx
 from onnx import TensorProto, numpy_helper
+
+import intervals
+from intervals import Interval
 
 REAL = {TensorProto.FLOAT: (24, -126, 127), TensorProto.DOUBLE: (53, -1022, 1023),
         TensorProto.FLOAT16: (11, -14, 15), TensorProto.BFLOAT16: (8, -126, 127)}  # precision, emin, emax
@@ -64,9 +73,10 @@ def _stored(initializer):
 
 def _from_numpy(array, elem, name):
     if elem in REAL:
-        if not np.all(np.isfinite(array.astype(np.float64))):
-            raise Refused(f"'{name}' holds a value that is not finite")
-        values = [Fraction(float(v)) for v in array.reshape(-1).astype(np.float64)]
+        doubles = array.reshape(-1).astype(np.float64)
+        if np.any(np.isnan(doubles)) or (not np.all(np.isfinite(doubles)) and np.any((doubles != 0) & np.isfinite(doubles))):
+            raise Refused(f"'{name}' holds a NaN, or an infinity beside values other than 0")
+        values = [float(v) if math.isinf(v) else Fraction(float(v)) for v in doubles]
     elif elem in INTEGER:
         values = [int(v) for v in array.reshape(-1)]
     elif elem == BOOL:
@@ -83,6 +93,8 @@ def _attributes(node):
 def _checked(node, values, elem):
     """values as a tensor of `elem`, every integer inside its type's range."""
     t = Tensor(values, elem)
+    if elem in REAL and any(isinstance(v, float) and math.isnan(v) for v in t.values.reshape(-1)):
+        raise Refused(f"node '{node.name}' ({node.op_type}): an indeterminate form (inf - inf or 0 * inf)")
     if elem in INTEGER:
         lo, hi = INTEGER[elem]
         for v in t.values.reshape(-1):
@@ -114,10 +126,14 @@ def _cast(node, x, to):
 
 
 def _divide(node, a, b):
-    if a.elem not in REAL:
-        raise Refused(f"node '{node.name}' (Div): integer division is not modelled")
+    """Div; of integers, the quotient truncated toward zero (what ONNX runtimes compute: the operator's text does not
+    say), checked against the type's range."""
     if any(v == 0 for v in b.values.reshape(-1)):
         raise Refused(f"node '{node.name}' (Div): division by zero")
+    if a.elem in INTEGER:
+        truncated = np.vectorize(lambda p, q: abs(p) // abs(q) * (1 if (p < 0) == (q < 0) else -1),
+                                 otypes=[object])(a.values, b.values)
+        return _checked(node, truncated, a.elem)
     return Tensor(a.values / b.values, a.elem)
 
 
@@ -144,7 +160,11 @@ def _reduce(node, x, axes, attributes):
             return math.prod(items)
         if not items:
             raise Refused(f"node '{node.name}' ({kind}): over an empty axis")
-        return max(items) if kind == "ReduceMax" else min(items)
+        pick = real_max if kind == "ReduceMax" else real_min
+        out = items[0]
+        for v in items[1:]:
+            out = pick(out, v)
+        return out
 
     moved = np.moveaxis(x.values, axes, tuple(range(rank - len(axes), rank)))
     kept_shape = moved.shape[:rank - len(axes)]
@@ -236,6 +256,174 @@ def _gather(node, data, indices, axis):
     return Tensor(taken, data.elem)
 
 
+def real_max(a, b):
+    """The larger of two reals; over intervals, the interval of the larger (no comparison needed)."""
+    if _is_infinite(a) or _is_infinite(b):
+        return a if (b == -math.inf or a == math.inf) else b
+    if isinstance(a, Interval) or isinstance(b, Interval):
+        return intervals.hull_max(a, b)
+    return max(a, b)
+
+
+def real_min(a, b):
+    if _is_infinite(a) or _is_infinite(b):
+        return a if (b == math.inf or a == -math.inf) else b
+    if isinstance(a, Interval) or isinstance(b, Interval):
+        return intervals.hull_min(a, b)
+    return min(a, b)
+
+
+def _is_infinite(v):
+    return isinstance(v, float) and math.isinf(v)
+
+
+def _exact_sqrt(q):
+    """The square root of a Fraction when it is rational, else None."""
+    if q < 0:
+        return None
+    p, r = math.isqrt(q.numerator), math.isqrt(q.denominator)
+    return Fraction(p, r) if p * p == q.numerator and r * r == q.denominator else None
+
+
+def _exp(v):
+    """e^v: exact at v = 0 and v = -inf, else an enclosure (cached by exact argument and precision)."""
+    if _is_infinite(v):
+        return Fraction(0) if v < 0 else v
+    if isinstance(v, Interval):
+        return intervals.exp(v)
+    if v == 0:
+        return Fraction(1)
+    key = (v, intervals.bits())
+    if key not in _EXP_CACHE:
+        _EXP_CACHE[key] = intervals.exp(v)
+    return _EXP_CACHE[key]
+
+
+_EXP_CACHE = {}
+
+
+def _sqrt(v):
+    if not isinstance(v, Interval):
+        root = _exact_sqrt(Fraction(v))
+        if root is not None:
+            return root
+    return intervals.sqrt(v)
+
+
+def _log(v):
+    if not isinstance(v, Interval) and v == 1:
+        return Fraction(0)
+    return intervals.log(v)
+
+
+def _odd_zero(fn):
+    """An odd function, exact at 0."""
+    return lambda v: Fraction(0) if (not isinstance(v, Interval) and v == 0) else fn(v)
+
+
+IRRATIONAL_UNARY = {"Exp": _exp, "Sqrt": _sqrt, "Log": _log, "Erf": _odd_zero(intervals.erf),
+                    "Tanh": _odd_zero(intervals.tanh), "Sigmoid": intervals.sigmoid}
+
+
+def _real_function(node, fn, v):
+    if _is_infinite(v):
+        limits = {"Exp": (0, v), "Erf": (-1, 1), "Tanh": (-1, 1), "Sigmoid": (0, 1), "Sqrt": (None, v)}
+        low, high = limits.get(node.op_type, (None, None))
+        value = low if v < 0 else high
+        if value is None:
+            raise Refused(f"node '{node.name}' ({node.op_type}) of {v}")
+        return Fraction(value) if isinstance(value, int) else value
+    if isinstance(v, (Fraction, int)) and not isinstance(v, bool):
+        if node.op_type in ("Sqrt", "Log") and v < 0 or node.op_type == "Log" and v == 0:
+            raise Refused(f"node '{node.name}' ({node.op_type}) of {v}")
+    return fn(v)
+
+
+def _power(node, x, y):
+    """x^y: an integer exponent exactly (ONNX Pow), a fractional one as e^(y ln x) for x > 0."""
+    if isinstance(y, Interval):
+        raise Refused(f"node '{node.name}' (Pow): an exponent that is not exact")
+    if _is_infinite(x) or _is_infinite(y):
+        raise Refused(f"node '{node.name}' (Pow): an infinite operand")
+    if Fraction(y).denominator == 1:
+        n = int(y)
+        if n < 0 and not isinstance(x, Interval) and x == 0:
+            raise Refused(f"node '{node.name}' (Pow): 0 to a negative power")
+        return x ** n if isinstance(x, Interval) or n >= 0 else Fraction(1) / Fraction(x) ** -n
+    if not isinstance(x, Interval):
+        if x < 0:
+            raise Refused(f"node '{node.name}' (Pow): a negative base to a fractional power")
+        if x == 0:
+            return Fraction(0)
+    return intervals.exp(Fraction(y) * intervals.log(x))
+
+
+def _softmax(node, x, axis):
+    """Softmax along one axis (opset 13): w_i = 1 / sum_j e^(x_j - x_i), each difference's exponential enclosed
+    directly (no enclosure is divided by itself, and e^0 = 1 exactly, so equal scores give exactly equal weights); an
+    entry -inf weighs exactly 0."""
+    axis = _axis(axis, x.values.ndim)
+    moved = np.moveaxis(x.values, axis, -1)
+    out = np.empty(moved.shape, dtype=object)
+    for index in np.ndindex(*moved.shape[:-1]):
+        row = list(moved[index])
+        if any(v == math.inf for v in row if _is_infinite(v)):
+            raise Refused(f"node '{node.name}' (Softmax): an entry +inf")
+        finite = [k for k, v in enumerate(row) if not _is_infinite(v)]
+        if not finite:
+            raise Refused(f"node '{node.name}' (Softmax): a row of -inf only")
+        weights = [Fraction(0)] * len(row)
+        for i in finite:
+            total = Fraction(1)
+            for j in finite:
+                if j != i:
+                    total = total + _exp(row[j] - row[i])
+            weights[i] = 1 / total
+        out[index] = np.array(weights + [None], dtype=object)[:-1]
+    return Tensor(np.moveaxis(out, -1, axis), x.elem)
+
+
+def _range(node, start, limit, delta):
+    """ONNX Range: max(ceil((limit - start) / delta), 0) elements start + i delta, of start's type."""
+    elem = start.elem
+    start, limit, delta = (t.values.reshape(-1)[0] for t in (start, limit, delta))
+    if any(isinstance(v, Interval) for v in (start, limit, delta)) or delta == 0:
+        raise Refused(f"node '{node.name}' (Range): bounds that are not exact, or a step 0")
+    count = max(math.ceil(Fraction(limit - start) / Fraction(delta)), 0)
+    return Tensor(np.array([start + i * delta for i in range(count)], dtype=object), elem)
+
+
+def _gemm(node, inputs, attributes):
+    """Y = alpha A' B' + beta C, A' and B' transposed when transA, transB say so."""
+    a, b = inputs[0].values, inputs[1].values
+    if attributes.get("transA", 0):
+        a = a.T
+    if attributes.get("transB", 0):
+        b = b.T
+    y = np.matmul(a, b) * Fraction(attributes.get("alpha", 1.0))
+    if len(inputs) > 2 and inputs[2] is not None:
+        y = y + inputs[2].values * Fraction(attributes.get("beta", 1.0))
+    return _checked(node, y, inputs[0].elem)
+
+
+def _layer_normalization(node, inputs, attributes):
+    """LayerNormalization (opset 17): (x - mean) / sqrt(variance + epsilon) * scale + bias over the axes from `axis`
+    on, the variance the mean of the squared deviations."""
+    x = inputs[0].values
+    axis = _axis(attributes.get("axis", -1), x.ndim)
+    epsilon = Fraction(attributes.get("epsilon", 1e-5))
+    axes = tuple(range(axis, x.ndim))
+    count = int(np.prod([x.shape[a] for a in axes]))
+    mean = np.sum(x, axis=axes, keepdims=True) / count
+    deviation = x - mean
+    variance = np.sum(deviation * deviation, axis=axes, keepdims=True) / count
+    root = np.vectorize(lambda v: _sqrt(v + epsilon), otypes=[object])(variance)
+    y = deviation / root * inputs[1].values
+    if len(inputs) > 2 and inputs[2] is not None:
+        y = y + inputs[2].values
+    return _checked(node, y, inputs[0].elem)
+
+
 def _evaluate(node, inputs, attributes):
     """The outputs of one node (a list), from its inputs (None where an optional input is absent)."""
     op = node.op_type
@@ -252,9 +440,9 @@ def _evaluate(node, inputs, attributes):
         a, b = inputs
         return [_checked(node, np.matmul(a.values, b.values), a.elem)]
     if op in ("Max", "Min"):
-        return [_variadic(max if op == "Max" else min)(node, *inputs)]
+        return [_variadic(real_max if op == "Max" else real_min)(node, *inputs)]
     if op in ("Relu", "Abs", "Neg"):
-        fn = {"Relu": lambda v: max(v, 0 * v), "Abs": abs, "Neg": lambda v: -v}[op]
+        fn = {"Relu": lambda v: real_max(v, 0 * v), "Abs": abs, "Neg": lambda v: -v}[op]
         return [_unary(fn)(node, inputs[0])]
     if op in ("And", "Or"):
         fn = np.logical_and if op == "And" else np.logical_or
@@ -310,17 +498,70 @@ def _evaluate(node, inputs, attributes):
         return [Tensor(np.broadcast_to(inputs[0].values, shape).copy(), inputs[0].elem)]
     if op == "Trilu":
         return [_trilu(node, *inputs)]
+    if op in IRRATIONAL_UNARY:
+        return [_unary(lambda v: _real_function(node, IRRATIONAL_UNARY[op], v))(node, inputs[0])]
+    if op == "Pow":
+        return [_checked(node, np.vectorize(lambda x, y: _power(node, x, y), otypes=[object])(
+            inputs[0].values, inputs[1].values), inputs[0].elem)]
+    if op == "Softmax":
+        return [_softmax(node, inputs[0], attributes.get("axis", -1))]
+    if op == "Range":
+        return [_range(node, *inputs)]
+    if op == "Gemm":
+        return [_gemm(node, inputs, attributes)]
+    if op == "LayerNormalization":
+        return [_layer_normalization(node, inputs, attributes)]
     raise Refused(f"node '{node.name}': op {op} is not modelled by this interpreter")
 
 
-def evaluate(model, tokens):
-    """The graph's first output for the token sequence `tokens` (fed as its first input, shape [1, len]), exact."""
+def _hull_rows(node, data, token_sets):
+    """Gather of the rows of `data` over a box of inputs: per position, the hull of the rows its tokens pick (a
+    value every token's row shares stays exact)."""
+    size = data.values.shape[0]
+    rows = []
+    for tokens in token_sets:
+        if any(not 0 <= t < size for t in tokens):
+            raise Refused(f"node '{node.name}' (Gather): a token outside [0, {size - 1}]")
+        picked = [data.values[t] for t in tokens]
+        row = np.empty(picked[0].shape, dtype=object)
+        for index in np.ndindex(*row.shape):
+            column = [r[index] for r in picked]
+            row[index] = column[0] if all(v == column[0] for v in column[1:]) else intervals.hull(column)
+        rows.append(row)
+    return Tensor(np.array([rows], dtype=object).reshape((1, len(token_sets)) + data.values.shape[1:]), data.elem)
+
+
+def _box_node(node, attributes, inputs, feed, token_sets):
+    """The outputs of a node that reads the token input, over a box of inputs: an embedding lookup (Gather along
+    axis 0 of a weight, by the tokens) gives each position the hull of its tokens' rows; Shape gives the shape; any
+    other use of the token ids has no box evaluation."""
+    if node.op_type == "Shape" and list(node.input) == [feed]:
+        start, end = attributes.get("start", 0), attributes.get("end", 2)
+        return [Tensor(np.array([1, len(token_sets)][slice(start, end)], dtype=object), TensorProto.INT64)]
+    if node.op_type == "Gather" and list(node.input)[1:] == [feed] and node.input[0] != feed and \
+            attributes.get("axis", 0) == 0 and inputs[0].values.ndim >= 1:
+        return [_hull_rows(node, inputs[0], token_sets)]
+    raise Refused(f"node '{node.name}' ({node.op_type}) reads the token ids: no evaluation over a box of inputs")
+
+
+def evaluate(model, tokens, token_sets=None):
+    """The graph's first output for the token sequence `tokens` (fed as its first input, shape [1, len]), exact or
+    enclosed. With `token_sets` (one tuple of tokens per position), over the box of every sequence that picks one
+    token per position: every value then encloses its value at each member."""
     graph = model.graph
     values = {init.name: _stored(init) for init in graph.initializer}
     feed = graph.input[0]
     values[feed.name] = Tensor(np.array([list(tokens)], dtype=object), feed.type.tensor_type.elem_type)
     for node in graph.node:
         inputs = [values[name] if name else None for name in node.input]
-        for name, out in zip(node.output, _evaluate(node, inputs, _attributes(node))):
+        attributes = _attributes(node)
+        if token_sets is not None and feed.name in node.input:
+            outputs = _box_node(node, attributes, inputs, feed.name, token_sets)
+        else:
+            try:
+                outputs = _evaluate(node, inputs, attributes)
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError) as error:
+                raise Refused(f"node '{node.name}' ({node.op_type}): {error}")
+        for name, out in zip(node.output, outputs):
             values[name] = out
     return values[graph.output[0].name]
