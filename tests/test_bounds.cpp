@@ -375,7 +375,20 @@ TEST_CASE(
     require_same_outcome(only_claim(enumerated), only_claim(bounded));
     require_margin_bound_below(only_claim(enumerated), only_claim(bounded));
     CHECK(only_claim(bounded).details["method"] == "bounds");
+    // What the exact engine checked is part of what the claim counts (for ar and nar: instances, not sequences).
+    CHECK(only_claim(bounded).details["bounds"]["inputs_checked_one_by_one"].get<std::uint64_t>() <=
+          only_claim(bounded).checked);
   }
+}
+
+TEST_CASE("bounds: the inputs checked one by one are counted as the task counts them (ar: its instances)",
+          "[branch-and-bound]") {
+  // Length 2 over V = 16: 256 sequences, of which the 16 with x_2 = x_1 are ar instances (x_n occurs exactly once
+  // in x_1..x_{n-1}, docs/model.md); no box of length 2 decides, so those 16 are checked one by one, and no other.
+  const ClaimResult r = only_claim(check_model(
+      {{"onnx", source_file("examples/models/induction.onnx")}, {"task", "ar"}, {"V", "16"}, {"lengths", "2:2"}}, 2));
+  CHECK(r.checked == 16);
+  CHECK(r.details["bounds"]["inputs_checked_one_by_one"] == 16);
 }
 
 namespace {

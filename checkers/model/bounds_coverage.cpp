@@ -140,7 +140,7 @@ void tally_with_exact_pass(const ExactCheck& check, const BoundsCover& cover, co
   check_budget(to_check.size(), m.budget, "the inputs the bounds leave to check one by one");
   const std::uint64_t reached = std::min<std::uint64_t>(to_check.size(), left);
   out.tally = tally_inputs(check, reached, [&](std::uint64_t k) { return to_check[k]; });
-  std::uint64_t by_bounds = 0, failed_whole = 0, unknown = 0, position = 0;
+  std::uint64_t by_bounds = 0, failed_whole = 0, unknown = 0, position = 0, one_by_one = 0;
   const bool instances_only = static_cast<bool>(check.cases->task()->is_instance);
   for (const LengthInputs& length : lengths) {
     Tally& t = tally_of_length(out.tally, length.length, limit);
@@ -150,11 +150,13 @@ void tally_with_exact_pass(const ExactCheck& check, const BoundsCover& cover, co
     std::uint64_t wrong_unchecked = length.wrong.size(), unreached = 0;
     for (std::size_t k = 0; k < length.to_check.size(); ++k, ++position) {
       const std::uint64_t index = length.to_check[k];
+      const bool instance = !instances_only || check.cases->at(index).instance;
+      one_by_one += position < reached && instance;
       if (std::binary_search(length.wrong.begin(), length.wrong.end(), index)) {
         if (position < reached) --wrong_unchecked;
         continue;
       }
-      if (position >= reached && (!instances_only || check.cases->at(index).instance)) ++unreached;
+      if (position >= reached && instance) ++unreached;
     }
     const bool length_done = position <= reached;
     (length_done ? t.failed : t.unknown) += wrong_unchecked;
@@ -163,7 +165,7 @@ void tally_with_exact_pass(const ExactCheck& check, const BoundsCover& cover, co
   }
   counts = {{"inputs_decided_by_bounds", by_bounds},
             {"inputs_failed_by_bounds", failed_whole},
-            {"inputs_checked_one_by_one", reached},
+            {"inputs_checked_one_by_one", one_by_one},
             {"inputs_unknown_at_budget", unknown}};
 }
 
