@@ -35,6 +35,16 @@ std::string rounded(const std::string& number, int digits, mpfr_rnd_t rounding) 
   return out;
 }
 
+// A zero, however written ("0.00000e+00", "-0"), is "0"; any other number at `digits` digits, rounded toward
+// `rounding`. Whether to rewrite: a number longer than `digits` digits, or a zero written any other way.
+std::string shortened(const std::string& number, int digits, mpfr_rnd_t rounding) {
+  return significant_digits(number) == 0 ? "0" : rounded(number, digits, rounding);
+}
+bool too_long(const std::string& number, int digits) {
+  const int significant = significant_digits(number);
+  return significant > digits || (significant == 0 && number != "0");
+}
+
 }  // namespace
 
 std::string with_short_enclosures(const std::string& text, int digits) {
@@ -47,8 +57,8 @@ std::string with_short_enclosures(const std::string& text, int digits) {
     const std::smatch& m = *it;
     out.append(from, m[0].first);
     const std::string lo = m[1].str(), hi = m[2].str();
-    if (significant_digits(lo) > digits || significant_digits(hi) > digits)
-      out += "[" + rounded(lo, digits, MPFR_RNDD) + ", " + rounded(hi, digits, MPFR_RNDU) + "]";
+    if (too_long(lo, digits) || too_long(hi, digits))
+      out += "[" + shortened(lo, digits, MPFR_RNDD) + ", " + shortened(hi, digits, MPFR_RNDU) + "]";
     else
       out += m[0].str();
     from = m[0].second;

@@ -21,4 +21,8 @@ TEST_CASE("short enclosures round lo down and hi up, and leave everything else a
   CHECK(parse_exact("0.123") <= parse_exact("0.123456789"));
   CHECK(parse_exact("0.124") >= parse_exact("0.123456789"));
   CHECK(with_short_enclosures("[-0.123456789, -0.123456789]", 3) == "[-0.124, -0.123]");
+  // A zero in any spelling prints as 0 (the upper end of a softmax weight of exactly 0 can be MPFR's -0).
+  CHECK(with_short_enclosures("[0.00000000000000000000e+00, -0.00000000000000000000e+00]", 6) == "[0, 0]");
+  CHECK(with_short_enclosures("[-0, 1.234567891]", 3) == "[0, 1.24]");
+  CHECK(with_short_enclosures("[0, 1]", 3) == "[0, 1]");
 }
