@@ -17,3 +17,14 @@ latex_table() {
   "$tverify" report --latex --wide "$@" > "$table.tmp" || { rm -f "$table.tmp"; return 1; }
   mv "$table.tmp" "$table"
 }
+
+# independent_table CERTIFICATE...: the independent checker's answer for each certificate (independent/confirm.py,
+# which shares no code with tverify; scripts/lib/independent-table.py makes the table), under a line saying so, for
+# the Markdown block of docs/claims.md; fails (the script stops) when the checker found a claim false. Reads $root.
+independent_table() {
+  echo
+  echo "Each certificate above, checked by the independent checker (\`independent/confirm.py\`, which shares no code"
+  echo "with tverify; [docs/trust.md](trust.md) says what it re-derives):"
+  echo
+  /usr/bin/python3 "$root/scripts/lib/independent-table.py" "$@"
+}
