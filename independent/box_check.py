@@ -62,16 +62,29 @@ class BoundsCheck:
             self.add("bounds counts", NOT_CONFIRMED, "a verified claim with inputs failed by bounds or unknown at "
                      "the budget")
         boxes = [self._parse(i, b) for i, b in enumerate(raw)]
-        self._check_lowest_box(boxes)
         derived, false = self._derive_boxes(boxes)
+        self.covered, self.uncovered_low = False, None
         if false:
             self.add("coverage", NOT_CHECKED, "not re-derived: a decided box is already false")
-            return
-        self._check_coverage(boxes, derived, bounds)
+        else:
+            self._check_coverage(boxes, derived, bounds)
+        self._check_lowest_box(boxes, derived)
 
-    def _check_lowest_box(self, boxes):
+    def _own_lowest_margin(self, derived):
+        """A lower bound, re-derived here, on the margin of every input at every target it reads: the lowest of the
+        boxes' lower bounds and of the margins of the inputs re-evaluated one by one; None unless coverage was
+        confirmed here and every such margin is known."""
+        if not self.covered or self.uncovered_low == "unknown":
+            return None
+        lows = [box["low"] for box in derived if box.get("low") is not None]
+        if self.uncovered_low is not None:
+            lows.append(self.uncovered_low)
+        return min(lows) if lows else None
+
+    def _check_lowest_box(self, boxes, derived):
         """smallest_margin_bound: lowest_box is a decided box, with the lowest recorded margin; at_least is the
-        smaller of its margin_at_least and smallest_checked's lower end, rounded down."""
+        smaller of its margin_at_least and smallest_checked's lower end, rounded down, and (what makes it confirmed)
+        at most the lowest margin bound re-derived here over the whole domain."""
         where = f"{self.c.where}.details.smallest_margin_bound"
         bound = self.c.details.get("smallest_margin_bound")
         if bound is None:
@@ -90,9 +103,14 @@ class BoundsCheck:
             ok = bool(match) and (match[0]["margin"] is None or
                                   abs(_decimal(str(match[0]["margin"]), where) - at_least) <= Fraction(1, 10 ** 4))
             ok = ok and all(at_least <= m + Fraction(1, 10 ** 4) for m in margins)
-            self.add("smallest_margin_bound.lowest_box", CONFIRMED if ok else NOT_CONFIRMED,
-                     "a decided box, whose margin is the lowest recorded" if ok else
-                     "not a decided box, or its margin is not the lowest recorded")
+            if not ok:
+                self.add("smallest_margin_bound.lowest_box", NOT_CONFIRMED,
+                         "not a decided box, or its margin is not the lowest recorded")
+            elif match[0].get("status") == CONFIRMED:
+                self.add("smallest_margin_bound.lowest_box", CONFIRMED,
+                         "a decided box re-derived here, whose margin is the lowest recorded")
+            else:
+                self.add("smallest_margin_bound.lowest_box", NOT_CHECKED, "a box this checker did not re-derive")
             parts.append(at_least)
         checked = bound.get("smallest_checked")
         if checked is not None:
@@ -101,10 +119,19 @@ class BoundsCheck:
         text = mc.field(bound, "at_least", str, where)
         if parts and text != "inf":
             least, stated = min(parts), _decimal(text, where)
-            ok = stated <= least and least - stated <= abs(least) / 10 ** 5 + Fraction(1, 10 ** 12)
-            self.add("smallest_margin_bound.at_least", CONFIRMED if ok else NOT_CONFIRMED,
-                     f"{text}, the smaller of its parts rounded down" if ok else f"{text}, its parts give "
-                     f"{float(least):.9g}")
+            if not (stated <= least and least - stated <= abs(least) / 10 ** 5 + Fraction(1, 10 ** 12)):
+                self.add("smallest_margin_bound.at_least", NOT_CONFIRMED, f"{text}, its parts give {float(least):.9g}")
+                return
+            own = self._own_lowest_margin(derived)
+            if own is None:
+                self.add("smallest_margin_bound.at_least", NOT_CHECKED, f"{text}: the smaller of its parts, but no "
+                         "lower bound on every input's margin was re-derived here")
+            elif stated <= own:
+                self.add("smallest_margin_bound.at_least", CONFIRMED, f"{text} is at most {float(own):.9g}, the "
+                         "lowest margin bound re-derived here (the boxes', and the inputs re-evaluated one by one)")
+            else:
+                self.add("smallest_margin_bound.at_least", NOT_CHECKED, f"{text} is above {float(own):.9g}, the "
+                         "lowest margin bound re-derived here")
 
     def _parse(self, i, b):
         where = f"{self.c.where}.details.bounds.decided_boxes[{i}]"
@@ -154,6 +181,7 @@ class BoundsCheck:
             elif status == NOT_CHECKED:
                 loose.append(f"{box['length']}/{box['target']} '{box['text']}': {why}")
             else:
+                box["low"] = low
                 derived.append(box)
                 verdict, why = self._check_margin(box, low)
                 if verdict == NOT_CONFIRMED:
@@ -187,7 +215,9 @@ class BoundsCheck:
         if classes is None:
             return NOT_CHECKED, "the task's classes over the box are too many to enumerate here", None
         if len(classes) > 1:
-            return NOT_CONFIRMED, f"the task expects {sorted(classes)} over the box, not one class", None
+            return NOT_CONFIRMED, f"the task expects {sorted(classes, key=str)} over the box, not one class", None
+        if classes == {tasks.NO_OUTPUT}:
+            return NOT_CONFIRMED, "the task has no output at this target over the box", None
         if not classes:
             return CONFIRMED, "no instance in the box", None
         (c,) = classes
@@ -213,10 +243,7 @@ class BoundsCheck:
         text = box["margin"]
         if text is None or low is None:
             return CONFIRMED, ""
-        try:
-            stated = Fraction(str(text))
-        except ValueError:
-            raise BadInput(f"a decided box's margin '{text}' is not a number")
+        stated = mc.decimal(str(text), "a decided box's margin")
         tolerance = Fraction(1, 10 ** 4) + abs(low) / 1000
         if abs(stated - low) <= tolerance:
             return CONFIRMED, ""
@@ -278,6 +305,9 @@ class BoundsCheck:
         else:
             self.add("coverage", CONFIRMED, f"every input lies in a box re-derived here for each target it reads "
                      f"({decided_count:,} inputs), or was re-evaluated here and is right ({len(uncovered):,})")
+            self.covered = True
+            lows = [r[2][0] if r[2] is not None else None for r in results]
+            self.uncovered_low = "unknown" if None in lows else min(lows, default=None)
         stated = bounds.get("inputs_decided_by_bounds")
         if isinstance(stated, int) and not refused:
             status = CONFIRMED if stated == decided_count else NOT_CHECKED
@@ -324,10 +354,7 @@ class BoundsCheck:
 
 
 def _decimal(text, where):
-    try:
-        return Fraction(text)
-    except ValueError:
-        raise BadInput(f"{where}: '{text}' is not a number")
+    return mc.decimal(text, where)
 
 
 def _disjoint(boxes):

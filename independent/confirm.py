@@ -141,15 +141,18 @@ def _cvc5_finding(item, smt2, folder):
     if not os.path.isfile(path) or not shutil.which(CVC5):
         return Finding(f"{item} query {smt2}", NOT_CHECKED, "the query file or cvc5 is not here")
     with open(path, encoding="utf-8", errors="replace") as handle:
-        text = "(set-logic ALL)\n" + handle.read()
+        text = handle.read()
+    if "(set-logic" not in text:  # cvc5 needs a logic; Z3's dumps name none
+        text = "(set-logic ALL)\n" + text
     try:
         result = subprocess.run([CVC5, f"--tlimit={CVC5_SECONDS * 1000}", "--lang=smt2"], input=text,
                                 capture_output=True, text=True, timeout=CVC5_SECONDS + 5)
-        said = result.stdout.strip().splitlines()[-1:] or result.stderr.strip().splitlines()[-1:] or ["no answer"]
+        said = [line for line in result.stdout.splitlines() if line.strip()] or \
+            result.stderr.strip().splitlines()[-1:] or ["no answer"]
     except subprocess.TimeoutExpired:
         said = ["timeout"]
-    status = CONFIRMED if said == ["unsat"] else NOT_CHECKED
-    return Finding(f"{item} query {smt2} unsat by cvc5", status, said[0])
+    status = CONFIRMED if said == ["unsat"] else NOT_CHECKED  # one check-sat, answered unsat and nothing else
+    return Finding(f"{item} query {smt2} unsat by cvc5", status, "; ".join(said)[:200])
 
 
 def main(argv):

@@ -120,14 +120,17 @@ def read(model, tokens, positions, token_sets=None):
     return answers, rows
 
 
-def generate_certified(model, prompt, targets):
+def generate_certified(model, prompt, targets, margins=None):
     """Generation step by step, each step's certified argmax appended, up to the first step that is wrong, a tie or
-    undecided: (the generation up to and including that step, its last answer)."""
+    undecided: the generation up to and including that step. With a list `margins`, each right step's (position read,
+    enclosure of its margin) is appended to it."""
     sequence, got = list(prompt), []
     for target in targets:
-        (answer,), _ = read(model, sequence, [len(sequence) - 1])
+        (answer,), (row,) = read(model, sequence, [len(sequence) - 1])
         got.append(answer)
         if answer != target:
             return got
+        if margins is not None:
+            margins.append((len(sequence) - 1, margin(row, answer)))
         sequence.append(answer)
     return got

@@ -130,6 +130,8 @@ def _divide(node, a, b):
     say), checked against the type's range."""
     if any(v == 0 for v in b.values.reshape(-1)):
         raise Refused(f"node '{node.name}' (Div): division by zero")
+    if any(_is_infinite(v) for v in b.values.reshape(-1)):
+        raise Refused(f"node '{node.name}' (Div): division by an infinity")
     if a.elem in INTEGER:
         truncated = np.vectorize(lambda p, q: abs(p) // abs(q) * (1 if (p < 0) == (q < 0) else -1),
                                  otypes=[object])(a.values, b.values)
@@ -548,6 +550,10 @@ def evaluate(model, tokens, token_sets=None):
     """The graph's first output for the token sequence `tokens` (fed as its first input, shape [1, len]), exact or
     enclosed. With `token_sets` (one tuple of tokens per position), over the box of every sequence that picks one
     token per position: every value then encloses its value at each member."""
+    opset = max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
+    if opset < 13:  # Softmax's axis, Squeeze's and ReduceSum's axes changed meaning at 13: read as from 13 on only
+        raise Refused(f"the model imports opset {opset}: this interpreter reads the operators as opset 13 and later "
+                      "define them")
     graph = model.graph
     values = {init.name: _stored(init) for init in graph.initializer}
     feed = graph.input[0]
@@ -563,5 +569,15 @@ def evaluate(model, tokens, token_sets=None):
             except (TypeError, ValueError, ZeroDivisionError, OverflowError) as error:
                 raise Refused(f"node '{node.name}' ({node.op_type}): {error}")
         for name, out in zip(node.output, outputs):
-            values[name] = out
+            values[name] = _no_float(node, out)
     return values[graph.output[0].name]
+
+
+def _no_float(node, tensor):
+    """`tensor` if every real in it is a Fraction, an Interval or an infinity (a mask): a finite Python float would be
+    floating point deciding what only exact or enclosed values may decide."""
+    if tensor is not None and tensor.elem in REAL:
+        for v in tensor.values.reshape(-1):
+            if isinstance(v, float) and not math.isinf(v):
+                raise Refused(f"node '{node.name}' ({node.op_type}): a value ({v}) is neither exact nor enclosed")
+    return tensor

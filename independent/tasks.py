@@ -101,6 +101,9 @@ def reads(task, n, target):
     return list(range(n))
 
 
+NO_OUTPUT = "no output"  # the class of a member with fewer outputs than the target (most-frequent's k < n)
+
+
 def expected_over_box(task, sets, target, N=2, p=None, q=None, limit=4096):
     """The set of expected classes of target `target` over the members of the box `sets` (one tuple of tokens per
     data position) that are instances of the task, or None when there are more than `limit` combinations to try."""
@@ -120,7 +123,7 @@ def expected_over_box(task, sets, target, N=2, p=None, q=None, limit=4096):
             member[i] = v
         y = outputs(task, member, N, p, q)
         if y is not None:
-            classes.add(y[target])
+            classes.add(y[target] if target < len(y) else NO_OUTPUT)
     return classes
 
 

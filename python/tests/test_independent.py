@@ -139,7 +139,7 @@ def test_a_forged_box_is_caught(certificates, edit):
     assert answer_line(result) == "answer: not confirmed"
 
 
-def test_a_box_widened_where_the_model_is_undecided_is_caught(certificates):
+def test_a_box_widened_past_one_expected_class_is_caught(certificates):
     def edit(d):
         box = d["claims"][0]["details"]["bounds"]["decided_boxes"][-1]  # length 5, target 4: reads x_4
         box["box"] = "* | * | * | 0,1 | *"
@@ -170,6 +170,93 @@ def test_a_truncated_real_certificate_and_a_missing_model_are_bad_input(certific
     (tmp_path / "gone.json").write_text(json.dumps(cert))
     result = confirm(tmp_path / "gone.json")
     assert result.returncode == 2 and result.stdout == "" and "gone.onnx" in result.stderr
+
+
+def test_a_smallest_margin_bound_above_a_real_margin_is_never_confirmed(certificates):
+    # The histogram's smallest margin is 1/900 (about 0.0011, at [0, 0, 0, 0]); an at_least raised to 0.0277 with its
+    # parts edited to agree is consistent with the certificate's own numbers, and must still not be confirmed.
+    def edit(d):
+        bound = d["claims"][0]["details"]["smallest_margin_bound"]
+        bound["smallest_checked"].update(input=[0, 1, 2, 3], margin="[0.0277777761220931, 0.0277777761220933]")
+        bound["at_least"] = "0.0277777"
+        bound.pop("lowest_box", None)
+    cert = certificate(certificates["histogram"].parent, "histogram-bounds", "--onnx", "histogram.onnx", "--task",
+                       "histogram", "--V", "4", "--lengths", "1:4", "--method", "bounds")
+    assert confirm(cert).returncode == 0
+    result = confirm(forged(cert, edit, "raised-at-least.json"))
+    assert result.returncode in (1, 3), result.stdout
+    assert "confirmed: claims[0] model.task smallest_margin_bound.at_least" not in result.stdout
+
+
+def _write_model(path, nodes, initializers, output_elem):
+    import numpy as np  # noqa: F401 (onnx's helpers take numpy arrays)
+    from onnx import TensorProto, helper
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, "n"])],
+                              [helper.make_tensor_value_info("logits", output_elem, [1, "n", 2])], initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+    model.ir_version = 8
+    import onnx
+    onnx.save(model, str(path))
+
+
+def _as_verified(d):
+    """A refuted model claim rewritten, counts and rows and all, as verified."""
+    claim = d["claims"][0]
+    claim.update(verdict="verified", failed=0, passed=claim["checked"], counterexamples=[])
+    claim["details"].pop("smallest_margin_bound", None)
+    claim["details"].pop("smallest_margin", None)
+    for row in claim["details"]["lengths"]:
+        row.update(failed=0, error_rate="0")
+
+
+def test_floating_point_never_decides(tmp_path):
+    # logits = ((E[x] + 1 / -inf) + [2^60, 0]) - [2^60, 0], E[1] = [1, 2^-10]: exactly [1, 2^-10] at token 1 (argmax
+    # 0, parity expects 1), but a float leaking from 1 / -inf would round both logits to 1 (a tie) or to 0.
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+    inits = [numpy_helper.from_array(np.array([[2.0**40, 0.0], [1.0, 2.0**-10], [0.0, 0.0]], np.float32), "emb"),
+             numpy_helper.from_array(np.array([1.0], np.float32), "one"),
+             numpy_helper.from_array(np.array([-np.inf], np.float32), "ninf"),
+             numpy_helper.from_array(np.array([2.0**60, 0.0], np.float32), "A"),
+             numpy_helper.from_array(np.array([-2.0**60, 0.0], np.float32), "B")]
+    nodes = [helper.make_node("Gather", ["emb", "ids"], ["g"], name="gather"),
+             helper.make_node("Div", ["one", "ninf"], ["t"], name="div"),
+             helper.make_node("Add", ["g", "t"], ["g2"], name="add0"),
+             helper.make_node("Add", ["g2", "A"], ["g3"], name="add1"),
+             helper.make_node("Add", ["g3", "B"], ["logits"], name="add2")]
+    _write_model(tmp_path / "float.onnx", nodes, inits, TensorProto.FLOAT)
+    out = tmp_path / "float.json"
+    run = cli("check", "model", "--onnx", "float.onnx", "--task", "parity", "--V", "2", "--lengths", "1:1",
+              "--bos", "no", "--json", str(out), cwd=tmp_path)
+    assert run.returncode == 1, run.stderr  # tverify refutes it: token 1 gives argmax 0
+    result = confirm(forged(out, _as_verified, "float-verified.json"))
+    assert result.returncode != 0, result.stdout
+
+
+def test_an_input_given_twice_in_an_expected_file_is_not_confirmed(tmp_path):
+    shutil.copy(os.path.join(MODELS, "histogram.onnx"), tmp_path / "histogram.onnx")
+    (tmp_path / "pairs.jsonl").write_text('{"input": [4, 0], "output": [1]}\n{"input": [4, 0], "output": [2]}\n'
+                                          '{"input": [4, 1], "output": [1]}\n')
+    out = tmp_path / "dup.json"
+    run = cli("check", "model", "--onnx", "histogram.onnx", "--expected", "pairs.jsonl", "--json", str(out),
+              cwd=tmp_path)
+    assert run.returncode == 1, run.stderr  # tverify checks each line: [4, 0] cannot give both 1 and 2
+    result = confirm(forged(out, _as_verified, "dup-verified.json"))
+    assert result.returncode != 0, result.stdout
+
+
+@pytest.mark.parametrize("edit", [
+    lambda d: d["params"].update(lengths="1:10000000"),
+    lambda d: d["params"].update(V=10 ** 12),
+    lambda d: d["claims"][0]["details"]["smallest_margin_bound"].update(at_least="1e-999999999"),
+    lambda d: d["claims"][0]["details"]["lengths"][0].update(error_rate="1/0"),
+], ids=["lengths", "V", "exponent", "zero-denominator"])
+def test_out_of_range_fields_are_bad_input_at_once(certificates, edit):
+    cert = certificate(certificates["histogram"].parent, "histogram-bounds2", "--onnx", "histogram.onnx", "--task",
+                       "histogram", "--V", "4", "--lengths", "1:3", "--method", "bounds")
+    result = confirm(forged(cert, edit, "out-of-range.json"))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
 
 
 # The arithmetic and the readout, directly.
