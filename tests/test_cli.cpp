@@ -418,7 +418,7 @@ TEST_CASE("help works for every verb and exits 0", "[cli]") {
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("(text") == std::string::npos);
   }
-  CHECK(run_cli("list markov").out.find("(default geometric)") != std::string::npos);
+  CHECK(run_cli("list cat").out.find("(default geometric)") != std::string::npos);
   CHECK(run_cli("sweep markov --help").out.find("--resolution RATIONAL") != std::string::npos);
   CHECK(run_cli("sweep copy --help").out.find("--formats LIST") != std::string::npos);
   CHECK(run_cli("report --help").out.find("certificates FILE") != std::string::npos);
