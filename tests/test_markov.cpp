@@ -169,6 +169,8 @@ TEST_CASE(
   CHECK(local.id == "markov.thm2.local_minimum");
   CHECK(local.verdict == Verdict::Unknown);
   CHECK(local.failed == 0);
+  CHECK(local.checked == 1);  // the one question asked, left unknown: checked = passed + failed + unknown
+  CHECK(local.unknown == 1);
   CHECK(local.reason.find("M2") != std::string::npos);
   CHECK(local.details["alpha_gradient_on_beta_slice"]["every_alpha_component_contains_0"] == true);
   const auto low = check_theta_pi_tied(setup_for({{"p", "1/5"}, {"q", "3/10"}, {"N", "3"}, {"tied", "true"}}),

@@ -304,7 +304,7 @@ ClaimResult check_local_minimum(const MarkovSetup& setup, const ThetaPiAnalysis&
   r.details["alpha_gradient_on_beta_slice"] = alpha_gradient_on_slice(setup, a.sp.point);
   const auto decreases =
       std::count_if(probes.begin(), probes.end(), [](const Json& p) { return p["sign"] == "decrease"; });
-  r.unknown = 1;  // local minimality itself: decided by no check here
+  r.checked = r.unknown = 1;  // local minimality itself, checked and decided by nothing here
   r.set_verdict_from_counts();
   r.reason =
       r.outside_hypotheses
