@@ -26,15 +26,33 @@ def whole(obj, name, where):
     return value
 
 
+NUMBER = re.compile(r"\s*([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d{1,4}))?(?:/(\d+))?\s*")
+
+
 def rational(text, where):
-    """An exact number as certificates write it: an integer or a "p/q" string."""
+    """An exact number as certificates and parameters write it: an integer, or a string "p/q", "3.5", "1e-3"
+    (an exponent of at most 4 digits; no zero denominator)."""
     if isinstance(text, bool):
         raise BadInput(f"{where}: a boolean where a number was expected")
     if isinstance(text, int):
         return Fraction(text)
-    if isinstance(text, str) and re.fullmatch(r"\s*-?\d+(/\d+)?\s*", text):
-        return Fraction(text.strip())
-    raise BadInput(f"{where}: {text!r} is not an exact number")
+    m = NUMBER.fullmatch(text) if isinstance(text, str) else None
+    if not m or (m.group(4) is not None and (m.group(3) is not None or "." in m.group(2))):
+        raise BadInput(f"{where}: {text!r} is not an exact number")
+    if m.group(4) is not None and int(m.group(4)) == 0:
+        raise BadInput(f"{where}: {text!r} has a zero denominator")
+    value = Fraction(m.group(2)) * Fraction(10) ** int(m.group(3) or 0)
+    if m.group(4) is not None:
+        value /= int(m.group(4))
+    return -value if m.group(1) == "-" else value
+
+
+def in_range(params, name, lo, hi, where="params"):
+    """params[name]: an integer in [lo, hi] (tverify's own range for that option)."""
+    value = field(params, name, int, where)
+    if not lo <= value <= hi:
+        raise BadInput(f"{where}.{name}: {value} is outside [{lo}, {hi}]")
+    return value
 
 
 def token_list(value, where):
@@ -64,6 +82,11 @@ def claims_of(certificate):
         for j, example in enumerate(claim["counterexamples"]):
             if not isinstance(example, dict) or "input" not in example:
                 raise BadInput(f"{where}.counterexamples[{j}]: not a counterexample object with an input")
+            if "detail" in example and not isinstance(example["detail"], str):
+                raise BadInput(f"{where}.counterexamples[{j}].detail: not a string")
+        sharpness = claim.get("details", {}).get("sharpness", {})
+        if not isinstance(sharpness, dict):
+            raise BadInput(f"{where}.details.sharpness: not an object")
     return claims
 
 
@@ -84,3 +107,12 @@ def stated_verdict(claim):
     if claim["verdict"] == "vacuous":
         return claim.get("finding", "vacuous")
     return claim["verdict"]
+
+
+def verdict_finding(claim, recomputed, why):
+    """The claim's verdict finding from a verdict re-derived here: `verified` over the claim's whole domain,
+    `refuted` from failures found here, `vacuous` from hypotheses recomputed and violated."""
+    item = f"{claim_name(claim)} verdict {claim['verdict']}"
+    if recomputed == claim["verdict"]:
+        return confirmed(item, why)
+    return refuted(item, f"recomputed {recomputed}: {why}")

@@ -4,8 +4,8 @@ from fractions import Fraction
 from itertools import product
 
 import copy_strings as strings
-from claims_common import (ENUMERATION_BUDGET, claim_name, confirmed, field, not_checked, rational, refuted,
-                           stated_verdict, token_list)
+from claims_common import (ENUMERATION_BUDGET, claim_name, confirmed, field, in_range, not_checked, rational, refuted,
+                           stated_verdict, token_list, verdict_finding)
 from copy_transformer import UNDECIDED, Embedding, Layer1, Transformer, copy_sequence, dot, lemma_c4_statement
 from findings import BadInput
 from quadratic import QSqrt
@@ -21,17 +21,19 @@ class Run:
         self.variant = field(certificate, "variant", str, "certificate")
         if self.variant not in ("paper", "corrected"):
             raise BadInput(f"certificate.variant: {self.variant!r} is no variant of copy")
-        self.D = self._whole(params, "D")
-        self.n = self._whole(params, "n")
-        self.L = self._whole(params, "L")
-        self.S = self._whole(params, "S")
+        self.D = in_range(params, "D", 1, 64)
+        self.n = in_range(params, "n", 1, 64)
+        self.L = in_range(params, "L", 1, 4096)
+        self.S = in_range(params, "S", 1, 10 ** 18)
         self.embedding = params.get("embedding", "onehot")
         if self.embedding not in ("onehot", "c2"):
             raise BadInput(f"params.embedding: {self.embedding!r}")
         tau = params.get("tau", "proof")
         if not isinstance(tau, str):
             raise BadInput("params.tau: not a string")
-        self.tau = "proof" if tau == "proof" else _decimal_or_fraction(tau)
+        self.tau = "proof" if tau == "proof" else rational(tau, "params.tau")
+        if self.tau != "proof" and self.tau <= 0:
+            raise BadInput(f"params.tau: {tau!r} is not positive")
         self._transformer = None
 
     @staticmethod
@@ -54,13 +56,6 @@ class Run:
         if len(x) != self.L or any(not 0 <= t < self.D for t in x):
             raise BadInput(f"{where}: {x} is not a string of [D]^L with D = {self.D}, L = {self.L}")
         return tuple(x)
-
-
-def _decimal_or_fraction(text):
-    try:
-        return Fraction(text)
-    except ValueError:
-        raise BadInput(f"params.tau: {text!r} is not an exact number") from None
 
 
 def reading_of(claim):
@@ -137,13 +132,17 @@ def check_alg1_counts(claim, run):
 
 
 def compare_all(item, mine, stated, claim, verdict, what):
+    """The recomputed values against the certificate's, and, for a verified or refuted claim, its verdict finding
+    (the callers recompute over the claim's whole domain). A vacuous claim's `finding` is compared here; its verdict
+    is re-derived from the hypotheses (hypotheses_findings)."""
     differences = [f"{name}: certificate {stated[name]}, recomputed {value}" for name, value in mine.items()
                    if stated[name] != value]
-    if stated_verdict(claim) not in (verdict, "vacuous"):
+    if stated_verdict(claim) != verdict:
         differences.append(f"verdict: certificate {stated_verdict(claim)}, recomputed {verdict}")
-    if differences:
-        return refuted(item, "; ".join(differences))
-    return confirmed(item, what)
+    found = [refuted(item, "; ".join(differences)) if differences else confirmed(item, what)]
+    if claim["verdict"] in ("verified", "refuted"):
+        found.append(verdict_finding(claim, verdict, what))
+    return found
 
 
 def check_lemma2_4(claim, run):
@@ -165,6 +164,8 @@ def check_lemma2_4(claim, run):
 # Lemma C.2 (errata E5)
 
 def check_lemma_c2(claim, run):
+    if (run.D + 2) ** 2 > ENUMERATION_BUDGET:
+        return [not_checked(f"{claim['id']} every property of every token", f"{run.D + 2} tokens; not re-enumerated")]
     psi = Embedding(run.D, "c2", run.variant)
     d, tokens = psi.d, range(run.D + 2)
     failures = {}
@@ -185,6 +186,9 @@ def check_lemma_c2(claim, run):
     for example in claim["counterexamples"]:
         findings.append(check_lemma_c2_example(claim, example, failures))
     item = f"{claim['id']} every property of every token (d = {d})"
+    if claim["verdict"] in ("verified", "refuted"):
+        findings.append(verdict_finding(claim, "refuted" if failures else "verified",
+                                        f"{len(failures)} failing property instances over all {run.D + 2} tokens"))
     if claim["verdict"] == "verified" and failures:
         findings.append(refuted(item, f"{len(failures)} property instances fail, e.g. {next(iter(failures))}"))
     elif claim["verdict"] == "verified":
@@ -287,7 +291,7 @@ def check_lemma_c4(claim, run):
     stated = {"checked": claim["checked"], "failed": claim["failed"],
               "failing_sites": claim.get("details", {}).get("failing_sites", {})}
     verdict = "refuted" if failed else "verified"
-    findings.append(compare_all(item, mine, stated, claim, verdict,
+    findings += (compare_all(item, mine, stated, claim, verdict,
                                 f"layer 1 rebuilt at {2 * run.L + 1} positions of {run.strings()} strings"))
     return findings
 
@@ -316,25 +320,40 @@ def check_lemma_c4_example(claim, example, run, psi, layer1):
     return confirmed(item, f"layer 1 gives {built}, the lemma states {stated}")
 
 
+def hard_alibi_head(psi, seq, i, t):
+    """The Hard-ALiBi head of Lemma C.1 built literally at query i: W_q = W_k = 0, so every score q_i . k_j is 0;
+    bias 0 on keys j > i - t and -inf before; softmax: exp(0) = 1 on the window, exp(-inf) = 0 elsewhere, so each
+    weight is exactly 1 / (the number of finite scores); the output sum_j w_j Psi(s_j) over keys j = 1..i."""
+    scores = [0 if j > i - t else None for j in range(1, i + 1)]  # None: -inf
+    exps = [Fraction(1) if z is not None else Fraction(0) for z in scores]  # exp(0 + 0), exp(-inf)
+    weights = [e / sum(exps) for e in exps]
+    total = [QSqrt(0, 0, psi.r)] * psi.d
+    for j, w in enumerate(weights, start=1):
+        total = [a + w * b for a, b in zip(total, psi(seq[j - 1]))]
+    return total
+
+
 def check_lemma_c1(claim, run):
     item = f"{claim['id']} h_1..h_{run.n + 1} at every position of every string"
-    if run.strings() > ENUMERATION_BUDGET // (2 * run.L + 1):
-        return not_checked(item, f"{run.strings()} strings; not re-enumerated")
+    if run.strings() * (2 * run.L + 1) * (run.n + 1) > ENUMERATION_BUDGET:
+        return [not_checked(item, f"{run.strings()} strings; not re-enumerated")]
     psi = Embedding(run.D, run.embedding, run.variant)
     layer1 = Layer1(psi, run.n, run.variant)
+    failure = None
     for x in strings.all_strings(run.D, run.L):
         seq = copy_positions(x, run)
         for i in range(1, 2 * run.L + 2):
             for t in range(1, run.n + 2):
                 start = max(1, i - t + 1)
-                mean = [sum((psi(seq[j - 1])[k] for j in range(start, i + 1)), QSqrt(0, 0, psi.r)) / (i - start + 1)
-                        for k in range(psi.d)]
-                if layer1.h(seq, i, t) != mean:
-                    return refuted(item, f"x = {list(x)}, position {i}, t = {t}")
-    if claim["verdict"] != "verified" or claim["failed"]:
-        return refuted(item, f"every head equals h_t here; the certificate says {claim['verdict']}")
-    return confirmed(item, f"the Hard-ALiBi head (weights 1/min(t, i) on the window) equals the formula of h_t on "
-                           f"{run.strings()} strings")
+                formula = [sum((psi(seq[j - 1])[k] for j in range(start, i + 1)), QSqrt(0, 0, psi.r))
+                           / min(t, i) for k in range(psi.d)]
+                if hard_alibi_head(psi, seq, i, t) != formula or layer1.h(seq, i, t) != formula:
+                    failure = failure or f"x = {list(x)}, position {i}, t = {t}"
+    what = f"the Hard-ALiBi head built (zero scores, bias -inf outside the window, softmax) on {run.strings()} strings"
+    found = [refuted(item, failure) if failure else confirmed(item, f"{what} equals h_t = 1/min(t, i) sum x_j")]
+    if claim["verdict"] in ("verified", "refuted"):
+        found.append(verdict_finding(claim, "refuted" if failure else "verified", failure or what))
+    return found
 
 
 # Proof of Theorem 2.3: the score claim (errata E4, E7)
@@ -485,7 +504,7 @@ def check_err(claim, run, outcome):
     mine = {"err": my_err, "errors_from_exact_ties": tie_count}
     stated = {"err": err, "errors_from_exact_ties": ties}
     verdict = "verified" if my_err < p else "refuted"
-    findings.append(compare_all(item, mine, stated, claim, verdict,
+    findings += (compare_all(item, mine, stated, claim, verdict,
                                 f"err = {my_err} from {run.strings()} generated strings, p = {p}"))
     for example in claim["counterexamples"]:
         findings.append(check_err_example(claim, example, my_err, p))
@@ -515,7 +534,11 @@ def check_thm2_7(claim, run):
     for example in claim["counterexamples"]:
         findings.append(check_gssm_example(claim, example, run, bound))
     if claim["verdict"] == "verified":
-        findings.append(check_every_gssm(claim, run, bound))
+        every = check_every_gssm(claim, run, bound)
+        findings.append(every)
+        if every.status != "not checked":
+            findings.append(verdict_finding(claim, "verified" if every.status == "confirmed" else "refuted",
+                                            every.why))
     return findings
 
 
@@ -529,6 +552,8 @@ def check_every_gssm(claim, run, bound):
     if bound < 0:
         return confirmed(item, f"the bound is {bound} and every error is >= 0")
     S, tokens = run.S, run.D + 2
+    if S > 8:
+        return not_checked(item, f"|S| = {S}: too many GSSMs to re-enumerate")
     count = S ** (S * tokens) * tokens ** S * S
     if count * run.strings() > GSSM_BUDGET:
         return not_checked(item, f"{count} GSSMs; not re-enumerated")
@@ -594,11 +619,16 @@ def check_cor2_8(claim, run):
               "bound_above_half": details.get("bound_above_half")}
     if hypothesis and not mine["bound_above_half"]:
         return [refuted(item, "2|S| < D^L but 1 - |S|/D^L <= 1/2")]
+    if hypothesis and claim["verdict"] == "vacuous":
+        return [refuted(item, "2|S| < D^L: the hypothesis holds"),
+                verdict_finding(claim, "verified", "2|S| < D^L holds and 1 - |S|/D^L > 1/2")]
     if not hypothesis and claim["verdict"] != "vacuous":
         return [refuted(item, f"2|S| >= D^L: the claim asserts nothing here; the certificate says {claim['verdict']}")]
     verdict = "verified" if hypothesis else stated_verdict(claim)
-    findings = [compare_all(item, mine, stated, claim, verdict,
-                            f"2|S| < D^L is {hypothesis}; 1 - |S|/D^L = {bound}")]
+    findings = compare_all(item, mine, stated, claim, verdict,
+                           f"2|S| < D^L is {hypothesis}; 1 - |S|/D^L = {bound}")
+    if claim["verdict"] == "vacuous" and not hypothesis:
+        findings.append(verdict_finding(claim, "vacuous", f"2|S| >= D^L: |S| = {run.S}, D^L = {run.D ** run.L}"))
     return findings + check_tightness(claim, run, details.get("tightness"), bound)
 
 
@@ -625,14 +655,23 @@ def confirm(certificate, claims):
 
 
 def hypotheses_findings(claim, run):
-    """Theorem 2.3 assumes 2n <= L <= D^n; its proof's score claim 2L + 2 <= K = D^n. A certificate that flags
+    """Theorem 2.3 assumes 2n <= L <= D^n, Lemma C.4 the one-hot embedding; its proof's score claim 2L + 2 <= K = D^n. A certificate that flags
     otherwise is contradicted (a consistent flag adds no finding: the claim's other findings cover it)."""
     K = run.D ** run.n
     inside = {"copy.thm2_3": 2 * run.n <= run.L <= K, "copy.err": 2 * run.n <= run.L <= K,
-              "copy.scores": 2 * run.L + 2 <= K}.get(claim["id"])
-    if inside is None or claim.get("outside_hypotheses") == (not inside):
+              "copy.scores": 2 * run.L + 2 <= K, "copy.lemma_c4": run.embedding == "onehot"}.get(claim["id"])
+    if inside is None:
         return []
-    return [refuted(f"{claim_name(claim)} outside_hypotheses",
+    where = f"D = {run.D}, n = {run.n}, L = {run.L}, embedding {run.embedding}"
+    if not inside:
+        found = [verdict_finding(claim, "vacuous", f"the hypotheses fail at {where}")]
+    elif claim["verdict"] == "vacuous":
+        found = [refuted(f"{claim_name(claim)} verdict vacuous", f"the hypotheses hold at {where}")]
+    else:
+        found = []
+    if claim.get("outside_hypotheses") == (not inside):
+        return found
+    return found + [refuted(f"{claim_name(claim)} outside_hypotheses",
                     f"the certificate says {claim.get('outside_hypotheses')}; the hypotheses "
                     f"{'hold' if inside else 'fail'} at D = {run.D}, n = {run.n}, L = {run.L}")]
 
@@ -644,11 +683,11 @@ def confirm_claim(claim, run, outcome):
 def claim_findings(claim, run, outcome):
     cid = claim["id"]
     if cid == "copy.alg1":
-        return [check_alg1_example(claim, e, run) for e in claim["counterexamples"]] + [check_alg1_counts(claim, run)]
+        return [check_alg1_example(claim, e, run) for e in claim["counterexamples"]] + check_alg1_counts(claim, run)
     if cid == "copy.lemma2_4":
-        return [check_lemma2_4(claim, run)]
+        return check_lemma2_4(claim, run)
     if cid == "copy.lemma_c1":
-        return [check_lemma_c1(claim, run)]
+        return check_lemma_c1(claim, run)
     if cid == "copy.lemma_c2":
         return check_lemma_c2(claim, run)
     if cid == "copy.lemma_c4":
@@ -657,7 +696,7 @@ def claim_findings(claim, run, outcome):
         return scores_findings(claim, run) + check_settings(claim, run)
     if cid == "copy.thm2_3":
         return ([check_generation_example(claim, e, run) for e in claim["counterexamples"]]
-                + [check_thm2_3_counts(claim, run, outcome)] + check_settings(claim, run))
+                + check_thm2_3_counts(claim, run, outcome) + check_settings(claim, run))
     if cid == "copy.err":
         return check_err(claim, run, outcome) + check_settings(claim, run)
     if cid == "copy.thm2_7":
@@ -686,5 +725,5 @@ def scores_findings(claim, run):
     mine = {"checked": checked, "failed": failed}
     stated = {"checked": claim["checked"], "failed": claim["failed"]}
     verdict = "refuted" if failed else ("verified" if checked else "unknown")
-    return findings + [compare_all(item, mine, stated, claim, verdict,
-                                   f"scores of {checked} repeat-free strings recomputed exactly")]
+    return findings + compare_all(item, mine, stated, claim, verdict,
+                                  f"scores of {checked} repeat-free strings recomputed exactly")

@@ -4,8 +4,8 @@ from fractions import Fraction
 from itertools import product
 
 import count3_programs as programs
-from claims_common import (ENUMERATION_BUDGET, claim_name, confirmed, field, not_checked, refuted, stated_verdict,
-                           token_list)
+from claims_common import (ENUMERATION_BUDGET, claim_name, confirmed, field, in_range, not_checked, refuted,
+                           stated_verdict, token_list, verdict_finding)
 from findings import BadInput
 from rasp import Rasp
 
@@ -25,12 +25,14 @@ class Run:
         if self.mean not in ("truncate", "exact"):
             raise BadInput(f"params.mean: {self.mean!r}")
         self.distribution = params.get("distribution", "exhaustive")
-        self.n = field(params, "n", int, "params") if self.distribution == "exhaustive" else None
+        self.n = in_range(params, "n", 1, 64) if self.distribution == "exhaustive" else None
         values = params.get("values", "0:4")
         m = re.fullmatch(r"(\d+):(\d+)", values) if isinstance(values, str) else None
         if self.distribution == "exhaustive" and not m:
             raise BadInput(f"params.values: {values!r} is not lo:hi")
         self.lo, self.hi = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+        if m and not 0 <= self.lo <= self.hi <= 10 ** 6:
+            raise BadInput(f"params.values: {values!r} is not lo:hi with 0 <= lo <= hi <= 1000000")
 
     def exhaustive_size(self):
         """The number of sequences of length 1..n over lo..hi, or None for the sampled experiment distribution."""
@@ -76,17 +78,19 @@ def sequence_input(example, where):
 def counts_finding(item, claim, results, what):
     """results: (input, passed) in domain order. Compares the counts, the verdict and the counterexample inputs."""
     failing = [x for x, ok in results if not ok]
-    mine = {"checked": len(results), "failed": len(failing),
+    mine = {"checked": len(results), "passed": len(results) - len(failing), "failed": len(failing), "unknown": 0,
             "counterexample inputs": failing[:len(claim["counterexamples"])]}
-    stated = {"checked": claim["checked"], "failed": claim["failed"],
+    stated = {"checked": claim["checked"], "passed": claim["passed"], "failed": claim["failed"],
+              "unknown": claim["unknown"],
               "counterexample inputs": [e["input"] for e in claim["counterexamples"]]}
     differences = [f"{k}: certificate {stated[k]}, recomputed {v}" for k, v in mine.items() if stated[k] != v]
     verdict = "refuted" if failing else "verified"
     if stated_verdict(claim) != verdict:
         differences.append(f"verdict: certificate {stated_verdict(claim)}, recomputed {verdict}")
-    if differences:
-        return refuted(item, "; ".join(differences))
-    return confirmed(item, what)
+    found = [refuted(item, "; ".join(differences)) if differences else confirmed(item, what)]
+    if claim["verdict"] in ("verified", "refuted"):  # results: the whole domain, input by input
+        found.append(verdict_finding(claim, verdict, what))
+    return found
 
 
 # Algorithms 2 and 3 (Appendix E)
@@ -103,7 +107,7 @@ def check_alg2_alg3(claim, run):
     if not enumerable(run):
         return findings + [not_checked(item, why_not_enumerated(run))]
     results = [(x, programs.count3(x) == programs.algorithm2(x) == programs.algorithm3(x)) for x in run.domain()]
-    return findings + [counts_finding(item, claim, results, f"{len(results)} inputs: eq. (4) = Alg. 2 = Alg. 3")]
+    return findings + counts_finding(item, claim, results, f"{len(results)} inputs: eq. (4) = Alg. 2 = Alg. 3")
 
 
 # Algorithm 4 (Appendix F; Lemma 6.3; errata N1)
@@ -125,12 +129,15 @@ def check_alg4(claim, run):
         ok = answer == programs.count3(x)
         with_large_value += not ok and max(x) >= len(x)
         results.append((x, ok))
-    findings.append(counts_finding(item, claim, results, f"Algorithm 4 ({run.variant}) run on {len(results)} inputs"))
+    findings += counts_finding(item, claim, results, f"Algorithm 4 ({run.variant}) run on {len(results)} inputs")
     details = claim.get("details", {})
     mine = {"mean_differences": mean_differences, "failures_with_some_value_at_least_length": with_large_value}
     differences = [f"{k}: certificate {details.get(k)}, recomputed {v}" for k, v in mine.items()
                    if k in details and details[k] != v]
+    missing = [k for k in mine if k not in details]
     findings.append(refuted(f"{claim['id']} details", "; ".join(differences)) if differences else
+                    not_checked(f"{claim['id']} details", f"the certificate states no {', '.join(missing)}")
+                    if missing else
                     confirmed(f"{claim['id']} details", ", ".join(f"{k} = {v}" for k, v in mine.items())))
     return findings
 
@@ -177,8 +184,8 @@ def check_alg5(claim, run):
     if not enumerable(run):
         return findings + [not_checked(item, why_not_enumerated(run))]
     results = [(x, alg5_ok(x, run)) for x in run.domain()]
-    return findings + [counts_finding(item, claim, results,
-                                      f"{len(results)} inputs, as printed and in one causal pass")]
+    return findings + counts_finding(item, claim, results,
+                                      f"{len(results)} inputs, as printed and in one causal pass")
 
 
 def alg5_ok(x, run):
@@ -209,8 +216,8 @@ def check_alg6(claim, run):
     if not enumerable(run):
         return findings + [not_checked(item, why_not_enumerated(run))]
     results = [(x, alg6_ok(x, run)) for x in run.domain()]
-    return findings + [counts_finding(item, claim, results,
-                                      f"{len(results)} inputs generated with chain of thought, and in one causal pass")]
+    return findings + counts_finding(item, claim, results,
+                                      f"{len(results)} inputs generated with chain of thought, and in one causal pass")
 
 
 # Lemma A.6 (the ReLU gadget for g)
@@ -236,7 +243,13 @@ def check_lemma_a6(claim):
                                       f"{claim['checked']}"))
     else:
         findings.append(confirmed(item, f"{192 - len(failing)}/192 exact"))
-    for limit in claim.get("details", {}).get("limits", []):
+    if claim["verdict"] in ("verified", "refuted"):  # the whole grid of 192 (n, eps) re-run
+        findings.append(verdict_finding(claim, "refuted" if failing else "verified",
+                                        f"{len(failing)} of 192 (n, eps) fail, recomputed"))
+    limits = claim.get("details", {}).get("limits", [])
+    if not isinstance(limits, list) or not all(isinstance(limit, dict) for limit in limits):
+        raise BadInput(f"{claim['id']}.details.limits: not a list of objects")
+    for limit in limits:
         findings.append(check_a6_limit(claim, limit))
     return findings
 
@@ -244,8 +257,10 @@ def check_lemma_a6(claim):
 def check_a6_limit(claim, limit):
     n = limit.get("n")
     item = f"{claim['id']} limits at n = {n}"
-    if not isinstance(n, int) or n < 1:
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise BadInput(f"{item}: n is not a positive integer")
+    if n > 64:
+        return not_checked(item, "n beyond the grid 1..64; not re-run")
     half = Fraction(1, 2)
     mine = {"smallest_M_at_eps_1/2": str(n / half), "lemma_M_at_eps_1/2": str(2 * n / half),
             "M_minus_1/1000_fails": not gadget_exact_on_domain(n, half, n / half - Fraction(1, 1000)),

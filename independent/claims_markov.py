@@ -12,7 +12,7 @@ from mpmath import iv
 
 import markov_model as model
 import markov_symbolic as symbolic
-from claims_common import claim_name, confirmed, field, not_checked, refuted
+from claims_common import claim_name, confirmed, field, in_range, not_checked, rational, refuted, verdict_finding
 from findings import BadInput
 
 PRECISION = 320  # bits; the certificates' enclosures are about 128 bits wide
@@ -29,7 +29,8 @@ class Run:
             raise BadInput(f"certificate.variant: {self.variant!r} is no variant of markov")
         self.p = exact_param(params, "p")
         self.q = exact_param(params, "q")
-        self.d, self.m, self.r, self.N = (field(params, k, int, "params") for k in ("d", "m", "r", "N"))
+        self.d, self.m, self.r, self.N = (in_range(params, k, 1, hi) for k, hi in (("d", 16), ("m", 16), ("r", 64),
+                                                                                 ("N", 16)))
         self.tied = params.get("tied") in ("true", True)
         self.arbitrary = field(params, "arbitrary", str, "params")
         self.point_file = params.get("point-file", "none")
@@ -47,11 +48,10 @@ class Run:
 
 
 def exact_param(params, name):
-    text = params.get(name)
-    try:
-        return Fraction(Decimal(text)) if re.fullmatch(r"-?\d*\.\d+", str(text)) else Fraction(str(text))
-    except (ValueError, ArithmeticError):
-        raise BadInput(f"params.{name}: {text!r} is not an exact number") from None
+    value = rational(params.get(name), f"params.{name}")
+    if not 0 < value < 1:
+        raise BadInput(f"params.{name}: {params.get(name)!r} is not strictly between 0 and 1")
+    return value
 
 
 def filled(rows, cols, value):
@@ -108,7 +108,19 @@ def parse_interval(text, where):
         lo, hi = iv.mpf(m.group(1)), iv.mpf(m.group(2))
     except (ValueError, TypeError):
         raise BadInput(f"{where}: {text!r} is not an interval") from None
-    return iv.mpf([lo.a, hi.b])
+    # (inner, outer): the decimal ends rounded inward (for "an enclosure lies inside it") and outward (for "an
+    # enclosure misses it"); inner is None when rounding inward leaves nothing
+    inner = iv.mpf([lo.b, hi.a]) if lo.b <= hi.a else None
+    return inner, iv.mpf([lo.a, hi.b])
+
+
+def inside(mine, theirs):
+    """mine lies inside theirs = (inner, outer) from parse_interval."""
+    return theirs[0] is not None and within(mine, theirs[0])
+
+
+def misses(mine, theirs):
+    return mine.b < theirs[1].a or mine.a > theirs[1].b
 
 
 def short(x):
@@ -164,7 +176,7 @@ def check_example(claim, example, run, blocks, target_loss):
     if name == "L":
         loss = model.loss(model.Point(blocks, run.tied), run.chain, run.N, run.d)
         expected = parse_interval(example.get("expected"), item)
-        if expected is None or not within(target_loss, expected):
+        if expected is None or not inside(target_loss, expected):
             return not_checked(item, "the certificate's target loss does not contain this checker's enclosure")
         if not (loss.b < target_loss.a or loss.a > target_loss.b):
             return not_checked(item, "the enclosures of L and its target are not disjoint here")
@@ -185,10 +197,10 @@ def judge(item, mine, got, forbidden, what):
         return not_checked(item, f"{what}'s enclosure {short(mine)} does not exclude the claimed value")
     if got is None:
         return not_checked(item, f"{what} encloses {short(mine)}; the certificate's got is not an interval")
-    if not within(mine, got):
-        if mine.b < got.a or mine.a > got.b:
-            return refuted(item, f"{what} lies in {short(mine)}, outside the certificate's {short(got)}")
-        return not_checked(item, f"{what} lies in {short(mine)}, not inside the certificate's {short(got)}")
+    if not inside(mine, got):
+        if misses(mine, got):
+            return refuted(item, f"{what} lies in {short(mine)}, outside the certificate's {short(got[1])}")
+        return not_checked(item, f"{what} lies in {short(mine)}, not inside the certificate's {short(got[1])}")
     return confirmed(item, f"{what} lies in {short(mine)}, inside the certificate's interval")
 
 
@@ -230,9 +242,9 @@ def check_loss_details(claim, run, blocks, target):
         theirs = parse_interval(text, item)
         if theirs is None:
             findings.append(not_checked(item, "not an interval"))
-        elif within(mine, theirs):
+        elif inside(mine, theirs):
             findings.append(confirmed(item, f"contains this checker's {short(mine)}"))
-        elif mine.b < theirs.a or mine.a > theirs.b:
+        elif misses(mine, theirs):
             findings.append(refuted(item, f"{text} misses this checker's {short(mine)}"))
         else:
             findings.append(not_checked(item, f"{text} overlaps this checker's {short(mine)} without containing it"))
@@ -334,7 +346,7 @@ def check_c2(claim):
         if not rounds_to(f, printed[x][1]):
             problems.append(f"sigmoid {f} does not round to the printed {printed[x][1]}")
         stated_f = parse_interval(value.get("f"), item)
-        if stated_f is None or not within(f, stated_f):
+        if stated_f is None or not inside(f, stated_f):
             problems.append("the certificate's f does not contain this checker's enclosure")
         findings.append(refuted(item, "; ".join(problems)) if problems else
                         confirmed(item, f"the structured model and eq. (26) give {logit} exactly, rounding to "

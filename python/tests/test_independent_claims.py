@@ -41,7 +41,7 @@ def assert_every_counterexample_confirmed(certificate, found):
     for claim in certificate["claims"]:
         if claim["verdict"] != "refuted":
             continue
-        confirmed = [f for f in found if f.item.startswith(claim["id"]) and "counterexample" in f.item
+        confirmed = [f for f in found if claim["id"] in f.item and "counterexample" in f.item
                      and f.status == findings.CONFIRMED]
         assert len(confirmed) >= len(claim["counterexamples"]), (claim["id"], [f.line() for f in found])
     assert findings.NOT_CONFIRMED not in statuses(found), [f.line() for f in found
@@ -280,3 +280,93 @@ def test_quadratic_signs_are_exact():
     assert QSqrt(Fraction(140, 99), -1, r).sign() == -1  # 140/99 - sqrt 2, about -7e-5
     assert QSqrt.sqrt_of(Fraction(1, 2), r) * QSqrt.sqrt_of(Fraction(1, 2), r) == Fraction(1, 2)
     assert QSqrt(0, 1, 4) == 2
+
+
+# Verdicts: each claim's verdict is confirmed only when re-derived here
+
+def verdict_of(found, index=0):
+    mine = [f for f in found if f.item.startswith(f"claims[{index}] ") and " verdict " in f.item]
+    assert len(mine) == 1, [f.line() for f in found]
+    return mine[0]
+
+
+def flip_to_refuted(c):
+    c["verdict"], c["failed"], c["passed"] = "refuted", c["failed"] + 1, c["passed"] - 1
+    c["counterexamples"] = c["counterexamples"] or [{"input": c.get("counterexamples", [{}])[0].get("input")
+                                                     if c["counterexamples"] else [0], "got": "x", "expected": "y"}]
+
+
+def flip_to_verified(c):
+    c["verdict"], c["passed"], c["failed"], c["unknown"] = "verified", c["checked"], 0, 0
+    c["counterexamples"], c["outside_hypotheses"] = [], False
+
+
+def flip_to_vacuous(c):
+    c["verdict"], c["outside_hypotheses"] = "vacuous", True
+    c["finding"] = "verified"
+
+
+def flipped(certificate, index, mutate):
+    forgery = copy.deepcopy(certificate)
+    forgery["claims"] = [forgery["claims"][index]]
+    mutate(forgery["claims"][0])
+    try:
+        return confirm(forgery)
+    except findings.BadInput:
+        return None
+
+
+@pytest.mark.parametrize("name", ["copy_paper", "copy_corrected_c2", "count3_paper", "cat_key_delay", "markov_eq10"])
+def test_flipped_verdicts_are_not_confirmed(name, request):
+    certificate = request.getfixturevalue(name)
+    for index, c in enumerate(certificate["claims"]):
+        for mutate, verdict in ((flip_to_verified, "verified"), (flip_to_vacuous, "vacuous")):
+            if c["verdict"] == verdict:
+                continue
+            found = flipped(certificate, index, mutate)
+            assert found is None or findings.answer(found) != findings.CONFIRMED, (c["id"], verdict)
+            assert found is None or verdict_of(found).status != findings.CONFIRMED, (c["id"], verdict,
+                                                                                     verdict_of(found).line())
+        if c["verdict"] != "refuted" and c["checked"]:
+            found = flipped(certificate, index, lambda x: (flip_to_verified(x), x.update(
+                verdict="refuted", passed=x["checked"] - 1, failed=1,
+                counterexamples=[{"input": [9] * 99, "got": "x", "expected": "y"}])))
+            assert found is None or verdict_of(found).status != findings.CONFIRMED, (c["id"], "refuted")
+
+
+def test_verdict_flip_verified_to_refuted_copy(copy_corrected_c2):
+    index = next(k for k, c in enumerate(copy_corrected_c2["claims"]) if c["id"] == "copy.lemma2_4")
+    found = flipped(copy_corrected_c2, index, lambda c: c.update(verdict="refuted"))
+    assert findings.answer(found) == findings.NOT_CONFIRMED
+
+
+def test_duplicate_claim_ids_each_get_a_verdict(copy_paper):
+    twice = copy.deepcopy(copy_paper)
+    twice["claims"] = [claim(twice, "copy.alg1", "text")] * 2
+    found = confirm(twice)
+    assert verdict_of(found, 0).status == verdict_of(found, 1).status == findings.CONFIRMED
+
+
+def test_cat_missing_condition_values_are_not_confirmed(cat_key_delay):
+    forgery = copy.deepcopy(cat_key_delay)
+    forgery["claims"] = [claim(forgery, "cat.signatures")]
+    del forgery["claims"][0]["details"]["Delta_squared"]
+    try:
+        found = confirm(forgery)
+    except findings.BadInput:
+        return
+    assert about(found, "Delta^2")[0].status != findings.CONFIRMED
+    assert findings.answer(found) != findings.CONFIRMED
+
+
+def test_huge_exponents_and_bad_parameters_are_bad_input(copy_paper, markov_eq10, cat_key_delay):
+    import time
+    for certificate, name, value in ((copy_paper, "tau", "1e1000000000"), (markov_eq10, "p", "91/2"),
+                                     (markov_eq10, "q", "1/0"), (copy_paper, "D", 100000),
+                                     (cat_key_delay, "L", 10 ** 8), (cat_key_delay, "c", "1e99999")):
+        broken = copy.deepcopy(certificate)
+        broken["params"][name] = value
+        start = time.monotonic()
+        with pytest.raises(findings.BadInput):
+            confirm(broken)
+        assert time.monotonic() - start < 2, (name, value)
