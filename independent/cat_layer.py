@@ -10,6 +10,8 @@ from fractions import Fraction
 
 from mpmath import iv
 
+from iv_sign import certified_sign
+
 UNDECIDED = "undecided"
 
 
@@ -86,22 +88,15 @@ class CatLayer:
         difference = {level: c for level, c in difference.items() if c != 0}
         if not difference:
             return 0
-        for precision in (128, 512, 2048):
-            old = iv.prec
-            iv.prec = precision
-            try:
-                c2 = iv.mpf(self.c.numerator ** 2) / self.c.denominator ** 2
-                total = iv.mpf(0)
-                for (sign, cos2), coefficient in difference.items():
-                    cos = sign * iv.sqrt(iv.mpf(cos2.numerator) / cos2.denominator)
-                    total += iv.mpf(coefficient.numerator) / coefficient.denominator * iv.exp(c2 * cos)
-                if total.a > 0:
-                    return 1
-                if total.b < 0:
-                    return -1
-            finally:
-                iv.prec = old
-        return None
+
+        def total():
+            c2 = iv.mpf(self.c.numerator ** 2) / self.c.denominator ** 2
+            out = iv.mpf(0)
+            for (sign, cos2), coefficient in difference.items():
+                cos = sign * iv.sqrt(iv.mpf(cos2.numerator) / cos2.denominator)
+                out += iv.mpf(coefficient.numerator) / coefficient.denominator * iv.exp(c2 * cos)
+            return out
+        return certified_sign(total)
 
 
 def ngram_occurrences(z, t, N):

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from mpmath import iv
 
+from iv_sign import certified_sign
 from quadratic import QSqrt, relu
 
 UNDECIDED = "undecided"
@@ -233,18 +234,8 @@ def compare_sums(first, second, tau_interval):
     difference = {z: c for z, c in difference.items() if c.sign() != 0}
     if not difference:
         return 0
-    for precision in (128, 512, 2048):
-        old = iv.prec
-        iv.prec = precision
-        try:
-            tau = tau_interval()
-            total = iv.mpf(0)
-            for z, c in difference.items():
-                total = total + to_interval(c) * iv.exp(tau * to_interval(z))
-            if total.a > 0:
-                return 1
-            if total.b < 0:
-                return -1
-        finally:
-            iv.prec = old
-    return None
+
+    def total():
+        tau = tau_interval()
+        return sum((to_interval(c) * iv.exp(tau * to_interval(z)) for z, c in difference.items()), iv.mpf(0))
+    return certified_sign(total)

@@ -218,20 +218,20 @@ def _compares(x):
     return _mixes(x) or isinstance(x, float)
 
 
-def _least(ends):
+def _extreme(ends, beats):
     out = ends[0]
     for e in ends[1:]:
-        if L.mpf_lt(e, out):
+        if beats(e, out):
             out = e
     return out
+
+
+def _least(ends):
+    return _extreme(ends, L.mpf_lt)
 
 
 def _greatest(ends):
-    out = ends[0]
-    for e in ends[1:]:
-        if L.mpf_gt(e, out):
-            out = e
-    return out
+    return _extreme(ends, L.mpf_gt)
 
 
 def hull_max(a, b):
