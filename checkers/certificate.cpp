@@ -2,10 +2,10 @@
 
 #include "checkers/build_info.hpp"
 #include "checkers/cluster.hpp"
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/file_manifest.hpp"
-#include "checkers/files.hpp"
-#include "checkers/json_fields.hpp"
+#include "io/files.hpp"
+#include "io/json_fields.hpp"
 
 #include <boost/version.hpp>
 #include <gmp.h>

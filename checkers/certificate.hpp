@@ -1,5 +1,5 @@
 // Certificates (format in docs/certificate.md): the JSON record of one check run that `recheck` re-runs and compares
-// field by field, and `report` tabulates. Writing is atomic (checkers/files.hpp), so a failed run leaves no partial
+// field by field, and `report` tabulates. Writing is atomic (io/files.hpp), so a failed run leaves no partial
 // certificate and never clobbers an existing one.
 #pragma once
 

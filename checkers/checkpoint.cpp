@@ -2,8 +2,8 @@
 
 #include "checkers/certificate.hpp"
 #include "checkers/cluster.hpp"
-#include "checkers/errors.hpp"
-#include "checkers/files.hpp"
+#include "io/errors.hpp"
+#include "io/files.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -6,7 +6,7 @@
 // RowCheck rejects (wrong types, counts out of range, more errors than samples).
 #pragma once
 
-#include "checkers/json_fields.hpp"
+#include "io/json_fields.hpp"
 #include "checkers/params.hpp"
 #include "checkers/verdict.hpp"
 

@@ -13,9 +13,10 @@ int local_depth = 0;  // live RankLocal objects
 
 Cluster* active_cluster() { return local_depth > 0 ? nullptr : current; }
 
-void set_active_cluster(Cluster* cluster) { current = cluster; }
-
-bool writes_outputs() { return current == nullptr || current->rank() == 0; }
+void set_active_cluster(Cluster* cluster) {
+  current = cluster;
+  set_writes_outputs(cluster == nullptr || cluster->rank() == 0);
+}
 
 RankLocal::RankLocal() { ++local_depth; }
 

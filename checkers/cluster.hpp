@@ -5,7 +5,8 @@
 // prints. The MPI implementation is mpi/mpi_cluster.cpp, built when Debian's libopenmpi-dev is present.
 #pragma once
 
-#include "checkers/progress.hpp"
+#include "io/output_role.hpp"
+#include "io/progress.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -68,9 +69,6 @@ class RankLocal {
   RankLocal(const RankLocal&) = delete;
   RankLocal& operator=(const RankLocal&) = delete;
 };
-
-// Whether this process writes files and prints results: it runs alone, or it is rank 0.
-bool writes_outputs();
 
 // Runs compute(i) once for every item i < items: in order when the process runs alone; under MPI the items go out
 // one at a time to whichever rank asks next, each computed within its rank (RankLocal). on_result(i, result) is called

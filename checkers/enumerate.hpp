@@ -13,8 +13,8 @@
 
 #include "checkers/cluster.hpp"
 #include "checkers/enumeration_checkpoint.hpp"
-#include "checkers/errors.hpp"
-#include "checkers/progress.hpp"
+#include "io/errors.hpp"
+#include "io/progress.hpp"
 #include "checkers/rank_merge.hpp"
 #include "checkers/run_monitor.hpp"
 #include "core/thread_caches.hpp"

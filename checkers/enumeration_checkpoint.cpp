@@ -3,10 +3,10 @@
 #include "checkers/build_info.hpp"
 #include "checkers/certificate.hpp"
 #include "checkers/cluster.hpp"
-#include "checkers/errors.hpp"
-#include "checkers/files.hpp"
-#include "checkers/json_fields.hpp"
-#include "checkers/sha256.hpp"
+#include "io/errors.hpp"
+#include "io/files.hpp"
+#include "io/json_fields.hpp"
+#include "io/sha256.hpp"
 
 #include <filesystem>
 

@@ -1,6 +1,6 @@
 #include "checkers/memory_budget.hpp"
 
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 // its allowed range in every error (UsageError, exit 2).
 #pragma once
 
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/verdict.hpp"
 #include "core/exact.hpp"
 

@@ -1,6 +1,6 @@
 #include "checkers/proof_dump.hpp"
 
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/second_solver.hpp"
 
 #include <filesystem>

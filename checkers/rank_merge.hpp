@@ -3,7 +3,7 @@
 #pragma once
 
 #include "checkers/cluster.hpp"
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/wire.hpp"
 
 #include <algorithm>

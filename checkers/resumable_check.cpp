@@ -1,9 +1,9 @@
 #include "checkers/resumable_check.hpp"
 
 #include "checkers/enumeration_checkpoint.hpp"
-#include "checkers/errors.hpp"
-#include "checkers/files.hpp"
-#include "checkers/sha256.hpp"
+#include "io/errors.hpp"
+#include "io/files.hpp"
+#include "io/sha256.hpp"
 
 #include <filesystem>
 

@@ -1,6 +1,6 @@
 #include "checkers/second_solver.hpp"
 
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/programs.hpp"
 
 #include <chrono>

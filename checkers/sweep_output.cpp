@@ -2,11 +2,11 @@
 
 #include "checkers/certificate.hpp"
 #include "checkers/cluster.hpp"
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/file_manifest.hpp"
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/programs.hpp"
-#include "checkers/plot_labels.hpp"
+#include "io/plot_labels.hpp"
 
 #include <fmt/format.h>
 

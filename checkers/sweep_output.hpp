@@ -3,7 +3,7 @@
 // <name>-latex.tex with <name>-latex.pdf (cairolatex: the labels typeset by the paper's LaTeX), and <name>.json (the
 // sweep's certificate: the command that made it, the summary with the threshold, and every probe;
 // docs/certificate.md). gnuplot draws in a private temporary folder; every file is then staged completely beside
-// its target, and all replace their predecessors together (checkers/files.hpp), so an interrupted sweep leaves no
+// its target, and all replace their predecessors together (io/files.hpp), so an interrupted sweep leaves no
 // half-written file and no mix of old and new files.
 #pragma once
 
@@ -40,7 +40,7 @@ struct SweepTable {
 
 enum class SeriesStyle { LinesPoints, Points, Lines };
 
-// One curve: a column against the plot's x column. Its legend is a plot label (checkers/plot_labels.hpp: words with
+// One curve: a column against the plot's x column. Its legend is a plot label (io/plot_labels.hpp: words with
 // $math$). With low and high columns it is drawn with error bars from low to high.
 struct PlotSeries {
   std::string column{}, legend{};
@@ -69,7 +69,7 @@ struct PlotSpec {
 
 // Throws UsageError when gnuplot is not installed (checked before any work).
 void require_gnuplot();
-// Creates `dir` if missing and locks it until the process ends (checkers/files.hpp: OutputDirLock). Throws UsageError
+// Creates `dir` if missing and locks it until the process ends (io/files.hpp: OutputDirLock). Throws UsageError
 // when it cannot be created or written, or when another process holds its lock.
 void prepare_output_dir(const std::string& dir);
 // Lets go of a folder prepare_output_dir holds (a temporary folder about to be removed).

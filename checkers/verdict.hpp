@@ -1,7 +1,7 @@
 // Verdicts of claims and the record of one check run (docs/conventions.md).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "io/json.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -9,8 +9,6 @@
 #include <vector>
 
 namespace tverify {
-
-using Json = nlohmann::ordered_json;
 
 // Vacuous: the instance lies outside the claim's hypotheses, so the claim asserts nothing about it; the counts and
 // counterexamples still say what the check found there. It counts as neither verified nor refuted.

@@ -1,6 +1,6 @@
 #include "cli/completion.hpp"
 
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include "checkers/resumable_check.hpp"
 #include "core/thread_caches.hpp"
 #include "commands/command_line.hpp"
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/memory_budget.hpp"
 #include "commands/recheck.hpp"
 #include "commands/recorded_command.hpp"

@@ -1,6 +1,6 @@
 #include "commands/column_words.hpp"
 
-#include "checkers/plot_labels.hpp"
+#include "io/plot_labels.hpp"
 
 #include <algorithm>
 #include <array>

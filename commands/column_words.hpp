@@ -1,5 +1,5 @@
 // The words of a certificate's table columns and summary entries for a write-up: a plot label
-// (checkers/plot_labels.hpp: words with LaTeX math between dollars), "$\tau$ (decimal)" for tau_decimal, "error rate"
+// (io/plot_labels.hpp: words with LaTeX math between dollars), "$\tau$ (decimal)" for tau_decimal, "error rate"
 // for error_rate. Keys that no rule names come back with their underscores as spaces, a Greek letter's name or a single
 // letter in math.
 #pragma once

@@ -2,7 +2,7 @@
 
 #include "checkers/build_info.hpp"
 #include "checkers/cluster.hpp"
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "commands/recorded_command.hpp"
 #include "checkers/registry.hpp"
 #include "checkers/second_solver.hpp"

@@ -1,7 +1,7 @@
 #include "commands/recorded_command.hpp"
 
 #include "commands/command_line.hpp"
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/memory_budget.hpp"
 
 #include <algorithm>

@@ -2,8 +2,8 @@
 
 #include "checkers/certificate.hpp"
 #include "checkers/construction.hpp"
-#include "checkers/errors.hpp"
-#include "checkers/plot_labels.hpp"
+#include "io/errors.hpp"
+#include "io/plot_labels.hpp"
 #include "commands/column_words.hpp"
 #include "commands/table_render.hpp"
 

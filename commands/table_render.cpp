@@ -1,8 +1,8 @@
 #include "commands/table_render.hpp"
 
-#include "checkers/errors.hpp"
-#include "checkers/latex_text.hpp"
-#include "checkers/plot_labels.hpp"
+#include "io/errors.hpp"
+#include "io/latex_text.hpp"
+#include "io/plot_labels.hpp"
 #include "commands/column_words.hpp"
 
 #include <fmt/format.h>

@@ -20,7 +20,7 @@ struct Table {
   std::size_t key_columns = 1;  // repeated in every part when the table is split
   // LaTeX moves every column that holds one value in every row into the caption, not only key columns.
   bool constant_columns_in_caption = false;
-  // LaTeX only, each a plot label (words with $math$, checkers/plot_labels.hpp): the caption in words (empty: the
+  // LaTeX only, each a plot label (words with $math$, io/plot_labels.hpp): the caption in words (empty: the
   // caption as text), and the words of header keys (a key not here is set as it is).
   std::string latex_caption{};
   std::map<std::string, std::string> words{};

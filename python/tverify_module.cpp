@@ -7,8 +7,8 @@
 // (KeyboardInterrupt, nothing returned, nothing written). Usage errors are ValueError with the CLI's one-line
 // message; anything else is RuntimeError.
 #include "checkers/certificate.hpp"
-#include "checkers/errors.hpp"
-#include "checkers/files.hpp"
+#include "io/errors.hpp"
+#include "io/files.hpp"
 #include "checkers/memory_budget.hpp"
 #include "checkers/resumable_check.hpp"
 #include "commands/recheck.hpp"

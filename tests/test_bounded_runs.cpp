@@ -1,7 +1,7 @@
 // Every run is bounded before it starts: parameters whose cost cannot finish are refused inside the advertised
 // ranges (or the ranges say where they stop), and eval's input obeys the bounds of check. Each refusal is one line,
 // exit 2, nothing on stdout.
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/model/engine_calls.hpp"
 #include "cli_runner.hpp"
 #include "model/onnx_writer.hpp"

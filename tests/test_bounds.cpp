@@ -3,7 +3,7 @@
 // enumeration's verdicts, counts and counterexamples, for any number of threads, on every example and test model
 // whose task has an abstraction. Deliberately broken abstractions and decisions are caught by the same checks.
 #include "checkers/certificate.hpp"
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/model/bounds_search.hpp"
 #include "checkers/model/engine_calls.hpp"
 #include "checkers/model/task_abstraction.hpp"

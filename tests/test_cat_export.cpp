@@ -3,7 +3,7 @@
 // exact levels and its own readout), from the same weights evaluated by an independent path (the ONNX graph through
 // constructions/model). An exact tie of the layer is the same tie for the model checker: the scores are cosines,
 // radical sums, whose exponentials exact exp-log arithmetic computes, so two equal logits differ by exactly 0.
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "model/case_check.hpp"
 #include "checkers/model/engine_calls.hpp"
 #include "cli_runner.hpp"

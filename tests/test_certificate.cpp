@@ -1,8 +1,8 @@
 // checkers/certificate and report: the format of docs/certificate.md, atomic writes, and the validation recheck relies
 // on.
 #include "checkers/certificate.hpp"
-#include "checkers/errors.hpp"
-#include "checkers/latex_text.hpp"
+#include "io/errors.hpp"
+#include "io/latex_text.hpp"
 #include "checkers/sweep_output.hpp"
 #include "commands/report.hpp"
 #include "commands/table_render.hpp"

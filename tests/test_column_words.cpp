@@ -1,5 +1,5 @@
 // commands/column_words: the words of table columns for LaTeX, by hand from the sweeps' documentation.
-#include "checkers/plot_labels.hpp"
+#include "io/plot_labels.hpp"
 #include "commands/column_words.hpp"
 
 #include <catch2/catch.hpp>

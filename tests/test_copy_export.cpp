@@ -2,7 +2,7 @@
 // string of a configuration, `check model` must generate what `check copy` generates, step for step, from the same
 // weights evaluated by an independent path (the ONNX graph through constructions/model instead of the level readout
 // of constructions/copy).
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/model/tasks.hpp"
 #include "model/case_check.hpp"
 #include "checkers/model/engine_calls.hpp"

@@ -1,7 +1,7 @@
 // prove --cross-check (checkers/second_solver.hpp, checkers/proof_verdict.hpp): every Z3 query also put to cvc5, sat
 // against unsat makes the claim unknown, cvc5's unknown or timeout leaves Z3's verdict; and cvc5 itself answers the
 // queries as the hand-checked statements say.
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/proof_verdict.hpp"
 #include "checkers/second_solver.hpp"
 #include "cli_runner.hpp"

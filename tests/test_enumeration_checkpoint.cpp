@@ -3,8 +3,8 @@
 // what is wrong; and recheck never trusts one (a forged checkpoint yields a certificate that recheck refutes).
 #include "checkers/enumerate.hpp"
 #include "checkers/enumeration_checkpoint.hpp"
-#include "checkers/errors.hpp"
-#include "checkers/sha256.hpp"
+#include "io/errors.hpp"
+#include "io/sha256.hpp"
 #include "cli_runner.hpp"
 
 #include <catch2/catch.hpp>

@@ -3,7 +3,7 @@
 // LaTeX labels, the vector PDF) go into a document that pdflatex compiles without an error and without an overfull
 // line; so do the claims tables the table scripts write, as docs/latex/claims.tex inputs them. Needs pdflatex
 // (texlive-latex-base and texlive-latex-recommended, installed by scripts/setup); about 10 s.
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/programs.hpp"
 #include "cli_runner.hpp"
 

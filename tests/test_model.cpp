@@ -2,7 +2,7 @@
 // tests/models/make_fixtures.py with python3-onnx, and PyTorch models by make_attention_fixture.py and
 // make_mask_fixture.py) checked against tasks whose answers are derived by hand below, or against PyTorch's own
 // outputs.
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/model/model_tally.hpp"
 #include "checkers/model/tasks.hpp"
 #include "model/onnx_writer.hpp"

@@ -1,7 +1,7 @@
 // The model checker refuses graphs the ONNX specification does not define (opset 17, the operators' pages): each
 // model below passes through the reader, and its invalid node must be refused with a usage error naming what is
 // wrong, on every input, never evaluated from memory the evaluator did not write.
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/registry.hpp"
 #include "model/evaluator.hpp"
 #include "model/onnx_reader.hpp"

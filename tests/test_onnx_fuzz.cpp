@@ -9,8 +9,8 @@
 //
 // The loop runs until a wall-clock budget is spent; graph i is drawn from the seed and i alone, so a failure names
 // both and reproduces without the graphs before it.
-#include "checkers/errors.hpp"
-#include "checkers/files.hpp"
+#include "io/errors.hpp"
+#include "io/files.hpp"
 #include "checkers/registry.hpp"
 #include "model/graph.hpp"
 #include "model/op_table.hpp"

@@ -6,7 +6,7 @@
 // "Read" is what the walk can see: a run that reads a value and then ignores it passes. The walk runs each verb on
 // one or a few baselines (count3's experiment distribution, a model's --expected file), which is where a verb's
 // unread parameters change.
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/registry.hpp"
 #include "checkers/sweep_output.hpp"
 

@@ -1,8 +1,8 @@
 // What tverify writes cannot be corrupted and what it reads cannot crash it: atomic writes that keep the previous file
 // on failure, no shell between tverify and a file name, locked output folders, sweep files replaced as a set, and
 // certificates and checkpoints that are validated field by field (a forged field is exit 2, or a named difference).
-#include "checkers/errors.hpp"
-#include "checkers/files.hpp"
+#include "io/errors.hpp"
+#include "io/files.hpp"
 #include "checkers/programs.hpp"
 #include "cli_runner.hpp"
 

@@ -5,9 +5,9 @@
 // any other exception, a crash or a sanitizer report fails the test. A certificate that validation accepts must also
 // go through the code that reads it afterwards (the comparison of recheck and the tables of report) without error.
 #include "checkers/certificate.hpp"
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/checkpoint.hpp"
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "checkers/markov/point_file.hpp"
 #include "commands/report.hpp"
 

@@ -1,7 +1,7 @@
 // Plot labels: words and $math$ rendered for gnuplot's enhanced text (PNG, PDF) and for LaTeX (cairolatex), inside
 // double-quoted gnuplot strings.
-#include "checkers/latex_text.hpp"
-#include "checkers/plot_labels.hpp"
+#include "io/latex_text.hpp"
+#include "io/plot_labels.hpp"
 
 #include <catch2/catch.hpp>
 

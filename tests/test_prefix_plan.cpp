@@ -2,7 +2,7 @@
 // of the teacher-forced sequence stand for every step of a generation, and the checks that make it sound. The models
 // are small attention layers written here with OnnxWriter; the reference is the definition itself: the last row of
 // the output on each prefix, evaluated on its own.
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "model/case_check.hpp"
 #include "checkers/model/engine_calls.hpp"
 #include "model/prefix_plans.hpp"

@@ -2,7 +2,7 @@
 // certificate, and each of which must be named as a difference (or refused as unreadable). The genuine certificate
 // comes from the command it records; the edits follow docs/certificate.md's fields.
 #include "checkers/certificate.hpp"
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 #include "commands/recheck.hpp"
 #include "checkers/registry.hpp"
 

@@ -1,8 +1,8 @@
 #include "checkers/markov/point_file.hpp"
 
-#include "checkers/errors.hpp"
-#include "checkers/files.hpp"
-#include "checkers/sha256.hpp"
+#include "io/errors.hpp"
+#include "io/files.hpp"
+#include "io/sha256.hpp"
 #include "checkers/verdict.hpp"
 
 #include <fmt/format.h>

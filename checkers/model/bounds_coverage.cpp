@@ -1,6 +1,6 @@
 #include "checkers/model/bounds_coverage.hpp"
 
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/model/bounds_search.hpp"
 #include "core/interval.hpp"
 

@@ -1,7 +1,7 @@
 #include "checkers/model/bounds_search.hpp"
 
-#include "checkers/errors.hpp"
-#include "checkers/progress.hpp"
+#include "io/errors.hpp"
+#include "io/progress.hpp"
 #include "checkers/wire.hpp"
 #include "model/box_decision.hpp"
 

@@ -1,8 +1,8 @@
 #include "checkers/model/model_cases.hpp"
 
-#include "checkers/errors.hpp"
-#include "checkers/files.hpp"
-#include "checkers/sha256.hpp"
+#include "io/errors.hpp"
+#include "io/files.hpp"
+#include "io/sha256.hpp"
 
 #include <fmt/format.h>
 

@@ -2,8 +2,8 @@
 
 #include "checkers/model/family_manifest.hpp"
 #include "checkers/model/model_run.hpp"
-#include "checkers/files.hpp"
-#include "checkers/plot_labels.hpp"
+#include "io/files.hpp"
+#include "io/plot_labels.hpp"
 #include "checkers/sweep_output.hpp"
 #include "core/exact.hpp"
 #include "core/interval.hpp"

@@ -1,6 +1,6 @@
 #include "checkers/model/tasks.hpp"
 
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "constructions/cat/tasks.hpp"
 #include "constructions/count3/references.hpp"
 

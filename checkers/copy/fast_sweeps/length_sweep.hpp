@@ -9,9 +9,9 @@
 // counts of decisions each stage of the fast path certified, the tool's commit).
 #pragma once
 
-#include "checkers/json_fields.hpp"
+#include "io/json_fields.hpp"
 
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
 #include "checkers/sweep_output.hpp"
 #include "checkers/verdict.hpp"
 #include "constructions/copy/transformer.hpp"

@@ -1,4 +1,4 @@
-#include "checkers/latex_text.hpp"
+#include "io/latex_text.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
-#include "checkers/files.hpp"
+#include "io/files.hpp"
 
-#include "checkers/cluster.hpp"
-#include "checkers/errors.hpp"
+#include "io/errors.hpp"
+#include "io/output_role.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -231,7 +231,7 @@ Json read_json_file(const std::string& path, const std::string& what) {
   return parse_json_text(read_text_file(path, what), what);
 }
 
-// Checks of outputs are made where the outputs are written: alone, or on rank 0 (checkers/cluster.hpp).
+// Checks of outputs are made where the outputs are written: alone, or on rank 0 (output_role.hpp).
 void ensure_writable_file(const std::string& path, const std::string& option) {
   if (!writes_outputs()) return;
   if (path.empty()) throw UsageError(option + " needs a file name (got an empty string)");

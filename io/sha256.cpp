@@ -1,4 +1,4 @@
-#include "checkers/sha256.hpp"
+#include "io/sha256.hpp"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>

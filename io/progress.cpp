@@ -1,4 +1,4 @@
-#include "checkers/progress.hpp"
+#include "io/progress.hpp"
 
 #include <fmt/core.h>
 #include <unistd.h>

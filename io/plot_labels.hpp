@@ -13,7 +13,7 @@ enum class LabelTarget { Enhanced, Latex };
 // The label as a gnuplot string literal for the target.
 std::string gnuplot_label(const std::string& label, LabelTarget target);
 
-// The label as LaTeX text: its words escaped (checkers/latex_text.hpp), its math as written.
+// The label as LaTeX text: its words escaped (io/latex_text.hpp), its math as written.
 std::string latex_of_label(const std::string& label);
 
 // Text from outside (a file name) as words of a label: its dollars are not math.

@@ -1,6 +1,6 @@
-#include "checkers/plot_labels.hpp"
+#include "io/plot_labels.hpp"
 
-#include "checkers/latex_text.hpp"
+#include "io/latex_text.hpp"
 
 #include <map>
 #include <vector>

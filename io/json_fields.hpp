@@ -2,8 +2,8 @@
 // naming the file, the field and what the field must be, so bad input is exit 2 with one line, never a type error.
 #pragma once
 
-#include "checkers/errors.hpp"
-#include "checkers/verdict.hpp"
+#include "io/errors.hpp"
+#include "io/json.hpp"
 
 #include <cstdint>
 #include <set>

@@ -12,7 +12,7 @@
 //   (left by a killed run).
 #pragma once
 
-#include "checkers/verdict.hpp"
+#include "io/json.hpp"
 
 #include <filesystem>
 #include <map>
