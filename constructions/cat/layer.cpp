@@ -2,16 +2,25 @@
 
 namespace tverify::cat {
 
+ExactVector filtered_row(const Filter& filter, const std::vector<const ExactVector*>& newest_first, std::size_t dim) {
+  ExactVector row(dim, Exact(0));
+  for (std::size_t i = 0; i < filter.size() && i < newest_first.size(); ++i) {
+    if (newest_first[i] == nullptr || filter[i] == 0) continue;
+    const ExactVector& r = *newest_first[i];
+    for (std::size_t d = 0; d < dim; ++d)
+      if (r[d] != 0) row[d] += filter[i] * r[d];
+  }
+  return row;
+}
+
 std::vector<ExactVector> convolve(const Filter& filter, const std::vector<ExactVector>& x, std::size_t shift) {
-  const std::size_t dim = x.front().size();
-  std::vector<ExactVector> out(x.size(), ExactVector(dim, Exact(0)));
-  for (std::size_t t = 0; t < x.size(); ++t)
-    for (std::size_t i = 0; i < filter.size(); ++i) {
-      if (filter[i] == 0 || t < shift + i) continue;
-      const ExactVector& row = x[t - shift - i];
-      for (std::size_t d = 0; d < dim; ++d)
-        if (row[d] != 0) out[t][d] += filter[i] * row[d];
-    }
+  std::vector<ExactVector> out;
+  out.reserve(x.size());
+  std::vector<const ExactVector*> newest_first(filter.size());
+  for (std::size_t t = 0; t < x.size(); ++t) {
+    for (std::size_t i = 0; i < filter.size(); ++i) newest_first[i] = t < shift + i ? nullptr : &x[t - shift - i];
+    out.push_back(filtered_row(filter, newest_first, x.front().size()));
+  }
   return out;
 }
 

@@ -37,6 +37,10 @@ struct CatConfig {
   bool full_windows = false;
 };
 
+// One row of F * X: sum_i F_i r_i over the rows r_0, r_1, ... given newest first (null: before the sequence, a zero
+// row), each of width `dim`. The exact layer and the fast path (fast/cat_fast.hpp) both compute their rows here.
+ExactVector filtered_row(const Filter& filter, const std::vector<const ExactVector*>& newest_first, std::size_t dim);
+
 // Every row of (F * X) delayed by `shift` steps: row t = sum_i F_i x_{t - shift - i}, zero where the index < 0.
 std::vector<ExactVector> convolve(const Filter& filter, const std::vector<ExactVector>& x, std::size_t shift);
 

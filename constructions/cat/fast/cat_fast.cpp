@@ -29,14 +29,10 @@ namespace {
 
 // sum_i F_i e(token_i) over the tokens given newest first (-1: before the sequence, a zero row).
 ExactVector convolved_row(const cat::CatConfig& config, const std::vector<int>& newest_first) {
-  ExactVector row(config.embedding.dim(), Exact(0));
-  for (std::size_t i = 0; i < config.filter.size(); ++i) {
-    if (newest_first[i] < 0 || config.filter[i] == 0) continue;
-    const ExactVector& e = config.embedding.vectors[static_cast<std::size_t>(newest_first[i])];
-    for (std::size_t d = 0; d < row.size(); ++d)
-      if (e[d] != 0) row[d] += config.filter[i] * e[d];
-  }
-  return row;
+  std::vector<const ExactVector*> rows(newest_first.size(), nullptr);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (newest_first[i] >= 0) rows[i] = &config.embedding.vectors[static_cast<std::size_t>(newest_first[i])];
+  return cat::filtered_row(config.filter, rows, config.embedding.dim());
 }
 
 }  // namespace
