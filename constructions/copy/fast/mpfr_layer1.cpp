@@ -27,6 +27,7 @@ SparseMpfrLayer1::SparseMpfrLayer1(const copy::FinitePrecisionCopy& finite)
   pre_ = bias_;
   out_.assign(width_, F(0));
   out_set_.assign(width_, false);
+  scratch_ = F(0);  // at bits_, as every member above: each product is rounded to bits_ before it is added
 }
 
 // h_t[k] = (sum of Psi(s_q)[k] over the last min(t, p + 1) positions q, in order) / that count. Only non-zero entries

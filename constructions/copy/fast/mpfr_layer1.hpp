@@ -42,7 +42,7 @@ class SparseMpfrLayer1 {
   std::vector<F> bias_;
   std::vector<F> u_, pre_, out_;
   std::vector<bool> u_set_, out_set_;
-  F scratch_;
+  F scratch_;  // the product of add_product, at bits_
 };
 
 }  // namespace tverify::copy::fast
