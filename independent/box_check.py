@@ -378,3 +378,8 @@ def _lower_margin(row, c):
             if not isinstance(v, float) else v
     others = [high(v) for k, v in enumerate(row) if k != c]
     return low(row[c]) - max(others)
+
+
+def check_bounds(claim_check):
+    """Checks a claim decided by bounds: its boxes re-derived, their coverage, its margin."""
+    BoundsCheck(claim_check).check()

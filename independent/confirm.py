@@ -99,9 +99,10 @@ def _reject_constant(name):
 def confirm(certificate, folder, sample, seed, max_inputs):
     verb, construction = certificate["verb"], certificate["construction"]
     if verb == "check" and construction == "model":
+        import box_check
         import model_certificate
         model_certificate.ENUMERATION_LIMIT = max_inputs
-        return model_certificate.confirm(certificate, folder, sample, seed)
+        return model_certificate.confirm(certificate, folder, box_check.check_bounds, sample, seed)
     if verb == "check":
         try:
             import construction_claims

@@ -281,7 +281,8 @@ def answers(model, run, inputs):
 # ---------------------------------------------------------------------------------------------------------------
 # The checks.
 
-def confirm(certificate, folder, sample=1000, seed=0):
+def confirm(certificate, folder, bounds_check, sample=1000, seed=0):
+    """The findings on a model certificate; bounds_check(claim_check) checks a claim decided by bounds."""
     run = Run(certificate, folder)
     out = []
     actual = sha256_of(run.model_path)
@@ -315,7 +316,7 @@ def confirm(certificate, folder, sample=1000, seed=0):
     if not claims:
         raise BadInput("certificate.claims is empty")
     for index, claim in enumerate(claims):
-        out += ClaimCheck(certificate, run, model, claim, f"claims[{index}]", sample, seed).findings()
+        out += ClaimCheck(certificate, run, model, claim, f"claims[{index}]", sample, seed, bounds_check).findings()
     return out
 
 
@@ -334,9 +335,9 @@ def _domain_finding(certificate, run):
 
 
 class ClaimCheck:
-    def __init__(self, certificate, run, model, claim, where, sample, seed):
+    def __init__(self, certificate, run, model, claim, where, sample, seed, bounds_check):
         self.run, self.model, self.claim, self.where = run, model, claim, where
-        self.sample, self.seed = sample, seed
+        self.sample, self.seed, self.bounds_check = sample, seed, bounds_check
         self.verdict = field(claim, "verdict", str, where)
         self.id = field(claim, "id", str, where)
         self.counts = {k: field(claim, k, int, where) for k in ("checked", "passed", "failed", "unknown")}
@@ -697,8 +698,7 @@ class ClaimCheck:
 
     # -- the bounds method
     def check_bounds(self):
-        import box_check
-        box_check.BoundsCheck(self).check()
+        self.bounds_check(self)
 
 
 def _margin_upper(check, seen):
