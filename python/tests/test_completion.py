@@ -60,6 +60,39 @@ def test_the_shells_of_completion(script, tmp_path):
     assert completions(script, tmp_path, ["tverify", "completion", ""]) == ["bash", "zsh"]
 
 
+# bashcompinit's compgen -F runs a bash completion function under `emulate sh` (arrays from 0) and hands all it offers to
+# zsh's own matching (compadd), which keeps the candidates the word being completed starts: zsh_offers does the same.
+ZSH_DRIVER = r"""
+source "$1"; shift
+emulate -L sh
+setopt kshglob noshglob braceexpand nokshautoload
+COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+_tverify
+printf '%s\n' "${COMPREPLY[@]}"
+"""
+
+
+def zsh_offers(script, folder, words):
+    done = subprocess.run(["zsh", "-f", "-c", ZSH_DRIVER, "_", str(script), *words], capture_output=True, text=True,
+                          cwd=folder, check=True)
+    assert done.stderr == ""
+    return [c for c in done.stdout.splitlines() if c.startswith(words[-1])]
+
+
+def test_zsh_completes_through_bashcompinit(tmp_path):
+    ran = cli("completion", "zsh", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    script = tmp_path / "tverify.zsh"
+    script.write_text(ran.stdout)
+    (tmp_path / "model.onnx").write_text("")
+    assert zsh_offers(script, tmp_path, ["tverify", "check", "co"]) == ["copy", "count3"]
+    assert zsh_offers(script, tmp_path, ["tverify", "check", "copy", "--va"]) == ["--variant"]
+    options = zsh_offers(script, tmp_path, ["tverify", "check", "copy", "--"])
+    assert "--checkpoint" in options and "--onnx" not in options
+    assert zsh_offers(script, tmp_path, ["tverify", "check", "model", "--onnx", "mo"]) == ["model.onnx"]
+    assert zsh_offers(script, tmp_path, ["tverify", "completion", ""]) == ["bash", "zsh"]
+
+
 def test_zsh_and_other_shells(tmp_path):
     zsh = cli("completion", "zsh", cwd=tmp_path)
     assert zsh.returncode == 0 and "bashcompinit" in zsh.stdout and "_tverify()" in zsh.stdout
