@@ -80,51 +80,45 @@ TEST_CASE("MPFR bits: the same generation as FinitePrecisionCopy at every width,
   CHECK(total.failed_later > 20);
 }
 
-// RoundedLayer1's operations in MPFR at the calling thread's working precision, each rounded to nearest: the
-// reference SparseMpfrLayer1 must equal bit for bit.
-struct MpfrOps {
-  RuntimeMpfr zero() const { return RuntimeMpfr(0); }
-  RuntimeMpfr add(const RuntimeMpfr& a, const RuntimeMpfr& b) const { return a + b; }
-  RuntimeMpfr mul(const RuntimeMpfr& a, const RuntimeMpfr& b) const { return a * b; }
-  RuntimeMpfr div(const RuntimeMpfr& a, std::size_t count) const { return a / RuntimeMpfr(static_cast<long>(count)); }
-};
-
 // At 3 bits a product of two 3-bit values needs up to 6 bits, so a product left unrounded before its sum (a scratch
-// value at another precision) changes the layer-1 values: D = 16, n = 4 shows it on its first windows.
+// value at another precision) changes the layer-1 values: D = 16, n = 4 shows it on its first windows. The C2
+// embedding's surd weights are checked as well as the one-hot's rationals.
 TEST_CASE("MPFR bits: the sparse layer 1 gives the rounded layer 1's values bit for bit, each product rounded",
           "[fast][precision][differential]") {
   struct Shape {
     int D, n;
   };
-  for (const Shape s : {Shape{2, 2}, Shape{3, 2}, Shape{16, 4}})
-    for (int bits : {1, 2, 3, 5, 8, 24}) {
-      int length = 1;  // min(64, D^n): a repeat-free string is at most D^n long
-      for (int k = 0; k < s.n && length < 64; ++k) length = std::min(64, length * s.D);
-      const CopyTransformer transformer({s.D, s.n, length, EmbeddingKind::OneHot, TransformerVariant::Corrected, {}});
-      const FinitePrecisionCopy finite(transformer, bits);
-      SparseMpfrLayer1 sparse(finite);
-      const TokenString x = repeat_free_string(s.D, s.n, static_cast<std::size_t>(length), 7);
-      const TokenString sequence = transformer.copy_sequence(x, x.size());
-      for (std::size_t p = 0; p < sequence.size(); ++p) {
-        const std::size_t first = p >= static_cast<std::size_t>(s.n) ? p - static_cast<std::size_t>(s.n) : 0;
-        const TokenString window(sequence.begin() + static_cast<long>(first),
-                                 sequence.begin() + static_cast<long>(p) + 1);
-        const SparseMpfrLayer1::Output got = sparse.compute(window);
-        const RuntimeMpfr::Precision precision(bits);
-        const auto& reference = finite.weights().layer1;
-        const std::vector<RuntimeMpfr> block = reference.block(MpfrOps{}, window);
-        INFO("D=" << s.D << " n=" << s.n << " at " << bits << " bits, position " << p);
-        std::vector<double> expected(block.size(), 0.0), seen(block.size(), 0.0);
-        for (std::size_t o = 0; o < block.size(); ++o) expected[o] = block[o].to_double();
-        for (const auto& [o, v] : got.block) seen.at(o) = v.to_double();
-        REQUIRE(seen == expected);
-        std::vector<double> readout(reference.psi.size(), 0.0), seen_readout(reference.psi.size(), 0.0);
-        for (std::size_t token = 0; token < readout.size(); ++token)
-          readout[token] = reference.value_dot_psi(MpfrOps{}, std::span<const RuntimeMpfr>(block), token).to_double();
-        for (const auto& [token, v] : got.readout) seen_readout.at(token) = v.to_double();
-        REQUIRE(seen_readout == readout);
+  for (const auto embedding : {EmbeddingKind::OneHot, EmbeddingKind::C2})
+    for (const Shape s : {Shape{2, 2}, Shape{3, 2}, Shape{16, 4}})
+      for (int bits : {1, 2, 3, 5, 8, 24}) {
+        int length = 1;  // min(64, D^n): a repeat-free string is at most D^n long
+        for (int k = 0; k < s.n && length < 64; ++k) length = std::min(64, length * s.D);
+        const CopyTransformer transformer({s.D, s.n, length, embedding, TransformerVariant::Corrected, {}});
+        const FinitePrecisionCopy finite(transformer, bits);
+        SparseMpfrLayer1 sparse(finite);
+        const TokenString x = repeat_free_string(s.D, s.n, static_cast<std::size_t>(length), 7);
+        const TokenString sequence = transformer.copy_sequence(x, x.size());
+        for (std::size_t p = 0; p < sequence.size(); ++p) {
+          const std::size_t first = p >= static_cast<std::size_t>(s.n) ? p - static_cast<std::size_t>(s.n) : 0;
+          const TokenString window(sequence.begin() + static_cast<long>(first),
+                                   sequence.begin() + static_cast<long>(p) + 1);
+          const SparseMpfrLayer1::Output got = sparse.compute(window);
+          const RuntimeMpfr::Precision precision(bits);
+          const auto& reference = finite.weights().layer1;
+          const std::vector<RuntimeMpfr> block = reference.block(MpfrOps{}, window);
+          INFO("D=" << s.D << " n=" << s.n << (embedding == EmbeddingKind::C2 ? " (C2)" : " (one-hot)") << " at "
+                    << bits << " bits, position " << p);
+          std::vector<double> expected(block.size(), 0.0), seen(block.size(), 0.0);
+          for (std::size_t o = 0; o < block.size(); ++o) expected[o] = block[o].to_double();
+          for (const auto& [o, v] : got.block) seen.at(o) = v.to_double();
+          REQUIRE(seen == expected);
+          std::vector<double> readout(reference.psi.size(), 0.0), seen_readout(reference.psi.size(), 0.0);
+          for (std::size_t token = 0; token < readout.size(); ++token)
+            readout[token] = reference.value_dot_psi(MpfrOps{}, std::span<const RuntimeMpfr>(block), token).to_double();
+          for (const auto& [token, v] : got.readout) seen_readout.at(token) = v.to_double();
+          REQUIRE(seen_readout == readout);
+        }
       }
-    }
 }
 
 TEST_CASE("MPFR bits: softmax weights beyond double's range (tau = 2000: e^{-2000} < 2^-2885)",

@@ -12,14 +12,6 @@ RuntimeMpfr rounded(const Surd& s) {
   return v;
 }
 
-// The operations of RoundedLayer1 at the thread's working precision, each rounded to nearest.
-struct MpfrOps {
-  RuntimeMpfr zero() const { return RuntimeMpfr(0); }
-  RuntimeMpfr add(const RuntimeMpfr& a, const RuntimeMpfr& b) const { return a + b; }
-  RuntimeMpfr mul(const RuntimeMpfr& a, const RuntimeMpfr& b) const { return a * b; }
-  RuntimeMpfr div(const RuntimeMpfr& a, std::size_t count) const { return a / RuntimeMpfr(static_cast<long>(count)); }
-};
-
 }  // namespace
 
 FinitePrecisionCopy::FinitePrecisionCopy(const CopyTransformer& exact, long bits) : exact_(exact), bits_(bits) {

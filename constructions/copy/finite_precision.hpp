@@ -1,8 +1,9 @@
-// The copy transformer of Theorem 2.3 evaluated in finite precision: every weight, embedding entry and activation
-// rounded to nearest at the precision `bits` it is made with, the softmax (max-shifted) and the readout computed in
-// that precision, and the argmax taken by value (the first of equal values wins). The weights are the
-// exact construction's (CopyTransformer), rounded. A measurement of what a precision does (Remark 2.6), never a
-// verification. Not thread-safe: one object per thread.
+// The copy transformer of Theorem 2.3 evaluated in finite precision: every activation rounded to nearest at the
+// precision `bits` it is made with, the softmax (max-shifted) and the readout computed in that precision, and the
+// argmax taken by value (the first of equal values wins). The weights are the exact construction's (CopyTransformer)
+// in that precision: a rational weight rounded to nearest, a surd a + b sqrt(r) computed from a, b and r with each
+// operation rounded to nearest (not always the nearest value to the surd itself). A measurement of what a precision
+// does (Remark 2.6), never a verification. Not thread-safe: one object per thread.
 #pragma once
 
 #include "constructions/copy/rounded_layer1.hpp"
@@ -14,6 +15,14 @@
 #include <span>
 
 namespace tverify::copy {
+
+// RoundedLayer1's operations in MPFR at the thread's working precision, each rounded to nearest.
+struct MpfrOps {
+  RuntimeMpfr zero() const { return RuntimeMpfr(0); }
+  RuntimeMpfr add(const RuntimeMpfr& a, const RuntimeMpfr& b) const { return a + b; }
+  RuntimeMpfr mul(const RuntimeMpfr& a, const RuntimeMpfr& b) const { return a * b; }
+  RuntimeMpfr div(const RuntimeMpfr& a, std::size_t count) const { return a / RuntimeMpfr(static_cast<long>(count)); }
+};
 
 class FinitePrecisionCopy {
  public:
