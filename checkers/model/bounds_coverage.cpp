@@ -2,6 +2,7 @@
 
 #include "io/errors.hpp"
 #include "checkers/model/bounds_search.hpp"
+#include "checkers/model/box_union.hpp"
 #include "core/interval.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +15,8 @@ namespace {
 
 // The most members the boxes of one length may list for the exact pass (8 bytes each).
 constexpr std::uint64_t max_listed_members = std::uint64_t{1} << 27;
+// The most steps union_size may take counting the members of one length's boxes without listing them.
+constexpr std::uint64_t max_union_steps = std::uint64_t{1} << 26;
 
 bool whole_length(const std::vector<DataBox>& boxes, long long V) {
   return std::any_of(boxes.begin(), boxes.end(), [V](const DataBox& box) {
@@ -88,7 +91,8 @@ LengthInputs length_inputs(const BoundsCover& cover, const BoundsMethod& m, int 
 
 // With the budget spent before the exact pass: the inputs of one length in no decided box, and the instances of the
 // task among them (all unknown, those of failing boxes too, whose counterexamples were never checked). Counted by
-// listing them; past max_listed_members, the boxes' sizes added up, an upper bound.
+// listing them; past max_listed_members, the inputs by union_size, exactly, and the instances bounded by them (for a
+// task of some instances); where union_size gives up, both are the boxes' sizes added up, an upper bound.
 struct UnreachedInputs {
   std::uint64_t inputs = 0, instances = 0;
   bool exact = true;
@@ -99,9 +103,11 @@ UnreachedInputs unreached_inputs(const BoundsCover& cover, const BoundsMethod& m
   for (const auto* part : {&cover.open, &cover.unexplored, &cover.wrong})
     for (const DataBox& box : boxes_at(*part, n)) boxes.push_back(box);
   const std::uint64_t all = sequences_of_length(m.V, n), sizes = listed_size(boxes);
-  if (whole_length(boxes, m.V) || sizes > max_listed_members) {
-    const std::uint64_t bound = std::min(sizes, all);
-    return {bound, bound, bound == all && !cases.task()->is_instance};
+  const bool whole = whole_length(boxes, m.V);
+  if (whole || sizes > max_listed_members) {
+    const auto counted = whole ? all : union_size(boxes, m.V, max_union_steps);
+    const std::uint64_t inputs = counted ? *counted : std::min(sizes, all);
+    return {inputs, inputs, (counted || inputs == all) && !cases.task()->is_instance};
   }
   UnreachedInputs out;
   for (std::uint64_t index : members_in_domain_order(boxes, n, m.min_length, m.V)) {
