@@ -229,7 +229,7 @@ std::vector<OpSpec> rows() {
       {"Dropout", Rational, Out::OfFirstInput, Rule::Dropout, {1, 2}, eval([](const Node& node, const auto& in) {
          return dropout_of(node, in);
        })},
-      {"Einsum", Rational, Out::OfFirstInput, Rule::ValuesCompared, {}, eval([](const Node& node, const auto& in) {
+      {"Einsum", Rational, Out::OfFirstInput, Rule::Einsum, {}, eval([](const Node& node, const auto& in) {
          const Attribute* equation = node.attribute("equation");
          if (!equation || equation->kind != Attribute::Kind::String)
            throw ModelError("Einsum has no string attribute 'equation'");
@@ -282,7 +282,7 @@ std::vector<OpSpec> rows() {
       {"Not", Rational, Out::Bool, Rule::Elementwise, {}, eval([](const Node& node, const auto& in) {
          return not_of(x_of(in, node));
        })},
-      {"OneHot", Rational, Out::OfThirdInput, Rule::ValuesCompared, {1}, eval([](const Node& node, const auto& in) {
+      {"OneHot", Rational, Out::OfThirdInput, Rule::OneHot, {1}, eval([](const Node& node, const auto& in) {
          return ops::one_hot(x_of(in, node), y_of(in, node), ops::input(in, 2, node), node.int_attribute("axis", -1));
        })},
       {"Or", Rational, Out::Bool, Rule::Elementwise, {}, eval(logical)},

@@ -58,7 +58,9 @@ enum class PrefixRule {
   LayerNormalization,
   Reduction,
   CumSum,
-  ValuesCompared,  // Range, ConstantOfShape: their values at each length are compared instead
+  OneHot,
+  Einsum,
+  ValuesCompared,  // Range, ConstantOfShape, ScatterND: their values at each length are compared instead
   ShapeOf,         // Shape: a function of its input's shape only, never of the tokens' values
   Constant,
 };

@@ -1,9 +1,11 @@
 #include "model/prefix_analysis.hpp"
 
 #include "model/op_table.hpp"
+#include "model/ops_einsum.hpp"
 #include "model/ops_linear.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace tverify::model {
 
@@ -216,7 +218,12 @@ class Analysis {
       case PrefixRule::LayerNormalization: return layer_normalized(node);
       case PrefixRule::Reduction: return reduced(node);
       case PrefixRule::CumSum: return summed(node);
-      case PrefixRule::ValuesCompared:  // Range, ConstantOfShape: their values are compared instead
+      // OneHot: each output entry is a function of one index (and its place along the new axis, of fixed extent).
+      case PrefixRule::OneHot:
+        return data(node, 0) && invariant(node, 1) && invariant(node, 2) &&
+               !facts(out).sequence[normalized_axis(node.int_attribute("axis", -1), facts(out).sequence.size())];
+      case PrefixRule::Einsum: return contracted(k, node, out);
+      case PrefixRule::ValuesCompared:  // Range, ConstantOfShape, ScatterND: their values are compared instead
       case PrefixRule::ShapeOf:
       case PrefixRule::Constant: return false;
     }
@@ -281,6 +288,54 @@ class Analysis {
     else
       return false;
     return true;
+  }
+
+  // Einsum: each label a sequence axis in every term that has it, or in none. A sum over labels that are not sequence
+  // axes keeps consistency; a sum over one that is (attention weights times values), as MatMul's does, under a
+  // ZeroAbove check of an operand whose only other sequence axis is in the output (the queries).
+  bool contracted(std::size_t k, const Node& node, int out) {
+    const Attribute* equation = node.attribute("equation");
+    if (!equation || equation->kind != Attribute::Kind::String) return false;
+    std::vector<std::size_t> ranks;
+    for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+      if (!data(node, i)) return false;
+      ranks.push_back(input(node, i).sequence.size());
+    }
+    ops::EinsumTerms terms;
+    try {
+      terms = ops::einsum_terms(equation->s, ranks);
+    } catch (const ModelError&) { return false; }
+    std::map<int, bool> sequence;  // label -> whether it is a sequence axis
+    const auto agrees = [&](int label, bool is_sequence) {
+      return sequence.emplace(label, is_sequence).first->second == is_sequence;
+    };
+    for (std::size_t i = 0; i < terms.operands.size(); ++i)
+      for (std::size_t j = 0; j < terms.operands[i].size(); ++j)
+        if (!agrees(terms.operands[i][j], input(node, i).sequence[j])) return false;
+    if (terms.output.size() != facts(out).sequence.size()) return false;
+    for (std::size_t j = 0; j < terms.output.size(); ++j)
+      if (!agrees(terms.output[j], facts(out).sequence[j])) return false;
+    std::vector<int> summed;  // the sequence labels summed over
+    for (const auto& [label, is_sequence] : sequence)
+      if (is_sequence && std::find(terms.output.begin(), terms.output.end(), label) == terms.output.end())
+        summed.push_back(label);
+    if (summed.empty()) return true;
+    if (summed.size() > 1) return false;
+    for (std::size_t i = 0; i < terms.operands.size(); ++i) {
+      const std::vector<int>& labels = terms.operands[i];
+      const auto key = std::find(labels.begin(), labels.end(), summed.front());
+      if (key == labels.end() || input(node, i).sequence_axes() != 2 ||
+          std::count(labels.begin(), labels.end(), summed.front()) != 1)
+        continue;
+      for (std::size_t q = 0; q < labels.size(); ++q)
+        if (input(node, i).sequence[q] && labels[q] != summed.front() &&
+            std::find(terms.output.begin(), terms.output.end(), labels[q]) != terms.output.end()) {
+          plan_.by_node[k] =
+              PrefixCheck{PrefixCheck::Kind::ZeroAbove, i, q, static_cast<std::size_t>(key - labels.begin())};
+          return true;
+        }
+    }
+    return false;
   }
 
   bool gemm(const Node& node, int out) const {

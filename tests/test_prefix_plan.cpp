@@ -29,6 +29,10 @@ enum class Variation {
   LastPosition,      // the last position's row added to every row: no plan
   ReverseCumSum,     // sums of each position and the ones after it: no plan
   ForwardCumSum,     // sums of each position and the ones before it: prefix-consistent
+  OneHotRows,        // the rows made by OneHot from the tokens instead of gathered: prefix-consistent
+  EinsumAttention,   // scores and attended rows by Einsum ("qd,kd->qk", "qk,kd->qd"): consistent under the checks
+  EinsumOverKeys,    // every position's row summed over the sequence by Einsum ("kd->d") and added: no plan
+  EinsumNoMask,      // Einsum attention with every key attended: the checks fail on the evaluated sequence
 };
 
 // tokens 0..2 -> one-hot rows of a 3 x 3 embedding E; scores x x^T (1 where tokens match, else 0) times 1/4;
@@ -41,18 +45,26 @@ std::string attention_layer(Variation variation) {
   const std::vector<Exact> identity{1, 0, 0, 0, 1, 0, 0, 0, 1};
   const std::string embedding = w.rationals("E", {3, 3}, identity);
   const std::vector<OnnxAttribute> swap{{"perm", std::vector<std::int64_t>{1, 0}}};
-  std::string x = w.node("Gather", {embedding, tokens}, {{"axis", std::int64_t{0}}});
+  std::string x =
+      variation == Variation::OneHotRows
+          ? w.node("OneHot", {tokens, w.integers("depth", {}, {3}), w.rationals("off_on", {2}, {Exact(0), Exact(1)})})
+          : w.node("Gather", {embedding, tokens}, {{"axis", std::int64_t{0}}});
+  const bool einsum = variation == Variation::EinsumAttention || variation == Variation::EinsumOverKeys ||
+                      variation == Variation::EinsumNoMask;
   const std::string length = w.node("Squeeze", {w.node("Shape", {tokens}), w.integers("axis_0", {1}, {0})});
   if (variation == Variation::MeanOverSequence)
     x = w.node("Add", {x, w.node("ReduceMean", {x}, {{"axes", std::vector<std::int64_t>{0}}})});
+  if (variation == Variation::EinsumOverKeys)
+    x = w.node("Add", {x, w.node("Einsum", {x}, {{"equation", std::string("kd->d")}})});
   if (variation == Variation::LastPosition)
     x = w.node("Add", {x, w.node("Gather", {x, w.integers("last", {}, {-1})}, {{"axis", std::int64_t{0}}})});
   if (variation == Variation::ReverseCumSum || variation == Variation::ForwardCumSum) {
     const std::int64_t reverse = variation == Variation::ReverseCumSum ? 1 : 0;
     x = w.node("CumSum", {x, w.integers("sequence_axis", {}, {0})}, {{"reverse", reverse}});
   }
-  std::string scores =
-      w.node("Mul", {w.node("MatMul", {x, w.node("Transpose", {x}, swap)}), w.scalar("temperature", Exact(1, 4))});
+  const std::string products = einsum ? w.node("Einsum", {x, x}, {{"equation", std::string("qd,kd->qk")}})
+                                      : w.node("MatMul", {x, w.node("Transpose", {x}, swap)});
+  std::string scores = w.node("Mul", {products, w.scalar("temperature", Exact(1, 4))});
   if (variation == Variation::ScaledByLength)
     scores = w.node("Div", {scores, w.node("Cast", {length}, {{"to", std::int64_t{1}}})});
   if (variation == Variation::ShapeFromTokens) {
@@ -60,7 +72,7 @@ std::string attention_layer(Variation variation) {
     const std::string range = w.node("Range", {w.integers("start", {}, {0}), largest, w.integers("step", {}, {1})});
     scores = w.node("Add", {scores, w.node("Cast", {w.node("Shape", {range})}, {{"to", std::int64_t{1}}})});
   }
-  if (variation != Variation::NoMask) {
+  if (variation != Variation::NoMask && variation != Variation::EinsumNoMask) {
     const std::string positions = w.node("Range", {w.integers("zero", {}, {0}), length, w.integers("one", {}, {1})});
     const std::string queries = w.node("Unsqueeze", {positions, w.integers("axis_1", {1}, {1})});
     const std::string keys = w.node("Unsqueeze", {positions, "axis_0"});
@@ -69,7 +81,9 @@ std::string attention_layer(Variation variation) {
         w.node("Where", {allowed, w.scalar("no_bias", Exact(0)), w.minus_infinity("minus_infinity")});
     scores = w.node("Add", {scores, bias});
   }
-  const std::string attended = w.node("MatMul", {w.node("Softmax", {scores}, {{"axis", std::int64_t{-1}}}), x});
+  const std::string weights = w.node("Softmax", {scores}, {{"axis", std::int64_t{-1}}});
+  const std::string attended = einsum ? w.node("Einsum", {weights, x}, {{"equation", std::string("qk,kd->qd")}})
+                                      : w.node("MatMul", {weights, x});
   w.node("MatMul", {attended, w.node("Transpose", {embedding}, swap)}, {}, "logits");
   w.output("logits", 3);
   return w.serialized();
@@ -138,6 +152,37 @@ TEST_CASE("prefix plan: a causally masked attention layer is prefix-consistent u
     CHECK_NOTHROW(evaluate(m.graph, *m.doubles, s, &std::get<PrefixPlan>(plan)));
     for (std::size_t row = 1; row < 5; ++row) CHECK(rows_meet(m, s, row));
   }
+}
+
+TEST_CASE("prefix plan: OneHot rows and Einsum attention keep consistency, Einsum's product under its check",
+          "[model]") {
+  for (const Variation variation : {Variation::OneHotRows, Variation::EinsumAttention}) {
+    const LoadedModel m = loaded(variation);
+    const auto plan = PrefixPlans().make(m, 2, 5);
+    INFO((std::holds_alternative<std::string>(plan) ? std::get<std::string>(plan) : std::string("planned")));
+    REQUIRE(std::holds_alternative<PrefixPlan>(plan));
+    std::vector<PrefixCheck> checks;
+    for (const auto& c : std::get<PrefixPlan>(plan).by_node)
+      if (c) checks.push_back(*c);
+    // The softmax over the keys, and the product of its weights (Einsum's first operand, "qk") with the rows.
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[0].kind == PrefixCheck::Kind::MaskedAbove);
+    CHECK(checks[1].kind == PrefixCheck::Kind::ZeroAbove);
+    CHECK((checks[1].input == 0 && checks[1].query_axis == 0 && checks[1].key_axis == 1));
+    for (const Tokens& s : every_sequence(5)) {
+      CHECK_NOTHROW(evaluate(m.graph, *m.doubles, s, &std::get<PrefixPlan>(plan)));
+      for (std::size_t row = 1; row < 5; ++row) CHECK(rows_meet(m, s, row));
+    }
+  }
+  // A sum over the sequence by Einsum reads later positions.
+  CHECK_THAT(no_plan_reason(Variation::EinsumOverKeys), Catch::Contains("(Einsum)"));
+  // Without the mask, Einsum's product is planned under the same checks, and the evaluated sequence fails them.
+  const LoadedModel unmasked = loaded(Variation::EinsumNoMask);
+  const auto plan = PrefixPlans().make(unmasked, 2, 5);
+  REQUIRE(std::holds_alternative<PrefixPlan>(plan));
+  const Tokens s{0, 1, 0, 2, 1};
+  CHECK_THROWS_AS(evaluate(unmasked.graph, *unmasked.doubles, s, &std::get<PrefixPlan>(plan)), PrefixBroken);
+  CHECK_FALSE(rows_meet(unmasked, s, 0));
 }
 
 TEST_CASE("prefix plan: without the mask the softmax check fails, and the rows it guards differ", "[model]") {
