@@ -103,7 +103,7 @@ TEST_CASE("layering: no construction's folder includes another construction's fo
       for (const auto& entry : fs::recursive_directory_iterator(folder.path())) {
         if (!entry.is_regular_file()) continue;
         for (const auto& target : quoted_includes(entry.path())) {
-          // A construction's folder below constructions/ or checkers/ ("io/errors.hpp" is shared, no folder).
+          // A construction's folder below constructions/ or checkers/ (a file directly in either is shared).
           const std::size_t first = target.find('/'), second = target.find('/', first + 1);
           const std::string top = target.substr(0, first);
           if ((top != "constructions" && top != "checkers") || second == std::string::npos) continue;

@@ -1,5 +1,6 @@
 """`tverify completion bash|zsh`: the script completes verbs, constructions, each command's own options, and files
 after a FILE option, from the CLI's own declarations; another shell is refused in one line."""
+import os
 import subprocess
 
 import pytest
@@ -73,8 +74,10 @@ printf '%s\n' "${COMPREPLY[@]}"
 
 
 def zsh_offers(script, folder, words):
+    # compinit writes its dump to $HOME: the test's folder, not the user's.
+    environment = {**os.environ, "HOME": str(folder), "ZDOTDIR": str(folder)}
     done = subprocess.run(["zsh", "-f", "-c", ZSH_DRIVER, "_", str(script), *words], capture_output=True, text=True,
-                          cwd=folder, check=True)
+                          cwd=folder, env=environment, check=True)
     assert done.stderr == ""
     return [c for c in done.stdout.splitlines() if c.startswith(words[-1])]
 
