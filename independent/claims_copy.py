@@ -549,7 +549,7 @@ def check_every_gssm(claim, run, bound):
     """Theorem 2.7 over every GSSM with |S| states: u: S x (D + 2 tokens) -> S, r: S -> the D + 2 tokens, s_0."""
     item = f"{claim['id']} every GSSM"
     holds = (lambda err: err > bound) if run.variant == "paper" else (lambda err: err >= bound)
-    if bound < 0:
+    if bound < 0 or (bound == 0 and run.variant != "paper"):  # err >= 0 > bound, or err >= 0 = bound (corrected: >=)
         return confirmed(item, f"the bound is {bound} and every error is >= 0")
     S, tokens = run.S, run.D + 2
     if S > 8:

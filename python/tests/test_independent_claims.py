@@ -104,6 +104,18 @@ def test_copy_corrected_c2_and_gssms(copy_corrected_c2, folder):
     assert about(found, "copy.thm2_7 counterexample GSSM")[0].status == findings.CONFIRMED
 
 
+def test_copy_gssm_bound_zero(folder):
+    # D = L = |S| = 1: the bound 1 - |S|/D^L is 0. Corrected (err >= 0) it holds for every GSSM with nothing to
+    # enumerate; the paper's strict err > 0 fails for the GSSM that copies the one string.
+    for variant, verdict in (("corrected", "verified"), ("paper", "refuted")):
+        certificate = certify(folder, "copy", "--D", "1", "--L", "1", "--S", "1", "--claim", "copy.thm2_7",
+                              "--variant", variant)
+        assert claim(certificate, "copy.thm2_7")["verdict"] == verdict
+        found = confirm(certificate)
+        assert findings.NOT_CONFIRMED not in statuses(found), [f.line() for f in found]
+        assert about(found, "copy.thm2_7 verdict")[0].status == findings.CONFIRMED
+
+
 def test_count3_every_counterexample_confirmed(count3_paper, folder):
     found = confirm(count3_paper)
     assert_every_counterexample_confirmed(count3_paper, found)
