@@ -4,6 +4,7 @@ import json
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -11,8 +12,20 @@ import tverify
 from helpers import SOURCE_DIR, cli
 
 HISTOGRAM = os.path.join(SOURCE_DIR, "examples", "models", "histogram.onnx")
-# 87,380 sequences: about 2.5 s on one thread, so an interrupt after 0.4 s leaves most of the chunks to the resumed run.
+# 87,380 sequences in 256 chunks: about 2 s on one thread. The interrupt comes once the checkpoint holds a finished
+# chunk, and the check stops within its 100 ms poll, which leaves most of the chunks to the resumed run however fast
+# the machine is.
 OPTIONS = dict(task="histogram", V=4, lengths="1:8", method="enumerate", progress=False)
+
+
+def interrupt_once_written(path):
+    """A thread that sends this process SIGINT as soon as `path` exists (the first chunk's checkpoint)."""
+    def watch():
+        deadline = time.monotonic() + 60
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.002)
+        os.kill(os.getpid(), signal.SIGINT)
+    return threading.Thread(target=watch, daemon=True)
 
 
 def stable(certificate):
@@ -25,8 +38,8 @@ def stable(certificate):
 def test_an_interrupted_check_resumes_to_the_uninterrupted_certificate(tmp_path):
     whole = tverify.check_model(HISTOGRAM, threads=2, **OPTIONS)
     checkpoint = tmp_path / "run.checkpoint.json"
-    timer = threading.Timer(0.4, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    interrupter = interrupt_once_written(checkpoint)
+    interrupter.start()
     with pytest.raises(KeyboardInterrupt):
         tverify.check_model(HISTOGRAM, threads=1, checkpoint=checkpoint, checkpoint_every=0, **OPTIONS)
     finished = json.loads(checkpoint.read_text())["enumerations"][0]["finished"]
