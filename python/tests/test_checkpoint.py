@@ -35,7 +35,16 @@ def stable(certificate):
     return c
 
 
-def test_an_interrupted_check_resumes_to_the_uninterrupted_certificate(tmp_path):
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's KeyboardInterrupt on SIGINT for the test, even where the process started with SIGINT ignored (a
+    background job of a shell without job control), where Python installs no handler of its own."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_an_interrupted_check_resumes_to_the_uninterrupted_certificate(tmp_path, ctrl_c_raises):
     whole = tverify.check_model(HISTOGRAM, threads=2, **OPTIONS)
     checkpoint = tmp_path / "run.checkpoint.json"
     interrupter = interrupt_once_written(checkpoint)
