@@ -132,26 +132,36 @@ std::vector<Tokens> every_sequence(std::size_t length) {
   return out;
 }
 
+// The plan's checks, in node order.
+std::vector<PrefixCheck> checks_of(const PrefixPlan& plan) {
+  std::vector<PrefixCheck> checks;
+  for (const auto& c : plan.by_node)
+    if (c) checks.push_back(*c);
+  return checks;
+}
+
+// Every sequence of 5 tokens passes the plan's checks, and each row of its output is the prefix's last row.
+void expect_every_row_its_prefix(const LoadedModel& m, const PrefixPlan& plan) {
+  for (const Tokens& s : every_sequence(5)) {
+    CHECK_NOTHROW(evaluate(m.graph, *m.doubles, s, &plan));
+    for (std::size_t row = 1; row < 5; ++row) CHECK(rows_meet(m, s, row));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("prefix plan: a causally masked attention layer is prefix-consistent under its two checks", "[model]") {
   const LoadedModel m = loaded(Variation::CausalMask);
   const auto plan = PrefixPlans().make(m, 2, 5);
   REQUIRE(std::holds_alternative<PrefixPlan>(plan));
-  std::vector<PrefixCheck> checks;
-  for (const auto& c : std::get<PrefixPlan>(plan).by_node)
-    if (c) checks.push_back(*c);
+  const std::vector<PrefixCheck> checks = checks_of(std::get<PrefixPlan>(plan));
   // The softmax over keys (axis 1 of the [queries, keys] scores) and the product of its weights with the rows.
   REQUIRE(checks.size() == 2);
   CHECK(checks[0].kind == PrefixCheck::Kind::MaskedAbove);
   CHECK((checks[0].input == 0 && checks[0].query_axis == 0 && checks[0].key_axis == 1));
   CHECK(checks[1].kind == PrefixCheck::Kind::ZeroAbove);
   CHECK((checks[1].input == 0 && checks[1].query_axis == 0 && checks[1].key_axis == 1));
-  // Every sequence of 5 tokens passes the checks, and each row of its output is the prefix's last row.
-  for (const Tokens& s : every_sequence(5)) {
-    CHECK_NOTHROW(evaluate(m.graph, *m.doubles, s, &std::get<PrefixPlan>(plan)));
-    for (std::size_t row = 1; row < 5; ++row) CHECK(rows_meet(m, s, row));
-  }
+  expect_every_row_its_prefix(m, std::get<PrefixPlan>(plan));
 }
 
 TEST_CASE("prefix plan: OneHot rows and Einsum attention keep consistency, Einsum's product under its check",
@@ -161,18 +171,13 @@ TEST_CASE("prefix plan: OneHot rows and Einsum attention keep consistency, Einsu
     const auto plan = PrefixPlans().make(m, 2, 5);
     INFO((std::holds_alternative<std::string>(plan) ? std::get<std::string>(plan) : std::string("planned")));
     REQUIRE(std::holds_alternative<PrefixPlan>(plan));
-    std::vector<PrefixCheck> checks;
-    for (const auto& c : std::get<PrefixPlan>(plan).by_node)
-      if (c) checks.push_back(*c);
+    const std::vector<PrefixCheck> checks = checks_of(std::get<PrefixPlan>(plan));
     // The softmax over the keys, and the product of its weights (Einsum's first operand, "qk") with the rows.
     REQUIRE(checks.size() == 2);
     CHECK(checks[0].kind == PrefixCheck::Kind::MaskedAbove);
     CHECK(checks[1].kind == PrefixCheck::Kind::ZeroAbove);
     CHECK((checks[1].input == 0 && checks[1].query_axis == 0 && checks[1].key_axis == 1));
-    for (const Tokens& s : every_sequence(5)) {
-      CHECK_NOTHROW(evaluate(m.graph, *m.doubles, s, &std::get<PrefixPlan>(plan)));
-      for (std::size_t row = 1; row < 5; ++row) CHECK(rows_meet(m, s, row));
-    }
+    expect_every_row_its_prefix(m, std::get<PrefixPlan>(plan));
   }
   // A sum over the sequence by Einsum reads later positions.
   CHECK_THAT(no_plan_reason(Variation::EinsumOverKeys), Catch::Contains("(Einsum)"));
